@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import { graphqlMiddleware } from './graphql/apollo.js';
+import { bodyParserError, errorHandler, requestId } from './rest/middleware.js';
+import { systemRouter } from './rest/system.router.js';
+import { v1 } from './rest/index.js';
+import type { Runtime } from './runtime.js';
+
+export interface App {
+  koa: Koa;
+  server: http.Server;
+  /** Listens on host:port (0 picks a free port); resolves with the base URL. */
+  listen(port: number, host?: string): Promise<string>;
+  /** Stops accepting requests and waits for the ones in flight. */
+  close(): Promise<void>;
+}
+
+/** The HTTP surface of one process: `/healthz`, `/v1` (REST) and `/graphql`, over one runtime. */
+export async function createApp(runtime: Runtime): Promise<App> {
+  const koa = new Koa({ proxy: false });
+  const graphql = await graphqlMiddleware(runtime);
+  koa.use(requestId);
+  koa.use(errorHandler(runtime.log));
+  koa.use(systemRouter().routes());
+  koa.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      onError: (error) => bodyParserError(error as never),
+    }),
+  );
+  koa.use(graphql.middleware);
+  koa.use(v1(runtime));
+  const server = http.createServer(koa.callback());
+  server.keepAliveTimeout = 65_000;
+  return {
+    koa,
+    server,
+    listen: (port, host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const { port: actual } = server.address() as AddressInfo;
+          resolve(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}`);
+        });
+      }),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await graphql.stop();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+
+export type Mode = 'sandbox' | 'live';
+export const MODES: readonly Mode[] = ['sandbox', 'live'];
+
+export interface S3Config {
+  /** Unset: the embedded S3-compatible store under `.data/s3` is started. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Unset: the embedded PostgreSQL under `.data/` is started. */
+  databaseUrl?: string;
+  dataDir: string;
+  s3: S3Config;
+  jobsBackend: 'postgres' | 'mongodb';
+  mongodbUrl?: string;
+  /** Whether this process runs Agenda workers (the server does by default; `RUN_JOBS=false` turns that off). */
+  runJobs: boolean;
+  rateLimitPerMinute: number;
+  webhookAllowPrivateNetworks: boolean;
+  webhookRetrySchedule: number[];
+  verificationTtlSeconds: number;
+  previewTtlSeconds: number;
+  memberSessionTtlSeconds: number;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+}
+
+const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Reads the operator settings of decisions.md from the environment. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080);
+  const jobsBackend = env.JOBS_BACKEND ?? (env.MONGODB_URL ? 'mongodb' : 'postgres');
+  if (jobsBackend !== 'postgres' && jobsBackend !== 'mongodb') throw new Error(`JOBS_BACKEND must be postgres or mongodb, got "${jobsBackend}"`);
+  if (jobsBackend === 'mongodb' && !env.MONGODB_URL) throw new Error('JOBS_BACKEND=mongodb needs MONGODB_URL');
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE
+    ? env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => Number(s.trim()))
+    : DEFAULT_RETRY_SCHEDULE;
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds');
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    s3: {
+      endpoint: env.S3_ENDPOINT || undefined,
+      bucket: env.S3_BUCKET ?? 'idv-artefacts',
+      region: env.S3_REGION ?? 'us-east-1',
+      accessKeyId: env.S3_ACCESS_KEY_ID ?? 'S3RVER',
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? 'S3RVER',
+    },
+    jobsBackend,
+    mongodbUrl: env.MONGODB_URL || undefined,
+    runJobs: bool(env, 'RUN_JOBS', true),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 100),
+    webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookRetrySchedule: schedule,
+    verificationTtlSeconds: int(env, 'VERIFICATION_TTL_SECONDS', 86400),
+    previewTtlSeconds: int(env, 'PREVIEW_TTL_SECONDS', 1800),
+    memberSessionTtlSeconds: int(env, 'MEMBER_SESSION_TTL_SECONDS', 12 * 3600),
+    logLevel: ['silent', 'error', 'info', 'debug'].includes(logLevel) ? logLevel : 'info',
+  };
+}

@@ -1,0 +1,32 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import type { Mode } from '../config.js';
+import { newId } from '../ids.js';
+import { MerchantOwned } from './scoped.js';
+
+/** A team member of an account: role-free permissions and the environments its seat holds. */
+@Entity({ tableName: 'members' })
+export class Member extends MerchantOwned {
+  [OptionalProps]?: 'id' | 'permissions' | 'environments' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('mem');
+
+  /** Sign-in is by email alone, so it is unique across the platform (stored lower-cased). */
+  @Property({ type: 'string', length: 254, unique: true })
+  email!: string;
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'string', length: 200, hidden: true })
+  passwordHash!: string;
+
+  @Property({ type: 'string[]', columnType: 'text[]' })
+  permissions: string[] = [];
+
+  @Property({ type: 'string[]', columnType: 'text[]' })
+  environments: Mode[] = [];
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { koaMiddleware } from '@as-integrations/koa';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { Context, Middleware, Next } from 'koa';
+import { buildSchema } from 'type-graphql';
+import { ApiError } from '../errors.js';
+import { ApiKeyResolver } from '../resolvers/api-key.resolver.js';
+import { authChecker } from '../resolvers/auth-checker.js';
+import { ViewerResolver } from '../resolvers/viewer.resolver.js';
+import { memberAuthentication } from '../rest/auth.js';
+import type { Runtime } from '../runtime.js';
+import type { ServiceContext } from '../services/context.js';
+
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver] as const;
+
+export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
+
+/** The type-graphql schema; `emit` writes src/schema/schema.graphql (npm run cli -- schema). */
+export function buildGraphqlSchema(emit = false): Promise<GraphQLSchema> {
+  return buildSchema({ resolvers: RESOLVERS, authChecker, validate: false, emitSchemaFile: emit ? SCHEMA_FILE : false });
+}
+
+/** ApiErrors keep the spec's code and type in `extensions`; anything else is an opaque api_error. */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof ApiError) {
+    return {
+      ...formatted,
+      message: original.message,
+      extensions: {
+        code: original.code,
+        type: original.type,
+        status: original.status,
+        ...(original.param !== undefined ? { param: original.param } : {}),
+        ...(original.detail !== undefined ? { detail: original.detail } : {}),
+      },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
+    return { ...formatted, extensions: { ...formatted.extensions, type: 'invalid_request_error' } };
+  }
+  return { message: 'An internal error occurred.', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_ERROR', type: 'api_error' } };
+}
+
+/** Adds the request id to every error and logs internal failures with it. */
+const requestIdPlugin = (log: (line: string) => void): ApolloServerPlugin<ServiceContext> => ({
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        for (const error of errors) {
+          if (!(error.originalError instanceof ApiError) && !error.extensions?.code) {
+            log(`error request_id=${contextValue.requestId} graphql: ${error.originalError?.stack ?? error.message}`);
+          }
+        }
+      },
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind === 'single' && response.body.singleResult.errors) {
+          response.body.singleResult.errors = response.body.singleResult.errors.map((e) => ({
+            ...e,
+            extensions: { ...e.extensions, request_id: contextValue.requestId },
+          }));
+        }
+      },
+    };
+  },
+});
+
+/** `/graphql` for team members: member authentication, then Apollo with the request's ServiceContext. */
+export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware: Middleware; stop: () => Promise<void> }> {
+  const apollo = new ApolloServer<ServiceContext>({
+    schema: await buildGraphqlSchema(),
+    formatError,
+    introspection: true,
+    plugins: [requestIdPlugin(runtime.log)],
+    // The server's own ordered shutdown stops Apollo; its signal handlers would race it.
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+  const authenticate = memberAuthentication(runtime);
+  const handler = koaMiddleware(apollo, { context: async ({ ctx }) => ctx.state.svc as ServiceContext });
+  const middleware = async (ctx: Context, next: Next) => {
+    if (ctx.path !== '/graphql') return next();
+    await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);
+  };
+  return { middleware, stop: () => apollo.stop() };
+}

@@ -1,0 +1,6 @@
+import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
+
+/** Committed migrations, in order. The migrator applies these and nothing else. */
+export const MIGRATIONS = [
+  { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+];

@@ -1,0 +1,42 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { parameterInvalid } from '../errors.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-key.service.js';
+import type { ServiceContext } from '../services/context.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination.js';
+import { ApiKeyConnection, ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../schema/api-key.types.js';
+import { Environment } from '../schema/enums.js';
+
+/** Page size argument shared by connections: 1-100, default 20. */
+export function pageSize(first: number | undefined | null): number {
+  const size = first ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw parameterInvalid('first', `first must be between 1 and ${MAX_PAGE_SIZE}.`);
+  return size;
+}
+
+@Resolver(() => ApiKeyType)
+export class ApiKeyResolver {
+  @Authorized()
+  @Query(() => ApiKeyConnection, { description: 'API keys of the environments the seat holds, newest first.' })
+  async apiKeys(
+    @Ctx() ctx: ServiceContext,
+    @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<ApiKeyConnection> {
+    const page = await listApiKeys(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment);
+    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Mutation(() => CreatedApiKeyType, { description: 'Mints a key; the secret is returned exactly once.' })
+  async createApiKey(@Ctx() ctx: ServiceContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput): Promise<CreatedApiKeyType> {
+    const created = await createApiKey(ctx, { ...input, expiresAt: input.expiresAt ?? null });
+    return { apiKey: created.key as never, secretKey: created.secretKey };
+  }
+
+  @Authorized()
+  @Mutation(() => ApiKeyType, { description: 'Revokes a key for good; its row is kept.' })
+  async revokeApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ApiKeyType> {
+    return (await revokeApiKey(ctx, id)) as never;
+  }
+}

@@ -1,0 +1,18 @@
+import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { notFound } from '../errors.js';
+import { getMember } from '../services/member.service.js';
+import { getMerchant } from '../services/merchant.service.js';
+import type { ServiceContext } from '../services/context.js';
+import { ViewerType } from '../schema/account.types.js';
+import type { Environment } from '../schema/enums.js';
+
+@Resolver()
+export class ViewerResolver {
+  @Authorized()
+  @Query(() => ViewerType, { description: 'The signed-in member, its account and environments.' })
+  async viewer(@Ctx() ctx: ServiceContext): Promise<ViewerType> {
+    const [member, merchant] = await Promise.all([getMember(ctx), getMerchant(ctx)]);
+    if (!member) throw notFound('member');
+    return { member: member as never, merchant, environments: ctx.modes as Environment[] };
+  }
+}

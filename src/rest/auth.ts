@@ -1,0 +1,63 @@
+import type { Context, Next } from 'koa';
+import { scopedFork, systemFork } from '../orm.js';
+import type { Runtime } from '../runtime.js';
+import { authenticateKey, authenticateMember, bearerToken, type RateLimitState } from '../services/auth.service.js';
+import type { ServiceContext } from '../services/context.js';
+import { authorize, type Requirement } from '../services/permissions.js';
+
+/** Token cost of a call (decisions.md): 1, except lookup at 1 per 50 addresses, rounded up. */
+export function costOf(ctx: Context): number {
+  if (ctx.method === 'POST' && ctx.path === '/v1/verifications/lookup') {
+    const emails = (ctx.request.body as { emails?: unknown } | undefined)?.emails;
+    if (Array.isArray(emails) && emails.length > 0) return Math.ceil(Math.min(emails.length, 1000) / 50);
+  }
+  return 1;
+}
+
+function setRateHeaders(ctx: Context, state: RateLimitState): void {
+  ctx.set('RateLimit-Limit', String(state.limit));
+  ctx.set('RateLimit-Remaining', String(state.remaining));
+  ctx.set('RateLimit-Reset', String(state.resetSeconds));
+}
+
+/** Secret-key authentication and rate limiting for the key-authenticated `/v1` surface. */
+export function keyAuthentication(runtime: Runtime) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const em = systemFork(runtime.orm);
+    let auth;
+    try {
+      auth = await authenticateKey(em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute);
+    } catch (error) {
+      const state = (error as { rateLimit?: RateLimitState }).rateLimit;
+      if (state) setRateHeaders(ctx, state);
+      throw error;
+    }
+    setRateHeaders(ctx, auth.rateLimit);
+    const modes = [auth.caller.mode];
+    em.setFilterParams('tenant', { merchantId: auth.merchantId, modes });
+    em.setFilterParams('merchant', { merchantId: auth.merchantId });
+    ctx.state.svc = { em, requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime } satisfies ServiceContext;
+    await next();
+  };
+}
+
+/** Team-member session authentication for `/v1/console/*` and `/graphql`. */
+export function memberAuthentication(runtime: Runtime) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const auth = await authenticateMember(systemFork(runtime.orm), bearerToken(ctx.get('authorization')));
+    const modes = auth.caller.environments;
+    const em = scopedFork(runtime.orm, { merchantId: auth.merchantId, modes });
+    ctx.state.svc = { em, requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime } satisfies ServiceContext;
+    await next();
+  };
+}
+
+/** Route guard: the caller must hold `permission`; writes are refused to read-only keys. */
+export function requirePermission(permission: Requirement['permission'], options: { write?: boolean } = {}) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    await authorize(ctx.state.svc as ServiceContext, { permission, write: options.write ?? ctx.method !== 'GET' });
+    await next();
+  };
+}
+
+export const svc = (ctx: Context): ServiceContext => ctx.state.svc as ServiceContext;

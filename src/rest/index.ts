@@ -1,0 +1,31 @@
+import compose from 'koa-compose';
+import type { Context, Middleware, Next } from 'koa';
+import type { Runtime } from '../runtime.js';
+import { accountRouter } from './account.router.js';
+import { apiKeysRouter } from './api-keys.router.js';
+import { keyAuthentication, memberAuthentication } from './auth.js';
+import { consoleSessionsRouter } from './console-sessions.router.js';
+
+/** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
+const keyRouters = () => [apiKeysRouter(), accountRouter()];
+
+/** Routers of the back office (`/v1/console/*`), acting for a team member. */
+const consoleRouters = (): { routes(): Middleware }[] => [];
+
+/**
+ * `/v1`: the console surface takes member sessions only, everything else secret keys only.
+ * Sign-in is the one unauthenticated console route.
+ */
+export function v1(runtime: Runtime): Middleware {
+  const sessions = consoleSessionsRouter(runtime).routes();
+  const consoleApp = compose([memberAuthentication(runtime), ...consoleRouters().map((r) => r.routes())] as Middleware[]);
+  const keyApp = compose([keyAuthentication(runtime), ...keyRouters().map((r) => r.routes())] as Middleware[]);
+  return async (ctx: Context, next: Next) => {
+    if (ctx.path === '/v1' || ctx.path.startsWith('/v1/')) {
+      if (ctx.path === '/v1/console/sessions' || ctx.path.startsWith('/v1/console/sessions/')) return sessions(ctx as never, next);
+      if (ctx.path.startsWith('/v1/console/')) return consoleApp(ctx, next);
+      return keyApp(ctx, next);
+    }
+    return next();
+  };
+}

@@ -1,0 +1,45 @@
+import type { ApiKey } from '../entities/api-key.entity.js';
+import type { Merchant } from '../entities/merchant.entity.js';
+import type { Entitlements } from '../services/merchant.service.js';
+import type { Page } from '../services/pagination.js';
+
+/** Small pure functions that keep the `/v1` JSON stable and apart from the GraphQL types. */
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+
+export function presentList<T>(page: Page<T>, present: (item: T) => unknown) {
+  return { object: 'list', data: page.data.map(present), has_more: page.hasMore, next_cursor: page.nextCursor };
+}
+
+export function presentApiKey(key: ApiKey, secretKey?: string) {
+  return {
+    id: key.id,
+    object: 'api_key',
+    name: key.name,
+    environment: key.mode,
+    status: key.status,
+    key_prefix: key.keyPrefix,
+    permissions: key.permissions,
+    access: key.access,
+    created_at: iso(key.createdAt),
+    last_used_at: iso(key.lastUsedAt),
+    expires_at: iso(key.expiresAt),
+    revoked_at: iso(key.revokedAt),
+    ...(secretKey ? { secret_key: secretKey } : {}),
+  };
+}
+
+export function presentMerchant(merchant: Merchant) {
+  return {
+    id: merchant.id,
+    object: 'merchant',
+    name: merchant.name,
+    slug: merchant.slug,
+    status: merchant.status,
+    tier: merchant.tier,
+    created_at: iso(merchant.createdAt),
+  };
+}
+
+export function presentEntitlements(entitlements: Entitlements) {
+  return { object: 'entitlements', ...entitlements };
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from './config.js';
+import { startEmbeddedPostgres } from './embedded/postgres.js';
+import { startEmbeddedS3 } from './embedded/s3.js';
+import { Jobs, type JobsOptions } from './jobs/agenda.js';
+import { migrate, openOrm } from './orm.js';
+import { Storage } from './storage/s3.js';
+
+/** The long-lived parts of one process: configuration, database, store and job queue. */
+export interface Runtime {
+  config: Config;
+  orm: MikroORM;
+  storage: Storage;
+  jobs: Jobs;
+  databaseUrl: string;
+  log: (line: string) => void;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  log?: (line: string) => void;
+  /** Start Agenda workers in this process (server default: config.runJobs). */
+  workJobs?: boolean;
+  jobs?: JobsOptions;
+  /** Start the store (the CLI needs only the database). */
+  storage?: boolean;
+}
+
+/**
+ * Starts the embedded database and store when no operator ones are configured, applies
+ * migrations, and connects the job queue. `stop()` closes everything in reverse order.
+ */
+export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const stops: [string, () => Promise<void>][] = [];
+  const stopAll = async () => {
+    for (const [name, stop] of stops.reverse()) {
+      await stop().then(
+        () => log(`stopped ${name}`),
+        (error) => log(`stopping ${name} failed: ${(error as Error).message}`),
+      );
+    }
+    stops.length = 0;
+  };
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const db = await startEmbeddedPostgres(config.dataDir, log);
+      stops.push(['database', db.stop]);
+      databaseUrl = db.url;
+    }
+    let s3Endpoint = config.s3.endpoint;
+    if (!s3Endpoint && options.storage !== false) {
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket);
+      stops.push(['store', store.stop]);
+      s3Endpoint = store.endpoint;
+    }
+    const orm = await openOrm(databaseUrl);
+    stops.push(['database connections', () => orm.close(true)]);
+    const applied = await migrate(orm);
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+
+    const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
+    stops.push(['store client', async () => storage.destroy()]);
+    if (options.storage !== false && config.s3.endpoint) await storage.ensureBucket();
+
+    const jobs = new Jobs(config, databaseUrl, options.jobs);
+    const runtime: Runtime = { config, orm, storage, jobs, databaseUrl, log, stop: stopAll };
+    jobs.register(runtime);
+    stops.push(['jobs', () => jobs.stop()]);
+    if (options.workJobs ?? config.runJobs) await jobs.start();
+    return runtime;
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

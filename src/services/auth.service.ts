@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Mode } from '../config.js';
+import { sha256Hex } from '../crypto.js';
+import { MemberSession } from '../entities/member-session.entity.js';
+import type { KeyAccess } from '../entities/api-key.entity.js';
+import { authenticationError, rateLimited } from '../errors.js';
+import { SECRET_KEY_PATTERN } from './api-key.service.js';
+import type { KeyCaller, MemberCaller } from './context.js';
+
+export const SESSION_TOKEN_PATTERN = /^mst_[0-9A-Za-z]{40}$/;
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until the refused call could pass; set when refused. */
+  retryAfterSeconds?: number;
+}
+
+export interface AuthenticatedKey {
+  caller: KeyCaller;
+  merchantId: string;
+  rateLimit: RateLimitState;
+}
+
+interface KeyRow {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  name: string;
+  permissions: string[];
+  access: KeyAccess;
+  status: string;
+  expires_at: Date | null;
+  allowed: boolean;
+  tokens: number;
+}
+
+/** Reads the bearer token of an Authorization header; undefined when absent or not Bearer. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Authenticates a secret key by its SHA-256 and spends `cost` tokens of its per-minute
+ * budget, in one database round trip (idv_authenticate_key). Throws 401 or 429.
+ */
+export async function authenticateKey(em: EntityManager, token: string | undefined, cost: number, capacity: number): Promise<AuthenticatedKey> {
+  if (!token) throw authenticationError('API_KEY_MISSING', 'No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
+  if (SESSION_TOKEN_PATTERN.test(token)) {
+    throw authenticationError('API_KEY_INVALID', 'A team-member session token cannot call key-authenticated endpoints; use a secret API key.');
+  }
+  if (!SECRET_KEY_PATTERN.test(token)) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
+  const rows = (await em.getConnection().execute('select * from idv_authenticate_key(?, ?, ?)', [sha256Hex(token), cost, capacity])) as KeyRow[];
+  const row = rows[0];
+  if (!row) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
+  if (row.status !== 'active') throw authenticationError('API_KEY_REVOKED', 'This API key has been revoked.');
+  if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
+    throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
+  }
+  const perSecond = capacity / 60;
+  const tokens = Number(row.tokens);
+  const rateLimit: RateLimitState = {
+    limit: capacity,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.max(0, Math.ceil((capacity - tokens) / perSecond)),
+  };
+  const caller: KeyCaller = {
+    kind: 'key',
+    keyId: row.id,
+    name: row.name,
+    mode: row.mode,
+    permissions: row.permissions,
+    access: row.access,
+  };
+  if (!row.allowed) {
+    rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - tokens) / perSecond));
+    const error = rateLimited(rateLimit.retryAfterSeconds);
+    Object.assign(error, { rateLimit });
+    throw error;
+  }
+  return { caller, merchantId: row.merchant_id, rateLimit };
+}
+
+export interface AuthenticatedMember {
+  caller: MemberCaller;
+  merchantId: string;
+}
+
+/** Authenticates a console session token (hashed lookup); secret keys are refused here. */
+export async function authenticateMember(em: EntityManager, token: string | undefined): Promise<AuthenticatedMember> {
+  if (!token) throw authenticationError('SESSION_MISSING', 'No session token provided. Sign in with POST /v1/console/sessions and send "Authorization: Bearer <token>".');
+  if (SECRET_KEY_PATTERN.test(token)) {
+    throw authenticationError('SESSION_INVALID', 'Secret API keys cannot call back-office endpoints; sign in as a team member.');
+  }
+  if (!SESSION_TOKEN_PATTERN.test(token)) throw authenticationError('SESSION_INVALID', 'Invalid session token.');
+  const session = await em.findOne(MemberSession, { tokenHash: sha256Hex(token) }, { populate: ['member'], filters: false });
+  if (!session || session.revokedAt) throw authenticationError('SESSION_INVALID', 'Invalid or signed-out session token.');
+  if (session.expiresAt.getTime() <= Date.now()) throw authenticationError('SESSION_EXPIRED', 'This session has expired; sign in again.');
+  const member = session.member;
+  return {
+    merchantId: session.merchant.id,
+    caller: {
+      kind: 'member',
+      memberId: member.id,
+      sessionId: session.id,
+      permissions: [...member.permissions],
+      environments: [...member.environments],
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config, Mode } from '../config.js';
+import type { KeyAccess } from '../entities/api-key.entity.js';
+import type { Runtime } from '../runtime.js';
+
+export interface KeyCaller {
+  kind: 'key';
+  keyId: string;
+  name: string;
+  mode: Mode;
+  permissions: string[];
+  access: KeyAccess;
+}
+
+export interface MemberCaller {
+  kind: 'member';
+  memberId: string;
+  sessionId: string;
+  permissions: string[];
+  environments: Mode[];
+}
+
+export interface SystemCaller {
+  kind: 'system';
+}
+
+export type Caller = KeyCaller | MemberCaller | SystemCaller;
+
+/**
+ * What every service function takes first: the request's EntityManager fork (tenancy
+ * filters bound), the caller, its account and visible environments, and the request id.
+ * Koa middleware and the Apollo context build the same object.
+ */
+export interface ServiceContext {
+  em: EntityManager;
+  requestId: string;
+  merchantId: string;
+  caller: Caller;
+  /** Environments this context may read: the key's one, or the member seat's. */
+  modes: Mode[];
+  runtime: Runtime;
+}
+
+export const configOf = (ctx: ServiceContext): Config => ctx.runtime.config;

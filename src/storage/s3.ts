@@ -1,0 +1,80 @@
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config.js';
+
+export interface ObjectHead {
+  size: number;
+  contentType?: string;
+}
+
+/** The artefact store: presigned PUT/GET so bytes never pass through the API. */
+export class Storage {
+  readonly client: S3Client;
+
+  constructor(
+    private readonly config: S3Config & { endpoint: string },
+  ) {
+    this.client = new S3Client({
+      endpoint: config.endpoint,
+      region: config.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    });
+  }
+
+  get bucket(): string {
+    return this.config.bucket;
+  }
+
+  /** Creates the operator's bucket when missing (the embedded store creates its own at start). */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== 404) throw error;
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+    }
+  }
+
+  presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
+  }
+
+  presignGet(key: string, expiresIn: number): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+  }
+
+  /** HeadObject; null when the object is not in storage. */
+  async head(key: string): Promise<ObjectHead | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType };
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  /** The first `length` bytes of an object, for content sniffing. */
+  async readPrefix(key: string, length: number): Promise<Uint8Array> {
+    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }));
+    return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  destroy(): void {
+    this.client.destroy();
+  }
+}
