@@ -38,7 +38,7 @@ export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}
     forceUtcTimezone: true,
     allowGlobalContext: false,
     discovery: { disableDynamicFileAccess: true },
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     pool: { min: 0, max: 10 },
     debug: false,
     ...overrides,

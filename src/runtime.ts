@@ -63,7 +63,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
     stops.push(['store client', async () => storage.destroy()]);
-    if (options.storage !== false && config.s3.endpoint) await storage.ensureBucket();
+    if (options.storage !== false) await storage.ensureBucket();
 
     const jobs = new Jobs(config, databaseUrl, options.jobs);
     const runtime: Runtime = { config, orm, storage, jobs, databaseUrl, log, stop: stopAll };

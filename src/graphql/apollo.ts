@@ -82,7 +82,14 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   const handler = koaMiddleware(apollo, { context: async ({ ctx }) => ctx.state.svc as ServiceContext });
   const middleware = async (ctx: Context, next: Next) => {
     if (ctx.path !== '/graphql') return next();
-    await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);
+    try {
+      await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // GraphQL clients read failures from `errors`; the envelope's fields go in extensions.
+      ctx.status = error.status;
+      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, type: error.type, request_id: ctx.state.requestId } }] };
+    }
   };
   return { middleware, stop: () => apollo.stop() };
 }

@@ -76,6 +76,8 @@ export class Jobs {
       const result = await this.agenda.drain({ timeout: drainTimeoutMs, closeConnection: true });
       if (result.timedOut) console.error(`jobs: ${result.running} job(s) still running at shutdown; their locks expire and another worker retries them`);
     } else {
+      // Agenda connects its store on construction; wait for that before closing it.
+      await this.agenda.ready.catch(() => undefined);
       await this.backend.disconnect();
     }
   }

@@ -2,7 +2,6 @@ import {
   CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -34,14 +33,21 @@ export class Storage {
     return this.config.bucket;
   }
 
-  /** Creates the operator's bucket when missing (the embedded store creates its own at start). */
+  /**
+   * Proves the store answers with these credentials by writing and deleting a probe object,
+   * creating the bucket first when it does not exist. Object operations rather than
+   * HeadBucket, whose signature the embedded s3rver rejects.
+   */
   async ensureBucket(): Promise<void> {
+    const probe = () => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: '.idv-probe', Body: 'ok' }));
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await probe();
     } catch (error) {
-      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== 404) throw error;
+      if ((error as Error).name !== 'NoSuchBucket') throw error;
       await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      await probe();
     }
+    await this.delete('.idv-probe');
   }
 
   presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {

@@ -1,0 +1,62 @@
+import pg from 'pg';
+import { startRuntime, type Runtime } from '../src/runtime.js';
+import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+async function sql(query: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(query, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+}
+
+describe('jobs (Agenda on the PostgreSQL job store)', () => {
+  it('the session cleanup job deletes sessions expired more than a day ago and keeps live ones', async () => {
+    const account = await server.bootstrap();
+    await sql(`update member_sessions set expires_at = now() - interval '2 days' where member_id = $1`, [account.member.id]);
+    const fresh = await server.request('/v1/console/sessions', { body: { email: account.member.email, password: account.member.password } });
+    await server.runtime.jobs.now('member-sessions.cleanup', {});
+    await waitFor(async () => (await sql('select count(*)::int as n from member_sessions where member_id = $1', [account.member.id]))[0].n === 1);
+    const out = await server.request('/v1/console/sessions/current', { token: fresh.body.token, method: 'DELETE' });
+    expect(out.status).toBe(200);
+  });
+
+  it('several processes share the work: every job runs exactly once across two workers', async () => {
+    const runtimes: Runtime[] = [server.runtime];
+    const second = await startRuntime(testConfig(server.databaseUrl), { log: () => {}, workJobs: true, jobs: { processEvery: 100 } });
+    runtimes.push(second);
+    const ran: { worker: number; n: number }[] = [];
+    runtimes.forEach((runtime, worker) =>
+      runtime.jobs.agenda.define('test.shared-work', async (job: { attrs: { data: { n: number } } }) => {
+        await new Promise((r) => setTimeout(r, 20));
+        ran.push({ worker, n: job.attrs.data.n });
+      }, { concurrency: 2 }),
+    );
+    try {
+      for (let n = 0; n < 30; n++) await server.runtime.jobs.now('test.shared-work', { n });
+      await waitFor(async () => ran.length >= 30);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ran.map((r) => r.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      expect(new Set(ran.map((r) => r.worker)).size).toBe(2);
+    } finally {
+      await second.stop();
+    }
+  });
+});

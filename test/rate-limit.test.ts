@@ -1,0 +1,61 @@
+import type { Context } from 'koa';
+import { costOf } from '../src/rest/auth.js';
+import { createApp } from '../src/app.js';
+import { startRuntime } from '../src/runtime.js';
+import { request, startTestServer, testConfig, type TestServer } from './support/test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '6' } });
+});
+afterAll(() => server.close());
+
+describe('rate limit: tokens per minute per key', () => {
+  it('reports RateLimit-* headers and answers 429 rate_limit_error with Retry-After once the budget is spent', async () => {
+    const { keys } = await server.bootstrap();
+    const token = keys.sandbox.secret_key;
+    const remaining: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await server.request('/v1/merchant', { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('6');
+      remaining.push(Number(res.headers.get('ratelimit-remaining')));
+    }
+    expect(remaining).toEqual([5, 4, 3, 2, 1, 0]);
+    const limited = await server.request('/v1/merchant', { token });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatchObject({ type: 'rate_limit_error', code: 'RATE_LIMITED' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    // Another key of the same account has its own budget.
+    expect((await server.request('/v1/merchant', { token: keys.live.secret_key })).status).toBe(200);
+  });
+
+  it('the budget holds across two server processes sharing the database', async () => {
+    const runtime2 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '6' }), { log: () => {}, workJobs: false });
+    const app2 = await createApp(runtime2);
+    const url2 = await app2.listen(0);
+    try {
+      const { keys } = await server.bootstrap();
+      const token = keys.sandbox.secret_key;
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = i % 2 === 0 ? await server.request('/v1/merchant', { token }) : await request(url2, '/v1/merchant', { token });
+        statuses.push(res.status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+      expect(statuses.slice(6)).toEqual([429, 429]);
+    } finally {
+      await app2.close();
+      await runtime2.stop();
+    }
+  });
+
+  it('costs 1 per call and 1 per 50 addresses for lookup, rounded up', () => {
+    const ctx = (method: string, path: string, body?: unknown) => ({ method, path, request: { body } }) as unknown as Context;
+    expect(costOf(ctx('GET', '/v1/merchant'))).toBe(1);
+    expect(costOf(ctx('POST', '/v1/verifications/lookup', { emails: Array(1000).fill('a@b.c') }))).toBe(20);
+    expect(costOf(ctx('POST', '/v1/verifications/lookup', { emails: Array(51).fill('a@b.c') }))).toBe(2);
+    expect(costOf(ctx('POST', '/v1/verifications/lookup', { emails: ['a@b.c'] }))).toBe(1);
+  });
+});

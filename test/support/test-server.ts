@@ -1,0 +1,125 @@
+import 'reflect-metadata';
+import pg from 'pg';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { randomBase62 } from '../../src/ids.js';
+import { migrate, openOrm, systemFork } from '../../src/orm.js';
+import { startRuntime, type Runtime } from '../../src/runtime.js';
+import { bootstrapAccount, type BootstrapResult } from '../../src/services/account.service.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  method?: string;
+  token?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  runtime: Runtime;
+  config: Config;
+  databaseUrl: string;
+  request<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  /** A new, independent account (merchant, owner, sandbox and live keys holding every scope). */
+  bootstrap(): Promise<BootstrapResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test file, cloned from `idv_template`. The first caller of the
+ * run applies the committed migrations to the template; an advisory lock serialises workers.
+ */
+export async function createTestDatabase(): Promise<string> {
+  const admin = process.env.TEST_PG_ADMIN_URL;
+  if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run the tests with npm test');
+  const name = `t_${randomBase62(12).toLowerCase()}`;
+  const client = new pg.Client({ connectionString: `${admin}/postgres` });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(42)');
+    const marked = await client.query(`select 1 from pg_database where datname = 'idv_template' and datistemplate`);
+    if (marked.rowCount === 0) {
+      const orm = await openOrm(`${admin}/idv_template`);
+      await migrate(orm);
+      await orm.close(true);
+      await client.query(`update pg_database set datistemplate = true where datname = 'idv_template'`);
+    }
+    await client.query(`create database ${name} template idv_template`);
+  } finally {
+    await client.query('select pg_advisory_unlock(42)').catch(() => undefined);
+    await client.end();
+  }
+  return `${admin}/${name}`;
+}
+
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    S3_ENDPOINT: process.env.TEST_S3_ENDPOINT,
+    S3_BUCKET: 'idv-test',
+    LOG_LEVEL: 'error',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...env,
+  });
+}
+
+export async function request<T = any>(base: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  } else if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${base}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Boots the real service (database, store, jobs, HTTP on 127.0.0.1) against a fresh database. */
+export async function startTestServer(options: { env?: Record<string, string>; databaseUrl?: string; workJobs?: boolean } = {}): Promise<TestServer> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const config = testConfig(databaseUrl, options.env);
+  const logs: string[] = [];
+  const runtime = await startRuntime(config, {
+    log: (line) => logs.push(line),
+    workJobs: options.workJobs ?? true,
+    jobs: { processEvery: 200, lockLifetimeMs: 30_000 },
+  });
+  let app: App;
+  try {
+    app = await createApp(runtime);
+  } catch (error) {
+    await runtime.stop();
+    throw error;
+  }
+  const url = await app.listen(0);
+  return {
+    url,
+    runtime,
+    config,
+    databaseUrl,
+    request: (path, requestOptions) => request(url, path, requestOptions),
+    graphql: (token, query, variables) => request(url, '/graphql', { token, body: { query, variables } }),
+    bootstrap: () => bootstrapAccount(systemFork(runtime.orm), { sessionTtlSeconds: config.memberSessionTtlSeconds }),
+    close: async () => {
+      await app.close();
+      await runtime.stop();
+    },
+  };
+}
