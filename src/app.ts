@@ -50,7 +50,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        server.closeAllConnections();
       });
       await graphql.stop();
     },

@@ -40,7 +40,7 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
 
   it('several processes share the work: every job runs exactly once across two workers', async () => {
     const runtimes: Runtime[] = [server.runtime];
-    const second = await startRuntime(testConfig(server.databaseUrl), { log: () => {}, workJobs: true, jobs: { processEvery: 100 } });
+    const second = await startRuntime(testConfig(server.databaseUrl), { log: () => {}, workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 1000 } });
     runtimes.push(second);
     const ran: { worker: number; n: number }[] = [];
     runtimes.forEach((runtime, worker) =>

@@ -21,8 +21,12 @@ export class Jobs {
   readonly agenda: Agenda;
   private readonly backend: PostgresBackend | MongoBackend;
   private started = false;
+  private readonly lockLifetimeMs: number;
 
   constructor(config: Config, databaseUrl: string, options: JobsOptions = {}) {
+    // A running job is re-checked every half lock lifetime (Agenda), and that timer outlives
+    // the job; tests use a short lifetime so nothing lingers after stop().
+    this.lockLifetimeMs = options.lockLifetimeMs ?? 10 * 60 * 1000;
     const backend = (this.backend =
       config.jobsBackend === 'mongodb'
         ? new MongoBackend({ address: config.mongodbUrl!, collection: 'agendaJobs' })
@@ -34,7 +38,7 @@ export class Jobs {
     this.agenda = new Agenda({
       backend,
       processEvery: options.processEvery ?? '5 seconds',
-      defaultLockLifetime: options.lockLifetimeMs ?? 10 * 60 * 1000,
+      defaultLockLifetime: this.lockLifetimeMs,
     });
     this.agenda.on('error', (error: Error) => console.error('jobs: store error:', error.message));
   }
@@ -47,7 +51,7 @@ export class Jobs {
         async (agendaJob) => {
           await job.handler(runtime, (agendaJob.attrs.data ?? {}) as never, agendaJob as never);
         },
-        { concurrency: job.concurrency ?? 5, lockLifetime: job.lockLifetimeMs ?? 10 * 60 * 1000 },
+        { concurrency: job.concurrency ?? 5, lockLifetime: job.lockLifetimeMs ?? this.lockLifetimeMs },
       );
     }
   }

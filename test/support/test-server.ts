@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import pg from 'pg';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -72,23 +73,44 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
   });
 }
 
-export async function request<T = any>(base: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+/**
+ * A real HTTP request over node:http without keep-alive (fetch's pooled sockets and timers
+ * would outlive the test file and keep Jest from exiting).
+ */
+export function request<T = any>(base: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) {
     headers['content-type'] ??= 'application/json';
-  } else if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(`${base}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON: keep the text */
+    headers['content-length'] = String(Buffer.byteLength(body));
   }
-  return { status: response.status, headers: response.headers, body: parsed as T };
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          /* not JSON: keep the text */
+        }
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed as T });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
 }
 
 /** Boots the real service (database, store, jobs, HTTP on 127.0.0.1) against a fresh database. */
@@ -99,7 +121,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
   const runtime = await startRuntime(config, {
     log: (line) => logs.push(line),
     workJobs: options.workJobs ?? true,
-    jobs: { processEvery: 200, lockLifetimeMs: 30_000 },
+    jobs: { processEvery: 200, lockLifetimeMs: 1000 },
   });
   let app: App;
   try {
