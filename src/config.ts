@@ -30,6 +30,8 @@ export interface Config {
   verificationTtlSeconds: number;
   previewTtlSeconds: number;
   memberSessionTtlSeconds: number;
+  /** Base64 32-byte master key for identity encryption and fingerprints; unset: generated under dataDir. */
+  identityEncryptionKey?: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verificationTtlSeconds: int(env, 'VERIFICATION_TTL_SECONDS', 86400),
     previewTtlSeconds: int(env, 'PREVIEW_TTL_SECONDS', 1800),
     memberSessionTtlSeconds: int(env, 'MEMBER_SESSION_TTL_SECONDS', 12 * 3600),
+    identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: ['silent', 'error', 'info', 'debug'].includes(logLevel) ? logLevel : 'info',
   };
 }

@@ -6,6 +6,7 @@ import { startEmbeddedS3 } from './embedded/s3.js';
 import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
+import { loadMasterKey, Vault } from './services/vault.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -13,6 +14,7 @@ export interface Runtime {
   orm: MikroORM;
   storage: Storage;
   jobs: Jobs;
+  vault: Vault;
   databaseUrl: string;
   log: (line: string) => void;
   stop(): Promise<void>;
@@ -66,7 +68,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (options.storage !== false) await storage.ensureBucket();
 
     const jobs = new Jobs(config, databaseUrl, options.jobs);
-    const runtime: Runtime = { config, orm, storage, jobs, databaseUrl, log, stop: stopAll };
+    const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
+    const runtime: Runtime = { config, orm, storage, jobs, vault, databaseUrl, log, stop: stopAll };
     jobs.register(runtime);
     stops.push(['jobs', () => jobs.stop()]);
     if (options.workJobs ?? config.runJobs) await jobs.start();

@@ -1,15 +1,28 @@
 import { ApiKey } from './api-key.entity.js';
+import { Applicant } from './applicant.entity.js';
+import { Check } from './check.entity.js';
+import { Event } from './event.entity.js';
+import { Flow } from './flow.entity.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
+import { ManualReview } from './manual-review.entity.js';
 import { Member } from './member.entity.js';
 import { MemberSession } from './member-session.entity.js';
 import { Merchant } from './merchant.entity.js';
+import { ApplicantTag, Tag, VerificationTag } from './tag.entity.js';
+import { Upload } from './upload.entity.js';
+import { UsageRecord } from './usage-record.entity.js';
+import { Verification } from './verification.entity.js';
 
-export { ApiKey, Member, MemberSession, Merchant };
+export { ApiKey, Applicant, ApplicantTag, Check, Event, Flow, IdempotencyKey, ManualReview, Member, MemberSession, Merchant, Tag, Upload, UsageRecord, Verification, VerificationTag };
 
 /** Every entity, for the ORM. */
-export const ENTITIES = [Merchant, ApiKey, Member, MemberSession];
+export const ENTITIES = [
+  Merchant, ApiKey, Member, MemberSession, Flow, Verification, Check, Upload, Applicant, Tag, VerificationTag, ApplicantTag,
+  Event, IdempotencyKey, UsageRecord, ManualReview,
+];
 
 /** Entities scoped by account and environment (the `tenant` filter). */
-export const TENANT_ENTITIES = ['ApiKey'];
+export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview'];
 
 /** Entities scoped by account only (the `merchant` filter). */
 export const MERCHANT_ENTITIES = ['Member', 'MemberSession'];

@@ -8,11 +8,15 @@ import { ApiError } from '../errors.js';
 import { ApiKeyResolver } from '../resolvers/api-key.resolver.js';
 import { authChecker } from '../resolvers/auth-checker.js';
 import { ViewerResolver } from '../resolvers/viewer.resolver.js';
+import { ApplicantResolver } from '../resolvers/applicant.resolver.js';
+import { FlowResolver } from '../resolvers/flow.resolver.js';
+import { TagResolver } from '../resolvers/tag.resolver.js';
+import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../rest/auth.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/context.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

@@ -5,9 +5,24 @@ import { accountRouter } from './account.router.js';
 import { apiKeysRouter } from './api-keys.router.js';
 import { keyAuthentication, memberAuthentication } from './auth.js';
 import { consoleSessionsRouter } from './console-sessions.router.js';
+import { applicantsRouter } from './applicants.router.js';
+import { flowsRouter } from './flows.router.js';
+import { tagsRouter } from './tags.router.js';
+import { uploadsRouter } from './uploads.router.js';
+import { usageRouter } from './usage.router.js';
+import { verificationsRouter } from './verifications.router.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
-const keyRouters = () => [apiKeysRouter(), accountRouter()];
+const keyRouters = () => [
+  apiKeysRouter(),
+  accountRouter(),
+  verificationsRouter(),
+  uploadsRouter(),
+  flowsRouter(),
+  tagsRouter(),
+  applicantsRouter(),
+  usageRouter(),
+];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
 const consoleRouters = (): { routes(): Middleware }[] => [];

@@ -69,6 +69,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     S3_BUCKET: 'idv-test',
     LOG_LEVEL: 'error',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    IDENTITY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,
   });
 }

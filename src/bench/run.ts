@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, runNode, startChild, stopChild, waitForOk, type Child } from './children.js';
+import { measure, type LoadSettings, type Measurement } from './load.js';
+import { compare, formatReport, machineInfo, writeResults, type BenchResults } from './report.js';
+import { comparisons, scenarios, type BenchContext } from './scenarios.js';
+
+/**
+ * `npm run bench`: the service (embedded PostgreSQL and store, in its own data folder) and a
+ * bare node:http server as child processes, autocannon in this process, one scenario at a time.
+ */
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const dataDir = path.join(repo, '.data', 'bench');
+const dist = path.join(repo, 'dist');
+const log = (line: string) => console.log(line);
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/**
+ * The developer's shell may point at real services; the bench must only ever see its own
+ * embedded ones, so those settings are dropped rather than inherited (NODE_OPTIONS too: an
+ * inherited --inspect or loader would distort the figures).
+ */
+function serviceEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'S3_ENDPOINT', 'MONGODB_URL', 'JOBS_BACKEND', 'PUBLIC_URL', 'RUN_JOBS', 'NODE_OPTIONS']) delete env[name];
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    // The default 100/min budget would turn the authenticated scenario into a 429 benchmark.
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'error',
+  };
+}
+
+/** stdout should be pure JSON, but tolerate stray lines before it rather than fail on them. */
+function parseBootstrap(stdout: string): { merchantId: string; sandboxKey: string } {
+  const start = stdout.search(/^\{/m);
+  let parsed: { merchant?: { id?: string }; keys?: { sandbox?: { secret_key?: string } } };
+  try {
+    parsed = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
+  } catch {
+    throw new Error(`cli bootstrap --json printed no JSON:\n${stdout.slice(0, 2000)}`);
+  }
+  const sandboxKey = parsed.keys?.sandbox?.secret_key;
+  if (!sandboxKey) throw new Error(`cli bootstrap --json has no keys.sandbox.secret_key:\n${stdout.slice(0, 2000)}`);
+  return { merchantId: parsed.merchant?.id ?? '', sandboxKey };
+}
+
+const children: Child[] = [];
+let stopping: Promise<void> | undefined;
+
+/** Idempotent: reached from the normal path, from errors and from Ctrl-C. Newest child first. */
+function stopChildren(): Promise<void> {
+  stopping ??= (async () => {
+    for (const child of [...children].reverse()) {
+      if (child.name === 'service') log('stopping service (SIGTERM, ordered shutdown)...');
+      const how = await stopChild(child);
+      if (how === 'killed') console.error(`warning: ${child.name} ignored SIGTERM for 20 s and was killed; see ${child.logFile}`);
+    }
+  })();
+  return stopping;
+}
+
+async function main(): Promise<void> {
+  const tag = process.env.BENCH_TAG || 'foundation';
+  const settings: LoadSettings = {
+    seconds: positiveInt('BENCH_SECONDS', 8),
+    warmupSeconds: 2,
+    connections: positiveInt('BENCH_CONNECTIONS', 20),
+  };
+  for (const script of ['server.js', 'cli.js', 'bench/bare-server.js']) {
+    if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  log(`starting service (data in ${path.relative(repo, dataDir)}; the first start initialises PostgreSQL)...`);
+  const servicePort = await freePort();
+  const env = serviceEnv(servicePort);
+  const service = startChild('service', path.join(dist, 'server.js'), { cwd: repo, env, logFile: path.join(dataDir, 'service.log') });
+  children.push(service);
+  const serviceUrl = `http://127.0.0.1:${servicePort}`;
+  await waitForOk(service, `${serviceUrl}/healthz`, 180_000);
+  log(`service up on ${serviceUrl}`);
+
+  log('creating an account (cli bootstrap --json)...');
+  // Same env, so the CLI attaches to the database this server started under DATA_DIR.
+  const stdout = await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json'], { cwd: repo, env, timeoutMs: 120_000 });
+  const { merchantId, sandboxKey } = parseBootstrap(stdout);
+  log(`account ${merchantId || '(id not reported)'} ready`);
+
+  log('starting bare node:http server...');
+  const barePort = await freePort();
+  const bare = startChild('bare', path.join(dist, 'bench', 'bare-server.js'), {
+    cwd: repo,
+    env: { ...process.env, PORT: String(barePort), HOST: '127.0.0.1' },
+    logFile: path.join(dataDir, 'bare.log'),
+  });
+  children.push(bare);
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  await waitForOk(bare, `${bareUrl}/`, 15_000);
+
+  const ctx: BenchContext = {
+    serviceUrl,
+    bareUrl,
+    sandboxKey,
+    merchantId,
+    settings,
+    measure: (target, overrides) => measure(target, { ...settings, ...overrides }),
+    log,
+  };
+  const measured: Record<string, Measurement> = {};
+  const labelled: BenchResults['scenarios'] = {};
+  for (const scenario of scenarios) {
+    log(`measuring ${scenario.label} (${settings.warmupSeconds} s warm-up + ${settings.seconds} s)...`);
+    const result = await scenario.run(ctx);
+    measured[scenario.name] = result;
+    labelled[scenario.name] = { label: scenario.label, ...result };
+    log(`  ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.latencyP99Ms.toFixed(1)} ms`);
+  }
+
+  const results: BenchResults = {
+    finishedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    settings,
+    scenarios: labelled,
+    comparisons: compare(comparisons, measured),
+  };
+  log(formatReport(results, scenarios));
+  const file = path.join(dataDir, `results-${tag}.json`);
+  writeResults(file, results);
+  log(`\nresults written to ${path.relative(repo, file)}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping children...`);
+    void stopChildren().finally(() => process.exit(1));
+  });
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  console.error(`\nbench failed: ${(error as Error).message}`);
+  exitCode = 1;
+} finally {
+  await stopChildren();
+}
+process.exit(exitCode);

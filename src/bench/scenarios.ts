@@ -1,0 +1,65 @@
+import type { LoadSettings, LoadTarget, Measurement } from './load.js';
+
+/** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
+export interface BenchContext {
+  /** The service, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  serviceUrl: string;
+  /** The bare node:http baseline server. */
+  bareUrl: string;
+  /** `keys.sandbox.secret_key` of the account `cli bootstrap` created for this run. */
+  sandboxKey: string;
+  merchantId: string;
+  settings: LoadSettings;
+  /** Warm-up + measured run with the bench's settings; throws on any non-2xx or socket error. */
+  measure(target: LoadTarget, overrides?: Partial<LoadSettings>): Promise<Measurement>;
+  log(line: string): void;
+}
+
+export interface Scenario {
+  /** Stable key: used in results JSON and by comparisons. */
+  name: string;
+  /** Shown in the table and the progress line. */
+  label: string;
+  /**
+   * Prepare whatever the scenario needs (seed data, a webhook receiver...) and return one
+   * measurement. Setup belongs here, outside ctx.measure, so it is not timed.
+   */
+  run(ctx: BenchContext): Promise<Measurement>;
+}
+
+/** A throughput ratio reported as PASS / BELOW TARGET; it never fails the run. */
+export interface Comparison {
+  name: string;
+  numerator: string;
+  denominator: string;
+  /** Minimum acceptable requests/s ratio. */
+  target: number;
+}
+
+const bearer = (ctx: BenchContext) => ({ authorization: `Bearer ${ctx.sandboxKey}` });
+
+/** Run in this order; add later scenarios (verifications, webhooks, lookup) at the end. */
+export const scenarios: Scenario[] = [
+  {
+    name: 'bare',
+    label: 'bare node:http GET /',
+    run: (ctx) => ctx.measure({ url: `${ctx.bareUrl}/` }),
+  },
+  {
+    name: 'healthz',
+    label: 'service GET /healthz',
+    run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/healthz` }),
+  },
+  {
+    name: 'merchant',
+    label: 'service GET /v1/merchant (authenticated)',
+    run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) }),
+  },
+];
+
+export const comparisons: Comparison[] = [
+  // Framework overhead: Koa, router, middleware stack against raw node:http.
+  { name: 'healthz/bare', numerator: 'healthz', denominator: 'bare', target: 0.6 },
+  // Cost of key lookup, rate limiting and one database read per request.
+  { name: 'authenticated/healthz', numerator: 'merchant', denominator: 'healthz', target: 0.3 },
+];

@@ -1,0 +1,35 @@
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { newUuid } from '../ids.js';
+import { TenantOwned } from './scoped.js';
+import { Verification } from './verification.entity.js';
+
+export type ReviewStatus = 'queued' | 'in_review' | 'resolved' | 'escalated';
+
+/** A case waiting on a human decision; ids and decisions only, never applicant data. */
+@Entity({ tableName: 'manual_reviews' })
+@Index({ properties: ['merchant', 'mode', 'status', 'createdAt'] })
+export class ManualReview extends TenantOwned {
+  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = newUuid();
+
+  @ManyToOne(() => Verification, { fieldName: 'verification_id', index: true })
+  verification!: Verification;
+
+  @Property({ type: 'string', length: 20 })
+  status: ReviewStatus = 'queued';
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  decision?: 'approve' | 'reject' | 'review' | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  notes?: string | null = null;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  reviewedAt?: Date | null = null;
+
+  /** `key:<uuid>` or `member:<id>`; never shown to another decider (REVIEW_ALREADY_DECIDED). */
+  @Property({ type: 'string', length: 60, nullable: true })
+  decidedBy?: string | null = null;
+}

@@ -1,0 +1,46 @@
+import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { TenantOwned } from './scoped.js';
+import { Verification } from './verification.entity.js';
+
+export type UploadKind = 'document' | 'selfie' | 'video';
+
+/** A captured artefact: presigned PUT straight to storage, then completed through the API. */
+@Entity({ tableName: 'uploads' })
+export class Upload extends TenantOwned {
+  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'size' | 'uploadedAt' | 'analysis' | 'createdAt' | 'updatedAt';
+
+  /** `doc_` for documents, `bio_` for selfies and videos. */
+  @PrimaryKey({ type: 'string', length: 40 })
+  id!: string;
+
+  @ManyToOne(() => Verification, { fieldName: 'verification_id', index: true })
+  verification!: Verification;
+
+  @Property({ type: 'string', length: 20 })
+  kind!: UploadKind;
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  side?: 'front' | 'back' | null = null;
+
+  @Property({ type: 'string', length: 40, nullable: true })
+  documentType?: string | null = null;
+
+  @Property({ type: 'string', length: 100 })
+  contentType!: string;
+
+  @Property({ type: 'string', length: 300 })
+  storageKey!: string;
+
+  @Property({ type: 'string', length: 20 })
+  status: 'pending' | 'uploaded' = 'pending';
+
+  @Property({ type: 'bigint', nullable: true })
+  size?: number | null = null;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  uploadedAt?: Date | null = null;
+
+  /** What the document check read off this image (mrz_valid, barcode_consistent, country). */
+  @Property({ type: 'json', nullable: true })
+  analysis?: Record<string, unknown> | null = null;
+}

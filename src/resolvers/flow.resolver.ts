@@ -1,0 +1,5 @@
+import { Resolver } from 'type-graphql';
+
+/** Stub: filled in with the flow queries and mutations. */
+@Resolver()
+export class FlowResolver {}

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Event } from '../entities/event.entity.js';
+import { Merchant } from '../entities/merchant.entity.js';
+import type { Verification } from '../entities/verification.entity.js';
+
+/** Every event name of the spec's catalogue (webhook endpoints subscribe to these). */
+export const EVENT_TYPES = [
+  'verification.created',
+  'verification.pending',
+  'verification.awaiting_service',
+  'verification.completed',
+  'verification.approved',
+  'verification.rejected',
+  'verification.review',
+  'verification.expired',
+  'verification.corrected',
+  'verification.data_updated',
+  'verification.already_verified',
+  'check.completed',
+  'fraud_network.created',
+  'fraud_network.modified',
+  'action.reviewed',
+  'action.on_hold',
+  'action.pending',
+  'verification.tag_added',
+  'verification.tag_removed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The verification part of an event's `data` (decisions.md): ids and outcome facts, never identity. */
+export function verificationEventData(v: Verification): Record<string, unknown> {
+  return {
+    id: v.id,
+    status: v.status,
+    verdict: v.verdict ?? null,
+    decline_type: v.declineType ?? null,
+    reason_codes: [...v.reasonCodes],
+    changeReason: v.changeReason ?? null,
+    flow: v.flow.id,
+    sequence: v.sequence,
+  };
+}
+
+/**
+ * Writes an event about a verification into the outbox, in the caller's transaction. Bumps
+ * the verification's `sequence` first, so every event carries a number larger than the last.
+ */
+export function recordVerificationEvent(em: EntityManager, verification: Verification, type: EventType, extra: Record<string, unknown> = {}): Event {
+  verification.sequence += 1;
+  return em.create(Event, {
+    merchant: em.getReference(Merchant, verification.merchant.id),
+    mode: verification.mode,
+    type,
+    verificationId: verification.id,
+    apiKeyId: verification.apiKeyId ?? null,
+    payload: { verification: verificationEventData(verification), ...extra },
+  });
+}
