@@ -1,6 +1,16 @@
 import Router from '@koa/router';
+import { usageSummary } from '../services/usage.service.js';
+import { requirePermission, svc } from './auth.js';
+import { presentUsage } from './tag.presenter.js';
+import { usageQuery } from './tags.schema.js';
+import { parseInput } from './validate.js';
 
-/** Stub, owned by helper C (usage). */
+/** GET /v1/usage: metering of the key's environment (analytics:read, granted per key only). */
 export function usageRouter(): Router {
-  return new Router();
+  const router = new Router();
+  router.get('/v1/usage', requirePermission('analytics:read'), async (ctx) => {
+    const query = parseInput(usageQuery, ctx.query);
+    ctx.body = presentUsage(await usageSummary(svc(ctx), query.since ? new Date(query.since) : null));
+  });
+  return router;
 }
