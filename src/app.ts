@@ -5,6 +5,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
 import { bodyParserError, errorHandler, requestId } from './rest/middleware.js';
+import { hostedRouter } from './rest/hosted.router.js';
 import { systemRouter } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
 import type { Runtime } from './runtime.js';
@@ -25,6 +26,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   koa.use(requestId);
   koa.use(errorHandler(runtime.log));
   koa.use(systemRouter().routes());
+  koa.use(hostedRouter(runtime).routes());
   koa.use(
     bodyParser({
       enableTypes: ['json'],

@@ -15,7 +15,7 @@ export interface Step {
 @Entity({ tableName: 'flows' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class Flow extends TenantOwned {
-  [OptionalProps]?: 'id' | 'isDefault' | 'isPreset' | 'status' | 'version' | 'languages' | 'acceptedDocumentTypes' | 'createdAt' | 'updatedAt' |
+  [OptionalProps]?: 'id' | 'steps' | 'isDefault' | 'isPreset' | 'status' | 'version' | 'languages' | 'acceptedDocumentTypes' | 'createdAt' | 'updatedAt' |
     'sensitivity' | 'brandName' | 'logoUrl' | 'accentColor' | 'supportUrl' | 'defaultEmailLocale' | 'countryPolicy' | 'networkPolicy' |
     'expiryPolicy' | 'policyTree' | 'repeatPolicy' | 'deletedAt';
 

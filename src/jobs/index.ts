@@ -1,5 +1,8 @@
 import { cleanupSessionsJob } from './cleanup-sessions.job.js';
+import { expireVerificationJob } from './expire-verification.job.js';
 import type { JobDefinition } from './job.js';
+import { runChecksJob } from './run-checks.job.js';
+import { sweepVerificationsJob } from './sweep-verifications.job.js';
 
 /** Every job of the service; registerJobs defines each on the one Agenda instance. */
-export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob];
+export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, runChecksJob, expireVerificationJob, sweepVerificationsJob];

@@ -1,6 +1,95 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { ServiceContext } from '../services/context.js';
+import { withIdempotency } from '../services/idempotency.service.js';
+import { applicantFields } from '../services/identity.js';
+import {
+  assertMayInclude,
+  createVerification,
+  getVerification,
+  identityOf,
+  listVerifications,
+  tagsOfVerifications,
+  uploadedEvidence,
+  type Include,
+} from '../services/verification.service.js';
+import type { Verification } from '../entities/verification.entity.js';
+import { requirePermission, svc } from './auth.js';
+import { presentList } from './presenters.js';
+import { presentVerification, type VerificationView } from './verification.presenter.js';
+import { createVerificationBody, VERIFICATION_STATUSES } from './verifications.schema.js';
+import { listQuery, pageParams, parseInput } from './validate.js';
 
-/** Stub, owned by verifications. */
-export function verificationsRouter(): Router {
-  return new Router();
+const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
+  /** A verification status. */
+  status: z.enum(VERIFICATION_STATUSES).optional(),
+  /** Exact address, ignoring case and surrounding whitespace. */
+  email: z.string().max(254, 'must be at most 254 characters').optional(),
+});
+const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
+
+/** Evidence URLs handed to API keys live five minutes. */
+const EVIDENCE_URL_SECONDS = 300;
+
+const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
+
+async function viewWithIncludes(ctx: ServiceContext, v: Verification, include: Include[]): Promise<VerificationView> {
+  const view: VerificationView = { publicUrl: publicUrl(ctx), tags: (await tagsOfVerifications(ctx, [v.id])).get(v.id) ?? [] };
+  if (include.includes('applicant')) {
+    const identity = await identityOf(ctx, v);
+    view.applicant = { version: Math.max(1, v.identityVersion), fields: identity ? applicantFields(identity) : null };
+  }
+  if (include.includes('documents')) {
+    const uploads = await uploadedEvidence(ctx, v);
+    view.evidence = await Promise.all(
+      uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(upload.storageKey, EVIDENCE_URL_SECONDS), expiresIn: EVIDENCE_URL_SECONDS })),
+    );
+  }
+  return view;
 }
+
+const parseInclude = (raw: string | undefined): Include[] =>
+  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => s === 'applicant' || s === 'documents');
+
+function respond(ctx: Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.body = body;
+}
+
+/** /v1/verifications: create (idempotent), list, read with optional identity. */
+export function verificationsRouter(): Router {
+  const router = new Router();
+
+  router.post('/v1/verifications', requirePermission('verification:create'), async (ctx) => {
+    const s = svc(ctx);
+    const key = ctx.get('idempotency-key') || undefined;
+    const result = await withIdempotency(s, key, ctx.request.body, async () => {
+      const body = parseInput(createVerificationBody, ctx.request.body);
+      const created = await createVerification(s, body);
+      return { status: 201, body: presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] }) };
+    });
+    ctx.set('Idempotency-Replayed', String(result.replayed));
+    respond(ctx, result.status, result.body);
+  });
+
+  router.get('/v1/verifications', requirePermission('verification:read'), async (ctx) => {
+    const query = parseInput(listVerificationsQuery, ctx.query);
+    const s = svc(ctx);
+    const page = await listVerifications(s, { status: query.status, email: query.email }, pageParams(query));
+    const tags = await tagsOfVerifications(s, page.data.map((v) => v.id));
+    ctx.body = presentList(page, (v) => presentVerification(v, { publicUrl: publicUrl(s), tags: tags.get(v.id) ?? [] }));
+  });
+
+  router.get('/v1/verifications/:id', requirePermission('verification:read'), async (ctx) => {
+    const query = parseInput(getVerificationQuery, ctx.query);
+    const s = svc(ctx);
+    const include = parseInclude(query.include);
+    assertMayInclude(s, include);
+    const v = await getVerification(s, ctx.params.id);
+    ctx.body = presentVerification(v, await viewWithIncludes(s, v, include));
+  });
+
+  return router;
+}
+

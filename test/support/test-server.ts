@@ -120,7 +120,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
   const config = testConfig(databaseUrl, options.env);
   const logs: string[] = [];
   const runtime = await startRuntime(config, {
-    log: (line) => logs.push(line),
+    log: (line) => (process.env.TEST_LOG ? console.error(line) : logs.push(line)),
     workJobs: options.workJobs ?? true,
     jobs: { processEvery: 200, lockLifetimeMs: 1000 },
   });

@@ -1,0 +1,85 @@
+import type { FlowSnapshot } from '../entities/verification.entity.js';
+import type { CheckInput, CheckResult, CheckRunner, DocumentRead } from './types.js';
+import { result } from './types.js';
+
+/** Fields every document of a kind always prints (INCOMPLETE_DOCUMENT when one is missing). */
+const PRINTED_FIELDS: Record<string, (keyof DocumentRead)[]> = {
+  passport: ['number', 'date_of_birth', 'expiry_date', 'issuing_country'],
+  id_card: ['number', 'date_of_birth', 'expiry_date', 'issuing_country'],
+  driving_licence: ['number', 'date_of_birth', 'issuing_country'],
+  residence_permit: ['number', 'date_of_birth', 'expiry_date', 'issuing_country'],
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+export const isDate = (value: string | undefined): value is string => !!value && DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+
+type Disposition = 'reject' | 'review' | 'approve' | 'accept' | 'waive' | 'ignore';
+
+/** The policy tree's finding policy for a code, most specific first: country/document type, country, root. */
+export function findingDisposition(snapshot: FlowSnapshot, code: string, country?: string, documentType?: string): Disposition | undefined {
+  const tree = (snapshot.policyTree ?? {}) as Record<string, any>;
+  const node = country ? tree.by_country?.[country] : undefined;
+  const leaves = [
+    documentType ? node?.by_document_type?.[documentType] : undefined,
+    node,
+    documentType ? tree.legacy_by_document_type?.[documentType] : undefined,
+    tree,
+  ];
+  for (const leaf of leaves) {
+    const finding = leaf?.findings?.[code];
+    if (finding?.disposition) {
+      if (finding.expires_at && Date.parse(finding.expires_at) < Date.now()) continue;
+      return finding.disposition as Disposition;
+    }
+  }
+  return undefined;
+}
+
+/** expiry_policy: the first rule matching country and document type (`*` = any), else `default` (reject). */
+export function expiryDisposition(snapshot: FlowSnapshot, country?: string, documentType?: string): Disposition {
+  const policy = (snapshot.expiryPolicy ?? {}) as { default?: Disposition; rules?: { country?: string; document_type?: string; disposition: Disposition }[] };
+  const matches = (want: string | undefined, have: string | undefined) => !want || want === '*' || want === have;
+  const rule = policy.rules?.find((r) => matches(r.country, country) && matches(r.document_type, documentType));
+  return rule?.disposition ?? policy.default ?? 'reject';
+}
+
+const normalise = (value: string) => value.toUpperCase().replace(/[^0-9A-Z]/g, '');
+
+/** The rules that need only the read data: type accepted, MRZ agreement, completeness, expiry. */
+export function evaluateDocument(read: DocumentRead, snapshot: FlowSnapshot, now: Date): CheckResult {
+  const rejects: string[] = [];
+  const reviews: string[] = [];
+  const type = read.type;
+  if (type && snapshot.acceptedDocumentTypes.length > 0 && !snapshot.acceptedDocumentTypes.includes(type)) rejects.push('DOCUMENT_TYPE_NOT_ACCEPTED');
+  if (read.mrz) {
+    const numberDisagrees = read.mrz.document_number && read.number && normalise(read.mrz.document_number) !== normalise(read.number);
+    const dobDisagrees = read.mrz.date_of_birth && read.date_of_birth && read.mrz.date_of_birth !== read.date_of_birth;
+    if (numberDisagrees || dobDisagrees) rejects.push('ID_INVALID');
+  }
+  const missing = (PRINTED_FIELDS[type ?? 'passport'] ?? PRINTED_FIELDS.passport).filter((f) => f !== 'expiry_date' && !read[f]);
+  if (missing.length > 0) {
+    const waiver = findingDisposition(snapshot, 'INCOMPLETE_DOCUMENT', read.issuing_country, type);
+    if (!waiver || !['waive', 'ignore', 'approve', 'accept'].includes(waiver)) reviews.push('INCOMPLETE_DOCUMENT');
+  }
+  const expiryPrinted = (PRINTED_FIELDS[type ?? 'passport'] ?? []).includes('expiry_date');
+  if (read.expiry_date !== undefined || expiryPrinted) {
+    if (!isDate(read.expiry_date)) reviews.push('EXPIRY_UNREADABLE');
+    else if (Date.parse(`${read.expiry_date}T23:59:59Z`) < now.getTime()) {
+      const disposition = expiryDisposition(snapshot, read.issuing_country, type);
+      if (disposition === 'reject') rejects.push('DOCUMENT_EXPIRED');
+      else if (disposition === 'review') reviews.push('DOCUMENT_EXPIRED');
+    }
+  }
+  if (rejects.length > 0) return result('reject', 0.05, [...rejects, ...reviews]);
+  if (reviews.length > 0) return result('review', 0.5, reviews);
+  return result('approve', 0.95);
+}
+
+export const documentRunner: CheckRunner = {
+  type: 'document',
+  run(input: CheckInput): CheckResult {
+    const read = input.identity.document;
+    if (!read) return result('review', 0, ['IMAGE_ANALYSIS_UNAVAILABLE']);
+    return evaluateDocument(read, input.snapshot, input.now);
+  },
+};

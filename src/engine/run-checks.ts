@@ -1,0 +1,90 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Check } from '../entities/check.entity.js';
+import { Verification } from '../entities/verification.entity.js';
+import { scopedFork } from '../orm.js';
+import type { Runtime } from '../runtime.js';
+import { linkApplicantAfterFaceMatch } from '../services/applicant.service.js';
+import { recordVerificationEvent } from '../services/events.service.js';
+import { recordUsage } from '../services/usage.service.js';
+import { fingerprintsOf, personFingerprint } from '../services/identity.js';
+import { settle } from '../services/verification-lifecycle.js';
+import { rollUp } from './rollup.js';
+import { RUNNERS } from './runners.js';
+import { forcedCheckIndex } from './sandbox.js';
+import type { CheckResult, Identity } from './types.js';
+
+export interface SessionJobData {
+  verificationId: string;
+  merchantId: string;
+  mode: 'sandbox' | 'live';
+}
+
+/** Loads and locks the verification for the rest of the transaction; null unless it is processing. */
+async function lockProcessing(tx: EntityManager, id: string, populateIdentity = false): Promise<Verification | null> {
+  const v = await tx.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: populateIdentity ? (['identity'] as never) : [] });
+  return v && v.status === 'processing' ? v : null;
+}
+
+export const checkEventData = (c: Check) => ({
+  id: c.id,
+  type: c.type,
+  status: c.status,
+  verdict: c.verdict ?? null,
+  score: c.score ?? null,
+  reason_codes: [...c.reasonCodes],
+});
+
+const errored: CheckResult = { status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'], providerTier: 'standard' };
+
+/** Runs one pending check and saves its result with check.completed, in one transaction. */
+async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const v = await lockProcessing(tx, id, true);
+    if (!v) return false;
+    const check = await tx.findOne(Check, { verification: v, position });
+    if (!check || check.status !== 'pending') return true;
+    const identity: Identity = v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {};
+    const runner = RUNNERS[check.type];
+    let outcome: CheckResult;
+    try {
+      outcome = runner
+        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), carriesForcedVerdict: position === forced } as never)
+        : errored;
+    } catch (error) {
+      runtime.log(`check ${check.id} (${check.type}) failed: ${(error as Error).message}`);
+      outcome = errored;
+    }
+    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
+    if (outcome.status === 'completed') recordUsage(tx, v, check.type);
+    recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
+    if (check.type === 'face_match' && outcome.verdict === 'approve') {
+      await linkApplicantAfterFaceMatch(tx, v, personFingerprint(fingerprintsOf(runtime.vault, identity)));
+    }
+    return true;
+  });
+}
+
+/**
+ * The `verification.run-checks` job: each check in flow order, its result saved as it
+ * finishes; then the roll-up settles the verification. Re-running it resumes where it stopped.
+ */
+export async function runChecks(runtime: Runtime, data: SessionJobData): Promise<void> {
+  const em = scopedFork(runtime.orm, { merchantId: data.merchantId, modes: [data.mode] });
+  const v = await em.findOne(Verification, { id: data.verificationId });
+  if (!v || v.status !== 'processing') return;
+  const checks = await em.find(Check, { verification: v }, { orderBy: { position: 'asc' } });
+  const forced = v.sandbox ? forcedCheckIndex(checks.map((c) => c.type), checks.map((c) => c.required), v.sandbox.outcome) : -1;
+  em.clear();
+  for (const check of checks) {
+    if (!(await runOne(em, runtime, data.verificationId, check.position, forced))) return;
+    em.clear();
+  }
+  await em.transactional(async (tx) => {
+    const locked = await lockProcessing(tx, data.verificationId);
+    if (!locked) return;
+    const all = await tx.find(Check, { verification: locked }, { orderBy: { position: 'asc' } });
+    if (all.some((c) => c.status === 'pending' || c.status === 'processing')) return;
+    settle(tx, locked, rollUp(all));
+  });
+}

@@ -1,0 +1,27 @@
+import { LockMode } from '@mikro-orm/core';
+import type { SessionJobData } from '../engine/run-checks.js';
+import { Verification } from '../entities/verification.entity.js';
+import { scopedFork } from '../orm.js';
+import type { Runtime } from '../runtime.js';
+import { EXPIRE_JOB, expire, OPEN_STATUSES } from '../services/verification-lifecycle.js';
+import type { JobDefinition } from './job.js';
+
+/** Expires one session if it is still pending or processing at its expires_at; a no-op otherwise. */
+export async function expireIfDue(runtime: Runtime, data: SessionJobData): Promise<boolean> {
+  const em = scopedFork(runtime.orm, { merchantId: data.merchantId, modes: [data.mode] });
+  return em.transactional(async (tx) => {
+    const v = await tx.findOne(Verification, { id: data.verificationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!v || !OPEN_STATUSES.includes(v.status) || v.expiresAt.getTime() > Date.now()) return false;
+    expire(tx, v);
+    return true;
+  });
+}
+
+/** Scheduled at each session's expires_at (the sweep catches any that were lost). */
+export const expireVerificationJob: JobDefinition<SessionJobData> = {
+  name: EXPIRE_JOB,
+  concurrency: 10,
+  handler: async (runtime, data) => {
+    await expireIfDue(runtime, data);
+  },
+};

@@ -1,0 +1,10 @@
+import { runChecks, type SessionJobData } from '../engine/run-checks.js';
+import { RUN_CHECKS_JOB } from '../services/verification-lifecycle.js';
+import type { JobDefinition } from './job.js';
+
+/** Runs a processing verification's checks and settles it (queued when it enters processing). */
+export const runChecksJob: JobDefinition<SessionJobData> = {
+  name: RUN_CHECKS_JOB,
+  concurrency: 10,
+  handler: (runtime, data) => runChecks(runtime, data),
+};

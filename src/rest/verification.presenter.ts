@@ -1,0 +1,86 @@
+import type { Check } from '../entities/check.entity.js';
+import type { Upload } from '../entities/upload.entity.js';
+import type { Verification } from '../entities/verification.entity.js';
+
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+
+export interface TagRef {
+  id: string;
+  name: string;
+  color: string;
+}
+
+export interface EvidenceItem {
+  upload: Upload;
+  url: string;
+  expiresIn: number;
+}
+
+export interface VerificationView {
+  clientToken?: string;
+  tags?: TagRef[];
+  publicUrl: string;
+  applicant?: { version: number; fields: Record<string, string> | null };
+  evidence?: EvidenceItem[];
+}
+
+export function presentCheck(check: Check) {
+  return {
+    id: check.id,
+    object: 'check',
+    type: check.type,
+    status: check.status,
+    required: check.required,
+    verdict: check.verdict ?? null,
+    score: check.score ?? null,
+    provider_tier: check.providerTier,
+    reason_codes: check.reasonCodes,
+    created_at: iso(check.createdAt),
+    updated_at: iso(check.updatedAt),
+  };
+}
+
+export function presentEvidence({ upload, url, expiresIn }: EvidenceItem) {
+  const analysis = (upload.analysis ?? {}) as Record<string, unknown>;
+  return {
+    id: upload.id,
+    object: 'evidence',
+    kind: upload.kind,
+    side: upload.side ?? null,
+    url,
+    url_expires_in: expiresIn,
+    mrz_valid: (analysis.mrz_valid as boolean | undefined) ?? null,
+    barcode_consistent: (analysis.barcode_consistent as boolean | undefined) ?? null,
+    country: (analysis.country as string | undefined) ?? null,
+    captured_at: iso(upload.uploadedAt),
+  };
+}
+
+/** The Verification resource; identity only when `applicant` / `evidence` are passed in (include=). */
+export function presentVerification(v: Verification, view: VerificationView) {
+  const checks = v.checks.isInitialized() ? [...v.checks.getItems()].sort((a, b) => a.position - b.position) : [];
+  return {
+    id: v.id,
+    object: 'verification',
+    status: v.status,
+    mode: v.mode,
+    flow: v.flow.id,
+    verdict: v.verdict ?? null,
+    score: v.score ?? null,
+    reason_codes: v.reasonCodes,
+    change_reason: v.changeReason ?? null,
+    checks: checks.map(presentCheck),
+    tags: view.tags ?? [],
+    identity_version: v.identityVersion,
+    identity_edited_at: iso(v.identityEditedAt),
+    ...(view.applicant ? { applicant: { object: 'applicant_data', version: view.applicant.version, fields: view.applicant.fields } } : {}),
+    ...(view.evidence ? { evidence: view.evidence.map(presentEvidence) } : {}),
+    client_token: view.clientToken ?? null,
+    hosted_verify_url: `${view.publicUrl}/verify/${v.id}`,
+    locale: v.locale,
+    metadata: v.metadata,
+    expires_at: iso(v.expiresAt),
+    created_at: iso(v.createdAt),
+    updated_at: iso(v.updatedAt),
+  };
+}

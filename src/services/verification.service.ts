@@ -1,0 +1,140 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Mode } from '../config.js';
+import type { Step } from '../entities/flow.entity.js';
+import { Upload } from '../entities/upload.entity.js';
+import { Verification, type SandboxInput, type VerificationStatus } from '../entities/verification.entity.js';
+import type { DocumentRead, Identity } from '../engine/types.js';
+import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../errors.js';
+import { randomBase62 } from '../ids.js';
+import type { ServiceContext } from './context.js';
+import { resolveFlowForSession } from './flow-resolution.js';
+import { sealIdentity } from './identity.js';
+import { paginate, type Page, type PageParams } from './pagination.js';
+import { normaliseEmailForMatch } from './vault.js';
+import { createSession, runAfterCommit, startProcessing, type AfterCommit, type CreatedSession } from './verification-lifecycle.js';
+
+export interface SandboxRequest extends SandboxInput {
+  document?: DocumentRead;
+}
+
+export interface CreateVerificationInput {
+  flow?: string;
+  checks?: Step[];
+  applicant?: { reference_id?: string; email?: string };
+  locale?: string;
+  metadata?: Record<string, string>;
+  sandbox?: SandboxRequest;
+}
+
+/** BCP 47, canonicalised; unknown tags are refused (decisions.md). */
+export function canonicalLocale(tag: string): string {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(tag);
+    if (canonical && Intl.DateTimeFormat.supportedLocalesOf([canonical]).length === 1) return canonical;
+  } catch {
+    /* fall through */
+  }
+  throw parameterInvalid('locale', `Unknown locale "${tag}"; send a BCP 47 tag such as en or de-CH.`);
+}
+
+/** A valid specimen for sandbox sessions that name no document; a fresh number each time. */
+function sandboxSpecimen(): DocumentRead {
+  const expiry = new Date(Date.now() + 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  return { type: 'passport', number: `SBX${randomBase62(9).toUpperCase()}`, issuing_country: 'UTO', date_of_birth: '1990-01-01', expiry_date: expiry, first_name: 'Sandbox', last_name: 'Applicant' };
+}
+
+export const callerMode = (ctx: ServiceContext): Mode => (ctx.caller.kind === 'key' ? ctx.caller.mode : ctx.modes[0]);
+
+/**
+ * POST /v1/verifications: resolve what runs, seal the identity, create the pending session.
+ * A sandbox outcome other than `pending` runs at once, as if the applicant had completed it.
+ */
+export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput): Promise<CreatedSession> {
+  const mode = callerMode(ctx);
+  if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
+  const locale = input.locale ? canonicalLocale(input.locale) : 'en';
+  const identity: Identity = {};
+  if (input.applicant?.email) identity.email = input.applicant.email.trim();
+  if (input.applicant?.reference_id) identity.reference_id = input.applicant.reference_id;
+  const runsNow = input.sandbox && input.sandbox.outcome !== 'pending';
+  if (input.sandbox?.document || runsNow) identity.document = input.sandbox?.document ?? sandboxSpecimen();
+  const sealed = sealIdentity(ctx.runtime.vault, identity);
+  const after: AfterCommit = [];
+  const created = await ctx.em.transactional(async (em) => {
+    const { flow, steps } = await resolveFlowForSession({ ...ctx, em }, mode, { flowId: input.flow, checks: input.checks });
+    const session = createSession(em, ctx.runtime, {
+      merchantId: ctx.merchantId,
+      mode,
+      flow,
+      steps,
+      ttlSeconds: ctx.runtime.config.verificationTtlSeconds,
+      apiKeyId: ctx.caller.kind === 'key' ? ctx.caller.keyId : null,
+      locale,
+      metadata: input.metadata ?? {},
+      sandbox: input.sandbox ? { outcome: input.sandbox.outcome, reason_codes: input.sandbox.reason_codes } : null,
+      identity: sealed.ciphertext,
+      fingerprints: sealed.fingerprints,
+    }, after);
+    if (runsNow) startProcessing(em, ctx.runtime, session.verification, after);
+    return session;
+  });
+  await runAfterCommit(after);
+  return created;
+}
+
+export type Include = 'applicant' | 'documents';
+
+/** One verification of the caller's account and environment; 404 otherwise. */
+export async function getVerification(ctx: ServiceContext, id: string): Promise<Verification> {
+  const v = /^vs_[0-9A-Za-z]+$/.test(id) ? await ctx.em.findOne(Verification, { id }, { populate: ['checks'] }) : null;
+  if (!v) throw notFound('verification', id);
+  return v;
+}
+
+/** `include=applicant,documents` needs applicant:read: a 403, never a silent omission. */
+export function assertMayInclude(ctx: ServiceContext, include: Include[]): void {
+  if (include.length === 0 || ctx.caller.kind !== 'key') return;
+  if (!ctx.caller.permissions.includes('applicant:read')) {
+    throw permissionError('INSUFFICIENT_PERMISSIONS', `include=${include.join(',')} needs the permission "applicant:read", which this key does not hold.`);
+  }
+}
+
+/** The decrypted identity of a verification (only for explicit, authorised reads). */
+export async function identityOf(ctx: ServiceContext, v: Verification): Promise<Identity | null> {
+  await ctx.em.populate(v, ['identity'] as never);
+  return v.identity ? ctx.runtime.vault.decrypt<Identity>(v.identity) : null;
+}
+
+export async function uploadedEvidence(ctx: ServiceContext, v: Verification): Promise<Upload[]> {
+  return ctx.em.find(Upload, { verification: v, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
+}
+
+export interface VerificationFilter {
+  status?: VerificationStatus;
+  email?: string;
+}
+
+/** Newest first; `email` matches the normalised fingerprint exactly (no partial or domain match). */
+export async function listVerifications(ctx: ServiceContext, filter: VerificationFilter, params: PageParams): Promise<Page<Verification>> {
+  const where: FilterQuery<Verification> = {};
+  if (filter.status) where.status = filter.status;
+  if (filter.email !== undefined) where.emailFingerprint = ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
+  return paginate(ctx, Verification, where, params, { populate: ['checks'] });
+}
+
+/** Tag references of many verifications in one query. */
+export async function tagsOfVerifications(ctx: ServiceContext, ids: string[]): Promise<Map<string, { id: string; name: string; color: string }[]>> {
+  const out = new Map<string, { id: string; name: string; color: string }[]>();
+  if (ids.length === 0) return out;
+  const rows = (await ctx.em.getConnection().execute(
+    `select vt.verification_id, t.id, t.name, t.color from verification_tags vt join tags t on t.id = vt.tag_id
+     where vt.verification_id in (?) and t.merchant_id = ? order by vt.created_at`,
+    [ids, ctx.merchantId],
+  )) as { verification_id: string; id: string; name: string; color: string }[];
+  for (const row of rows) {
+    const list = out.get(row.verification_id) ?? [];
+    list.push({ id: row.id, name: row.name, color: row.color });
+    out.set(row.verification_id, list);
+  }
+  return out;
+}
