@@ -25,6 +25,9 @@ export class Storage {
       endpoint: config.endpoint,
       region: config.region,
       forcePathStyle: true,
+      // Presigned PUTs must not carry a checksum of an empty body (stores other than AWS reject real uploads with BadDigest).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
     });
   }
@@ -50,8 +53,12 @@ export class Storage {
     await this.delete('.idv-probe');
   }
 
+  /** The Content-Type is part of the signature: a PUT with another type is refused by storage. */
   presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), {
+      expiresIn,
+      signableHeaders: new Set(['content-type']),
+    });
   }
 
   presignGet(key: string, expiresIn: number): Promise<string> {
