@@ -1,0 +1,56 @@
+import type { Flow, Step } from '../entities/flow.entity.js';
+import type { FlowPreview } from '../services/flow.service.js';
+
+/** The `/v1` JSON of flows, kept apart from the GraphQL types. */
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+
+export function presentStep(step: Step) {
+  return {
+    type: step.type,
+    required: step.required ?? true,
+    sensitivity: step.sensitivity ?? null,
+    threshold: step.threshold ?? null,
+    config: step.config ?? {},
+  };
+}
+
+export function presentFlow(flow: Flow) {
+  return {
+    id: flow.id,
+    object: 'flow',
+    name: flow.name,
+    steps: flow.steps.map(presentStep),
+    is_default: flow.isDefault,
+    status: flow.status,
+    sensitivity: flow.sensitivity ?? null,
+    brand_name: flow.brandName ?? null,
+    logo_url: flow.logoUrl ?? null,
+    accent_color: flow.accentColor ?? null,
+    support_url: flow.supportUrl ?? null,
+    languages: flow.languages,
+    default_email_locale: flow.defaultEmailLocale ?? null,
+    country_policy: flow.countryPolicy ?? null,
+    network_policy: flow.networkPolicy ?? null,
+    expiry_policy: flow.expiryPolicy ?? null,
+    policy_tree: flow.policyTree ?? null,
+    accepted_document_types: flow.acceptedDocumentTypes,
+    repeat_policy: flow.repeatPolicy ?? null,
+    version: flow.version,
+    created_at: iso(flow.createdAt),
+    updated_at: iso(flow.updatedAt),
+  };
+}
+
+export const presentDeletedFlow = (flow: Flow) => ({ id: flow.id, object: 'flow', deleted: true });
+
+export function presentFlowPreview(preview: FlowPreview) {
+  return {
+    object: 'flow_preview',
+    id: preview.verification.id,
+    flow: preview.flow.id,
+    mode: preview.verification.mode,
+    url: preview.url,
+    client_token: preview.clientToken,
+    expires_at: iso(preview.verification.expiresAt),
+  };
+}
