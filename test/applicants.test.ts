@@ -7,6 +7,8 @@ import { linkApplicantAfterFaceMatch } from '../src/services/applicant.service.j
 import { ensurePresetFlow } from '../src/services/flow-resolution.js';
 import { tagReferencesFor } from '../src/services/tag.service.js';
 import { createSession } from '../src/services/verification-lifecycle.js';
+import { ApplicantDocument, ApplicantsDocument, TagApplicantDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;
@@ -161,5 +163,27 @@ describe('POST /v1/applicants/{id}/tags', () => {
     const removed = await server.request(`/v1/applicants/${id}/tags/${first.body.data[0].id}`, { token: sandbox, method: 'DELETE' });
     expect(removed.body).toEqual({ id: first.body.data[0].id, object: 'tag', removed: true });
     expect((await tagApplicant(id, { tags: [] })).body.data).toEqual([]);
+  });
+});
+
+describe('GraphQL (members)', () => {
+  it('lists applicants with their waiting tags, reads one, and answers not_found for another account', async () => {
+    const isolated = await server.bootstrap();
+    const token = isolated.member.session_token;
+    const id = await faceMatched(isolated.merchant.id, await makeVerification(isolated.merchant.id), fingerprint());
+    const tagged = await gql(server, token, TagApplicantDocument, { applicantId: id, names: ['Console VIP'] });
+    expect(tagged.body.data?.tagApplicant).toEqual([{ id: expect.stringMatching(/^tag_/), name: 'Console VIP', color: 'slate' }]);
+    const second = await faceMatched(isolated.merchant.id, await makeVerification(isolated.merchant.id), fingerprint());
+
+    const list = await gql(server, token, ApplicantsDocument, { environment: 'sandbox', first: 10 });
+    expect(list.body.data?.applicants.nodes.map((a) => a.id)).toEqual([second, id]);
+    expect(list.body.data?.applicants.nodes[1].tags.map((t) => t.name)).toEqual(['Console VIP']);
+    expect(list.body.data?.applicants.nodes[0].tags).toEqual([]);
+    const one = await gql(server, token, ApplicantDocument, { id });
+    expect(one.body.data?.applicant).toMatchObject({ id, environment: 'sandbox', hasIdentityLink: true });
+
+    const foreign = await faceMatched(account.merchant.id, await makeVerification(account.merchant.id), fingerprint());
+    const denied = await gql(server, token, ApplicantDocument, { id: foreign });
+    expect(denied.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
   });
 });

@@ -5,6 +5,8 @@ import type { BootstrapResult } from '../src/services/account.service.js';
 import { ensurePresetFlow } from '../src/services/flow-resolution.js';
 import { resolveOrCreateTag, tagReferencesFor } from '../src/services/tag.service.js';
 import { createSession } from '../src/services/verification-lifecycle.js';
+import { CreateTagDocument, RetireTagDocument, TagsDocument, TagVerificationDocument, UntagVerificationDocument, UpdateTagDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;
@@ -322,5 +324,48 @@ describe('tagReferencesFor', () => {
     expect(refs.get(v1)?.map((t) => t.id)).toEqual([a.id, b.id]);
     expect(refs.get(v2)).toEqual([{ id: c.id, name: c.name, color: 'slate' }]);
     expect(refs.get(v3)).toEqual([]);
+  });
+});
+
+describe('GraphQL (members), through the same services', () => {
+  it('createTag names the environment when the seat holds both, and resolves normalised names like REST', async () => {
+    const token = account.member.session_token;
+    const missing = await gql(server, token, CreateTagDocument, { input: { name: 'Console Tag' } });
+    expect(missing.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING', param: 'environment' });
+    const created = await gql(server, token, CreateTagDocument, { input: { name: 'Console Tag', environment: 'live', color: 'teal' } });
+    expect(created.body.data?.createTag).toMatchObject({ name: 'Console Tag', slug: 'console-tag', color: 'teal', environment: 'live' });
+    const viaRest = await createTag({ name: 'console_tag' }, live);
+    expect(viaRest.status).toBe(200);
+    expect(viaRest.body.id).toBe(created.body.data?.createTag.id);
+  });
+
+  it('tags and untags a verification, renames and retires a tag, and lists live tags per environment', async () => {
+    const token = account.member.session_token;
+    const v = await makeVerification(account.merchant.id);
+    const tagged = await gql(server, token, TagVerificationDocument, { verificationId: v, names: ['From Console'] });
+    const [ref] = tagged.body.data!.tagVerification;
+    expect(ref).toMatchObject({ name: 'From Console', color: 'slate' });
+    const renamed = await gql(server, token, UpdateTagDocument, { id: ref.id, input: { name: 'Console Renamed', color: 'red' } });
+    expect(renamed.body.data?.updateTag).toMatchObject({ id: ref.id, slug: 'console-renamed', color: 'red' });
+    expect((await gql(server, token, TagVerificationDocument, { verificationId: v, tagIds: [] })).body.data?.tagVerification).toEqual([
+      { id: ref.id, name: 'Console Renamed', color: 'red' },
+    ]);
+
+    const listed = await gql(server, token, TagsDocument, { environment: 'sandbox', first: 100 });
+    expect(listed.body.data?.tags.nodes.map((t) => t.id)).toContain(ref.id);
+    expect(listed.body.data?.tags.nodes.every((t) => t.environment === 'sandbox')).toBe(true);
+    expect((await gql(server, token, RetireTagDocument, { id: ref.id })).body.data?.retireTag.retiredAt).toEqual(expect.any(String));
+    const after = await gql(server, token, TagsDocument, { environment: 'sandbox', first: 100 });
+    expect(after.body.data?.tags.nodes.map((t) => t.id)).not.toContain(ref.id);
+
+    const untagged = await gql(server, token, UntagVerificationDocument, { verificationId: v, tagId: ref.id });
+    expect(untagged.body.data?.untagVerification).toEqual({ id: ref.id, removed: true });
+    expect((await tagEvents(v)).map((e) => e.type)).toEqual(['verification.tag_added', 'verification.tag_removed']);
+
+    const foreign = await makeVerification(other.merchant.id);
+    const denied = await gql(server, token, TagVerificationDocument, { verificationId: foreign, names: ['x'] });
+    expect(denied.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
+    const none = await gql(server, token, TagVerificationDocument, { verificationId: v });
+    expect(none.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING' });
   });
 });

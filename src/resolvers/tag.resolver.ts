@@ -1,5 +1,96 @@
-import { Resolver } from 'type-graphql';
+import DataLoader from 'dataloader';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { parameterMissing } from '../errors.js';
+import type { ServiceContext } from '../services/context.js';
+import {
+  createTag,
+  listTags,
+  retireTag,
+  tagReferencesFor,
+  tagVerification,
+  untagVerification,
+  updateTag,
+  type TaggingInput,
+  type TagReference,
+} from '../services/tag.service.js';
+import { Environment } from '../schema/enums.js';
+import { CreateTagInput, TagConnection, TagReferenceType, TagRemovalType, TagType, UpdateTagInput } from '../schema/tag.types.js';
+import { pageSize } from './api-key.resolver.js';
 
-/** Stub: filled in with the tag queries and mutations. */
-@Resolver()
-export class TagResolver {}
+const verificationTagLoaders = new WeakMap<ServiceContext, DataLoader<string, TagReference[]>>();
+
+/** Per-request loader of verification tags: one query for every verification of a response. */
+export function verificationTagLoader(ctx: ServiceContext): DataLoader<string, TagReference[]> {
+  let loader = verificationTagLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const refs = await tagReferencesFor(ctx.em, [...ids]);
+      return ids.map((id) => refs.get(id) ?? []);
+    });
+    verificationTagLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+/** tagIds and/or names; at least one of the two. */
+export function taggingArgs(tagIds?: string[] | null, names?: string[] | null): TaggingInput {
+  if (!tagIds && !names) throw parameterMissing('tagIds');
+  return { tagIds: tagIds ?? undefined, names: names ?? undefined };
+}
+
+@Resolver(() => TagType)
+export class TagResolver {
+  @Authorized()
+  @Query(() => TagConnection, { description: 'Live tags of the environments the seat holds, newest first.' })
+  async tags(
+    @Ctx() ctx: ServiceContext,
+    @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<TagConnection> {
+    const page = await listTags(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment);
+    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Mutation(() => TagType, { description: 'The live tag of the same normalised name, or a new one.' })
+  async createTag(@Ctx() ctx: ServiceContext, @Arg('input', () => CreateTagInput) input: CreateTagInput): Promise<TagType> {
+    const { tag } = await createTag(ctx, { name: input.name, color: input.color, description: input.description }, input.environment);
+    return tag as never;
+  }
+
+  @Authorized()
+  @Mutation(() => TagType, { description: 'Changes only what is sent; a rename shows everywhere the tag is carried.' })
+  async updateTag(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateTagInput) input: UpdateTagInput): Promise<TagType> {
+    if (input.name === undefined && input.color === undefined && input.description === undefined) throw parameterMissing('input');
+    return (await updateTag(ctx, id, { name: input.name, color: input.color, description: input.description })) as never;
+  }
+
+  @Authorized()
+  @Mutation(() => TagType, { description: 'Retires a tag: unlisted, still shown where carried, its name free again.' })
+  async retireTag(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<TagType> {
+    return (await retireTag(ctx, id)) as never;
+  }
+
+  @Authorized()
+  @Mutation(() => [TagReferenceType], { description: 'Applies tags (safe to retry); returns the full set on the verification.' })
+  async tagVerification(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+    @Arg('tagIds', () => [ID], { nullable: true }) tagIds?: string[],
+    @Arg('names', () => [String], { nullable: true }) names?: string[],
+  ): Promise<TagReferenceType[]> {
+    return (await tagVerification(ctx, verificationId, taggingArgs(tagIds, names))) as never;
+  }
+
+  @Authorized()
+  @Mutation(() => TagRemovalType, { description: 'Takes a tag off a verification.' })
+  async untagVerification(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+    @Arg('tagId', () => ID) tagId: string,
+  ): Promise<TagRemovalType> {
+    await untagVerification(ctx, verificationId, tagId);
+    return { id: tagId, removed: true };
+  }
+}

@@ -66,6 +66,10 @@ function checkedName(name: string, param = 'name'): { name: string; slug: string
   return { name: trimmed, slug };
 }
 
+function checkDescription(description: string | null | undefined): void {
+  if (description && description.length > 500) throw parameterInvalid('description', 'description must be at most 500 characters.');
+}
+
 /** Live tags of the caller's environments (or one of them), newest first. */
 export async function listTags(ctx: ServiceContext, params: PageParams, environment?: Mode | null): Promise<Page<Tag>> {
   return paginate(ctx, Tag, environment ? { retiredAt: null, mode: environment } : { retiredAt: null }, params);
@@ -87,6 +91,7 @@ const findLiveBySlug = (em: EntityManager, merchantId: string, mode: Mode, slug:
  */
 export async function resolveOrCreateTag(em: EntityManager, merchantId: string, mode: Mode, input: TagInput, param = 'name'): Promise<{ tag: Tag; created: boolean }> {
   const { name, slug } = checkedName(input.name, param);
+  checkDescription(input.description);
   const existing = await findLiveBySlug(em, merchantId, mode, slug);
   if (existing) return { tag: existing, created: false };
   const now = new Date();
@@ -134,7 +139,10 @@ export async function updateTag(ctx: ServiceContext, id: string, update: TagUpda
     tag.slug = slug;
   }
   if (update.color !== undefined) tag.color = update.color;
-  if (update.description !== undefined) tag.description = update.description;
+  if (update.description !== undefined) {
+    checkDescription(update.description);
+    tag.description = update.description;
+  }
   try {
     await ctx.em.flush();
   } catch (error) {
