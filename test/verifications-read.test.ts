@@ -1,0 +1,108 @@
+import type { BootstrapResult } from '../src/services/account.service.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { waitFor } from './support/wait.js';
+
+let server: TestServer;
+let account: BootstrapResult;
+let sandbox: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  account = await server.bootstrap();
+  sandbox = account.keys.sandbox.secret_key;
+});
+afterAll(() => server.close());
+
+const create = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/verifications', { token, body });
+const list = (query: string, token = sandbox) => server.request(`/v1/verifications${query}`, { token });
+
+describe('GET /v1/verifications', () => {
+  it('filters by email exactly, ignoring case and surrounding whitespace, with no partial or domain matching', async () => {
+    const target = await create({ applicant: { email: 'Ada.Lovelace@Example.org' }, sandbox: { outcome: 'pending' } });
+    await create({ applicant: { email: 'ada@example.org' }, sandbox: { outcome: 'pending' } });
+    const exact = await list(`?email=${encodeURIComponent('  ada.lovelace@EXAMPLE.org ')}`);
+    expect(exact.status).toBe(200);
+    expect(exact.body.data.map((v: { id: string }) => v.id)).toEqual([target.body.id]);
+    for (const partial of ['ada', 'example.org', '@example.org', 'lovelace@example.org']) {
+      expect((await list(`?email=${encodeURIComponent(partial)}`)).body.data).toEqual([]);
+    }
+    const tooLong = await list(`?email=${'a'.repeat(255)}`);
+    expect(tooLong.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'email' });
+  });
+
+  it('filters by status and lists newest first', async () => {
+    const approved = await create({ sandbox: { outcome: 'approved' } });
+    await waitFor(async () => (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved');
+    const res = await list('?status=approved');
+    expect(res.body.data.length).toBeGreaterThan(0);
+    expect(res.body.data.every((v: { status: string }) => v.status === 'approved')).toBe(true);
+    const all = await list('?limit=100');
+    const created = all.body.data.map((v: { created_at: string }) => Date.parse(v.created_at));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    expect((await list('?status=done')).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'status' });
+  });
+
+  it('a verification of the other environment or another account answers 404', async () => {
+    const mine = await create({ sandbox: { outcome: 'pending' } });
+    const liveRes = await server.request(`/v1/verifications/${mine.body.id}`, { token: account.keys.live.secret_key });
+    expect(liveRes.status).toBe(404);
+    expect(liveRes.body.error.type).toBe('not_found_error');
+    const other = await server.bootstrap();
+    expect((await server.request(`/v1/verifications/${mine.body.id}`, { token: other.keys.sandbox.secret_key })).status).toBe(404);
+    expect((await list('', account.keys.live.secret_key)).body.data.find((v: { id: string }) => v.id === mine.body.id)).toBeUndefined();
+  });
+});
+
+describe('GET /v1/verifications/{id}?include=', () => {
+  it('include=applicant returns applicant_data (version 1 read from the document) to a key holding applicant:read', async () => {
+    const res = await create({
+      applicant: { email: 'grace@example.com' },
+      sandbox: { outcome: 'approved', document: { number: 'X99', first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1906-12-09', type: 'passport', issuing_country: 'USA', expiry_date: '2035-01-01' } },
+    });
+    const read = await server.request(`/v1/verifications/${res.body.id}?include=applicant,unknown`, { token: sandbox });
+    expect(read.status).toBe(200);
+    expect(read.body.applicant).toEqual({
+      object: 'applicant_data',
+      version: 1,
+      fields: expect.objectContaining({ first_name: 'Grace', last_name: 'Hopper', document_number: 'X99', date_of_birth: '1906-12-09', email: 'grace@example.com' }),
+    });
+    const plain = await server.request(`/v1/verifications/${res.body.id}`, { token: sandbox });
+    expect(plain.body).not.toHaveProperty('applicant');
+    expect(JSON.stringify(plain.body)).not.toContain('Grace');
+  });
+
+  it('include=applicant or include=documents without applicant:read answers 403, never a silent omission', async () => {
+    const res = await create({ sandbox: { outcome: 'pending' } });
+    const key = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'default', environment: 'sandbox' } });
+    for (const include of ['applicant', 'documents', 'documents,applicant']) {
+      const read = await server.request(`/v1/verifications/${res.body.id}?include=${include}`, { token: key.body.secret_key });
+      expect(read.status).toBe(403);
+      expect(read.body.error).toMatchObject({ type: 'permission_error', code: 'INSUFFICIENT_PERMISSIONS' });
+    }
+    const ignored = await server.request(`/v1/verifications/${res.body.id}?include=bogus`, { token: key.body.secret_key });
+    expect(ignored.status).toBe(200);
+  });
+
+  it('include=documents lists uploaded evidence with short-lived presigned download URLs', async () => {
+    const res = await create({ sandbox: { outcome: 'pending' } });
+    const up = await server.request(`/v1/verifications/${res.body.id}/uploads`, { token: sandbox, body: { kind: 'document', content_type: 'image/png', side: 'front' } });
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000000020001e221bc330000000049454e44ae426082', 'hex');
+    const put = await fetch(up.body.upload_url, { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } });
+    expect(put.status).toBe(200);
+    await server.request(`/v1/verifications/${res.body.id}/uploads/${up.body.upload_id}/complete`, { token: sandbox, method: 'POST' });
+    const read = await server.request(`/v1/verifications/${res.body.id}?include=documents`, { token: sandbox });
+    expect(read.body.evidence).toEqual([expect.objectContaining({ id: up.body.upload_id, object: 'evidence', kind: 'document', side: 'front', url_expires_in: 300 })]);
+    const download = await fetch(read.body.evidence[0].url);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+  });
+});
+
+describe('hosted_verify_url', () => {
+  it('serves a page showing the session state and no applicant identity', async () => {
+    const res = await create({ applicant: { email: 'hidden@example.com' }, sandbox: { outcome: 'pending' } });
+    const page = await server.request(new URL(res.body.hosted_verify_url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-status="pending"');
+    expect(page.body).not.toContain('hidden@example.com');
+  });
+});
