@@ -11,13 +11,22 @@ export interface ComparisonResult extends Comparison {
 
 export interface BenchResults {
   finishedAt: string;
-  machine: { cpus: number; cpuModel: string; node: string; platform: string; arch: string; totalMemoryMb: number };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    platform: string;
+    arch: string;
+    totalMemoryMb: number;
+    /** 1-minute load average when the run started: other work on the box skews every figure. */
+    loadAverageAtStart: number;
+  };
   settings: { seconds: number; warmupSeconds: number; connections: number };
   scenarios: Record<string, Measurement & { label: string }>;
   comparisons: ComparisonResult[];
 }
 
-export function machineInfo(): BenchResults['machine'] {
+export function machineInfo(loadAverageAtStart: number): BenchResults['machine'] {
   const cpus = os.cpus();
   return {
     cpus: cpus.length,
@@ -26,6 +35,7 @@ export function machineInfo(): BenchResults['machine'] {
     platform: os.platform(),
     arch: os.arch(),
     totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
+    loadAverageAtStart,
   };
 }
 
@@ -48,6 +58,7 @@ export function formatReport(results: BenchResults, order: Scenario[]): string {
   const lines = [
     '',
     `machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.totalMemoryMb} MB, node ${m.node} ${m.platform}/${m.arch}`,
+    `busy:    load average ${m.loadAverageAtStart.toFixed(2)} at start${m.loadAverageAtStart > m.cpus / 2 ? '  (WARNING: the machine was busy; figures are unreliable)' : ''}`,
     `load:    ${results.settings.connections} connections, ${results.settings.warmupSeconds} s warm-up + ${results.settings.seconds} s measured per scenario`,
     '',
   ];

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, runNode, startChild, stopChild, waitForOk, type Child } from './children.js';
@@ -82,6 +83,11 @@ async function main(): Promise<void> {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
   fs.mkdirSync(dataDir, { recursive: true });
+  // Sampled before our own children add load; the service competes with anything else running.
+  const loadAverageAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
+  if (loadAverageAtStart > os.cpus().length / 2) {
+    log(`warning: load average is ${loadAverageAtStart} on ${os.cpus().length} CPUs; other work will skew the figures`);
+  }
 
   log(`starting service (data in ${path.relative(repo, dataDir)}; the first start initialises PostgreSQL)...`);
   const servicePort = await freePort();
@@ -130,7 +136,7 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     finishedAt: new Date().toISOString(),
-    machine: machineInfo(),
+    machine: machineInfo(loadAverageAtStart),
     settings,
     scenarios: labelled,
     comparisons: compare(comparisons, measured),
