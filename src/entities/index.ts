@@ -1,4 +1,6 @@
+import { AccountSettings } from './account-settings.entity.js';
 import { ApiKey } from './api-key.entity.js';
+import { ReverificationGrant } from './reverification-grant.entity.js';
 import { Applicant } from './applicant.entity.js';
 import { Check } from './check.entity.js';
 import { Event } from './event.entity.js';
@@ -13,16 +15,17 @@ import { Upload } from './upload.entity.js';
 import { UsageRecord } from './usage-record.entity.js';
 import { Verification } from './verification.entity.js';
 
+export { AccountSettings, ReverificationGrant };
 export { ApiKey, Applicant, ApplicantTag, Check, Event, Flow, IdempotencyKey, ManualReview, Member, MemberSession, Merchant, Tag, Upload, UsageRecord, Verification, VerificationTag };
 
 /** Every entity, for the ORM. */
 export const ENTITIES = [
   Merchant, ApiKey, Member, MemberSession, Flow, Verification, Check, Upload, Applicant, Tag, VerificationTag, ApplicantTag,
-  Event, IdempotencyKey, UsageRecord, ManualReview,
+  Event, IdempotencyKey, UsageRecord, ManualReview, AccountSettings, ReverificationGrant,
 ];
 
 /** Entities scoped by account and environment (the `tenant` filter). */
-export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview'];
+export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview', 'ReverificationGrant'];
 
 /** Entities scoped by account only (the `merchant` filter). */
-export const MERCHANT_ENTITIES = ['Member', 'MemberSession'];
+export const MERCHANT_ENTITIES = ['Member', 'MemberSession', 'AccountSettings'];

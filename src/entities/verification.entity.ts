@@ -36,7 +36,7 @@ export interface SandboxInput {
 export class Verification extends TenantOwned {
   [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' |
     'locale' | 'metadata' | 'sequence' | 'applicant' | 'sandbox' | 'isPreview' | 'identity' | 'emailFingerprint' | 'referenceFingerprint' |
-    'documentFingerprint' | 'nationalIdFingerprint' | 'apiKeyId' | 'declineType' | 'decidedAt' | 'createdAt' | 'updatedAt' | 'retentionPurgedAt';
+    'documentFingerprint' | 'nationalIdFingerprint' | 'documentExpiresOn' | 'apiKeyId' | 'declineType' | 'decidedAt' | 'createdAt' | 'updatedAt' | 'retentionPurgedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('vs');
@@ -117,6 +117,10 @@ export class Verification extends TenantOwned {
 
   @Property({ type: 'string', length: 64, nullable: true, hidden: true })
   nationalIdFingerprint?: string | null = null;
+
+  /** The read document's expiry (an approval stops refusing repeats after it, R9). */
+  @Property({ type: 'string', columnType: 'date', nullable: true })
+  documentExpiresOn?: string | null = null;
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
   decidedAt?: Date | null = null;

@@ -11,12 +11,16 @@ import { tagsRouter } from './tags.router.js';
 import { uploadsRouter } from './uploads.router.js';
 import { usageRouter } from './usage.router.js';
 import { verificationsRouter } from './verifications.router.js';
+import { lookupRouter } from './lookup.router.js';
+import { manualReviewsRouter } from './manual-reviews.router.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
 const keyRouters = () => [
   apiKeysRouter(),
   accountRouter(),
+  lookupRouter(),
   verificationsRouter(),
+  manualReviewsRouter(),
   uploadsRouter(),
   flowsRouter(),
   tagsRouter(),
