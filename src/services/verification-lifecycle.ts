@@ -198,3 +198,18 @@ export function expire(em: EntityManager, verification: Verification, reasonCode
   recordVerificationEvent(em, verification, 'verification.expired');
   recordVerificationEvent(em, verification, 'verification.completed');
 }
+
+/**
+ * Reopens a decided verification (a reviewer's `review` on a resolved case): approved or
+ * rejected -> manual_review with verdict, score, decline type and who/when settled cleared;
+ * writes verification.review. The caller holds verification:reopen and re-queues the review.
+ */
+export function reopen(em: EntityManager, verification: Verification): void {
+  moveTo(verification, 'manual_review');
+  verification.verdict = null;
+  verification.score = null;
+  verification.declineType = null;
+  verification.changeReason = null;
+  verification.decidedAt = null;
+  recordVerificationEvent(em, verification, 'verification.review');
+}
