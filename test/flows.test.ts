@@ -4,6 +4,8 @@ import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { presetFlowId } from '../src/services/flow-resolution.js';
 import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verification-lifecycle.js';
+import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;
@@ -45,9 +47,10 @@ const createFlow = async (token: string, body: Record<string, unknown> = {}) => 
 
 describe('POST /v1/flows and GET /v1/flows/{id}', () => {
   it('creates a flow (201) with every field presented, and reads it back', async () => {
+    const ageConfig = { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }], ageRuleFallback: 'pass' };
     const body = {
       name: 'Full',
-      steps: [{ type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }], ageRuleFallback: 'pass' } }, ...STEPS],
+      steps: [{ type: 'age', config: ageConfig }, ...STEPS],
       status: 'active',
       sensitivity: 0.6,
       brand_name: 'Acme',
@@ -86,7 +89,7 @@ describe('POST /v1/flows and GET /v1/flows/{id}', () => {
       updated_at: expect.any(String),
     });
     expect(res.body.id).toMatch(/^flw_[0-9A-Za-z]{24}$/);
-    expect(res.body.steps[0]).toEqual({ type: 'age', required: true, sensitivity: null, threshold: null, config: body.steps[0].config });
+    expect(res.body.steps[0]).toEqual({ type: 'age', required: true, sensitivity: null, threshold: null, config: ageConfig });
     expect(res.body.steps[2]).toEqual({ type: 'liveness', required: false, sensitivity: 0.4, threshold: 0.8, config: {} });
     const read = await get(`/v1/flows/${res.body.id}`, sandbox);
     expect(read.status).toBe(200);
@@ -330,6 +333,7 @@ describe('validation', () => {
     ['gate not boolean', { name: 'x', country_policy: { gate_before_start: 'no' } }, 'PARAMETER_INVALID', 'country_policy.gate_before_start'],
     ['unknown network field', { name: 'x', network_policy: { enabled: true, on_vpn: 'ignore' } }, 'PARAMETER_UNKNOWN', 'network_policy.on_vpn'],
     ['expiry rule document type', { name: 'x', expiry_policy: { rules: [{ country: 'DE', document_type: 'visa', disposition: 'reject' }] } }, 'PARAMETER_INVALID', 'expiry_policy.rules[0].document_type'],
+    ['policy tree check type', { name: 'x', policy_tree: { sensitivity_by_check: { palm: 0.5 } } }, 'PARAMETER_UNKNOWN', 'policy_tree.sensitivity_by_check.palm'],
     ['policy tree sensitivity', { name: 'x', policy_tree: { by_country: { DE: { sensitivity: 'high' } } } }, 'PARAMETER_INVALID', 'policy_tree.by_country.DE.sensitivity'],
     ['finding without disposition', { name: 'x', policy_tree: { findings: { INCOMPLETE_DOCUMENT: { note: 'n' } } } }, 'PARAMETER_MISSING', 'policy_tree.findings.INCOMPLETE_DOCUMENT.disposition'],
     ['repeat scope', { name: 'x', repeat_policy: { enabled: true, scope: 'everyone' } }, 'PARAMETER_INVALID', 'repeat_policy.scope'],
@@ -378,5 +382,63 @@ describe('permissions', () => {
     const flow = await createFlow(sandbox);
     expect((await post(`/v1/flows/${flow.id}/preview`, narrow.body.secret_key)).status).toBe(403);
     expect((await get('/v1/flows', narrow.body.secret_key)).status).toBe(403);
+  });
+});
+
+describe('GraphQL flows (team members)', () => {
+  it('createFlow, flow, updateFlow, archiveFlow and deleteFlow go through the same service as REST', async () => {
+    const token = account.member.session_token;
+    const created = await gql(server, token, CreateFlowDocument, {
+      environment: 'live',
+      input: { name: 'Console flow', steps: [{ type: 'document' }, { type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }] } }], countryPolicy: { block: ['prk'] }, isDefault: true },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const flow = created.body.data!.createFlow;
+    expect(flow).toMatchObject({ name: 'Console flow', environment: 'live', isDefault: true, isPreset: false, status: 'active', version: 1, countryPolicy: { block: ['PRK'] } });
+    expect(flow.steps[0]).toEqual({ type: 'document', required: true, sensitivity: null, threshold: null, config: {} });
+    const rest = await get(`/v1/flows/${flow.id}`, live);
+    expect(rest.body).toMatchObject({ name: 'Console flow', is_default: true, version: 1 });
+    expect((await get(`/v1/flows/${flow.id}`, sandbox)).status).toBe(404);
+
+    const updated = await gql(server, token, UpdateFlowDocument, { id: flow.id, input: { steps: [{ type: 'email' }], brandName: 'Acme', version: 1 } });
+    expect(updated.body.data!.updateFlow).toMatchObject({ steps: [{ type: 'email' }], brandName: 'Acme', version: 2, name: 'Console flow' });
+    const stale = await gql(server, token, UpdateFlowDocument, { id: flow.id, input: { name: 'Lost', version: 1 } });
+    expect(stale.body.errors?.[0].extensions).toMatchObject({ code: 'STALE_VERSION', type: 'invalid_request_error', detail: { current_version: 2 } });
+    const archived = await gql(server, token, ArchiveFlowDocument, { id: flow.id, version: 2 });
+    expect(archived.body.data!.archiveFlow).toEqual({ id: flow.id, status: 'archived', version: 3 });
+    expect((await gql(server, token, FlowDocument, { id: flow.id })).body.data!.flow).toMatchObject({ name: 'Console flow', status: 'archived' });
+
+    const deleted = await gql(server, token, DeleteFlowDocument, { id: flow.id });
+    expect(deleted.body.data!.deleteFlow).toEqual({ id: flow.id, deleted: true });
+    const gone = await gql(server, token, FlowDocument, { id: flow.id });
+    expect(gone.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
+  });
+
+  it('validates with the REST rules, naming the GraphQL field', async () => {
+    const token = account.member.session_token;
+    const res = await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'x', countryPolicy: { allow: ['Germany'] } } });
+    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'countryPolicy.allow[0]' });
+    const step = await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'x', steps: [{ type: 'palm' }] } });
+    expect(step.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'steps[0].type' });
+    const empty = await gql(server, token, UpdateFlowDocument, { id: presetFlowId(account.merchant.id, 'sandbox'), input: {} });
+    expect(empty.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING' });
+    const preset = await gql(server, token, UpdateFlowDocument, { id: presetFlowId(account.merchant.id, 'sandbox'), input: { name: 'mine' } });
+    expect(preset.body.errors?.[0].extensions).toMatchObject({ code: 'FLOW_READ_ONLY' });
+  });
+
+  it('flows is a cursor connection per environment, the preset included, and never crosses accounts', async () => {
+    const other = await server.bootstrap();
+    const token = other.member.session_token;
+    for (const name of ['a', 'b']) await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name } });
+    await gql(server, token, CreateFlowDocument, { environment: 'live', input: { name: 'live' } });
+    const first = await gql(server, token, FlowsDocument, { environment: 'sandbox', first: 2 });
+    expect(first.body.data!.flows.nodes.map((f) => f.name)).toEqual(['b', 'a']);
+    expect(first.body.data!.flows.pageInfo.hasNextPage).toBe(true);
+    const next = await gql(server, token, FlowsDocument, { environment: 'sandbox', first: 2, after: first.body.data!.flows.pageInfo.endCursor });
+    expect(next.body.data!.flows.nodes.map((f) => [f.id, f.isPreset])).toEqual([[presetFlowId(other.merchant.id, 'sandbox'), true]]);
+    const both = await gql(server, token, FlowsDocument, {});
+    expect(both.body.data!.flows.nodes.map((f) => f.environment).sort()).toEqual(['live', 'live', 'sandbox', 'sandbox', 'sandbox']);
+    const foreign = await gql(server, account.member.session_token, FlowDocument, { id: first.body.data!.flows.nodes[0].id });
+    expect(foreign.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
   });
 });

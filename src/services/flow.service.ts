@@ -59,6 +59,7 @@ export function writeEnvironment(ctx: ServiceContext, environment?: Mode): Mode 
 /** Flows of the caller's environments (the built-in preset and archived ones included), newest first. */
 export async function listFlows(ctx: ServiceContext, params: PageParams, environment?: Mode): Promise<Page<Flow>> {
   const modes = environment ? ctx.modes.filter((m) => m === environment) : ctx.modes;
+  if (modes.length === 0) return { data: [], hasMore: false, nextCursor: null };
   for (const mode of modes) await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
   return paginate(ctx, Flow, { mode: { $in: modes }, deletedAt: null }, params);
 }
@@ -97,6 +98,8 @@ function applyFields(flow: Flow, fields: FlowFields): void {
 /** Creates a flow in `environment` (a key: its own); is_default moves the default mark to it. */
 export async function createFlow(ctx: ServiceContext, fields: FlowFields & { name: string }, environment?: Mode): Promise<Flow> {
   const mode = writeEnvironment(ctx, environment);
+  // The preset exists before any flow of the environment, so it stays the oldest in lists.
+  await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
   return ctx.em.transactional(async (em) => {
     if (fields.isDefault) await clearDefault(em, ctx.merchantId, mode);
     const flow = em.create(Flow, { merchant: merchantRef(em, ctx.merchantId), mode, name: fields.name, steps: [] });
