@@ -44,7 +44,7 @@ async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> 
 }
 
 const tagEvents = (verificationId: string) =>
-  sql<{ type: string; payload: any }>(`select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by created_at, id`, [verificationId]);
+  sql<{ type: string; payload: any }>(`select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by (payload->'verification'->>'sequence')::int`, [verificationId]);
 
 const createTag = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/tags', { token, body });
 const tagVerification = (id: string, body: Record<string, unknown>, token = sandbox) => server.request(`/v1/verifications/${id}/tags`, { token, body });

@@ -9,7 +9,7 @@ import { notFound } from '../errors.js';
 import { isPrefixedId } from '../ids.js';
 import type { ServiceContext } from './context.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
-import { applicantTagReferencesFor, applyApplicantTagsToVerification, resolveTagsForTagging, type TagReference, type TaggingInput } from './tag.service.js';
+import { applicantTagReferencesFor, appliedClock, applyApplicantTagsToVerification, resolveTagsForTagging, type TagReference, type TaggingInput } from './tag.service.js';
 
 /**
  * Called by the engine, inside its transaction, when a face_match check approves: finds the
@@ -73,7 +73,8 @@ export async function tagApplicant(ctx: ServiceContext, applicantId: string, inp
     const tags = await resolveTagsForTagging(em, applicant.merchant.id, applicant.mode, input);
     const rows: { tag_id: string }[] = await em.execute('select tag_id from applicant_tags where applicant_id = ?', [applicant.id]);
     const carried = new Set(rows.map((r) => r.tag_id));
-    for (const tag of tags) if (!carried.has(tag.id)) em.create(ApplicantTag, { applicant, tag });
+    const appliedAt = appliedClock();
+    for (const tag of tags) if (!carried.has(tag.id)) em.create(ApplicantTag, { applicant, tag, createdAt: appliedAt() });
     await em.flush();
   });
   return applicantTags(ctx, applicantId);

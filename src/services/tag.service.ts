@@ -189,12 +189,19 @@ async function lockVerification(em: EntityManager, id: string): Promise<Verifica
   return verification;
 }
 
+/** Strictly increasing timestamps (ms precision) so tags applied in one call keep the request order. */
+export function appliedClock(): () => Date {
+  let last = Date.now() - 1;
+  return () => new Date((last = Math.max(last + 1, Date.now())));
+}
+
 /** Puts tags on a verification, writing verification.tag_added for each one it did not carry yet. */
 function addTagsToVerification(em: EntityManager, verification: Verification, tags: Tag[], carried: Set<string>): void {
+  const appliedAt = appliedClock();
   for (const tag of tags) {
     if (carried.has(tag.id)) continue;
     carried.add(tag.id);
-    em.create(VerificationTag, { verification, tag });
+    em.create(VerificationTag, { verification, tag, createdAt: appliedAt() });
     recordVerificationEvent(em, verification, 'verification.tag_added', { tag: tagReference(tag) });
   }
 }
