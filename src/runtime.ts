@@ -7,6 +7,7 @@ import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/vault.js';
+import { KeyCache } from './services/auth.service.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -15,6 +16,8 @@ export interface Runtime {
   storage: Storage;
   jobs: Jobs;
   vault: Vault;
+  /** Recently authenticated keys and their reserved rate-limit tokens (this process only). */
+  keyCache: KeyCache;
   databaseUrl: string;
   log: (line: string) => void;
   stop(): Promise<void>;
@@ -69,7 +72,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const jobs = new Jobs(config, databaseUrl, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, databaseUrl, log, stop: stopAll };
+    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), databaseUrl, log, stop: stopAll };
     jobs.register(runtime);
     stops.push(['jobs', () => jobs.stop()]);
     if (options.workJobs ?? config.runJobs) await jobs.start();

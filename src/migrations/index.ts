@@ -1,10 +1,14 @@
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation.js';
 import { Migration20261122010000Lifecycle } from './Migration20261122010000Lifecycle.js';
 import { Migration20261122020000RepeatControl } from './Migration20261122020000RepeatControl.js';
+import { Migration20261122021000KeyReservations } from './Migration20261122021000KeyReservations.js';
+import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122010000Lifecycle', class: Migration20261122010000Lifecycle },
   { name: 'Migration20261122020000RepeatControl', class: Migration20261122020000RepeatControl },
+  { name: 'Migration20261122021000KeyReservations', class: Migration20261122021000KeyReservations },
+  { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
 ];

@@ -26,7 +26,7 @@ export function keyAuthentication(runtime: Runtime) {
     const em = systemFork(runtime.orm);
     let auth;
     try {
-      auth = await authenticateKey(em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute);
+      auth = await authenticateKey(em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute, runtime.keyCache);
     } catch (error) {
       const state = (error as { rateLimit?: RateLimitState }).rateLimit;
       if (state) setRateHeaders(ctx, state);

@@ -91,6 +91,7 @@ export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<Api
     key.status = 'revoked';
     key.revokedAt = new Date();
     await ctx.em.flush();
+    ctx.runtime.keyCache.invalidateKey(key.id);
   }
   return key;
 }

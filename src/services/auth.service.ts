@@ -35,6 +35,49 @@ interface KeyRow {
   expires_at: Date | null;
   allowed: boolean;
   tokens: number;
+  granted: number;
+}
+
+interface CachedKey {
+  caller: KeyCaller;
+  merchantId: string;
+  expiresAt: number | null;
+  fetchedAt: number;
+  /** Tokens this process reserved from the shared bucket and has not spent yet. */
+  localTokens: number;
+  /** The shared bucket's level when last read. */
+  bucketTokens: number;
+}
+
+/**
+ * A process-local view of recently used keys: the key row for at most `maxAgeMs`, and
+ * tokens reserved from the shared PostgreSQL bucket in chunks of 1% of the budget. At the
+ * default budget (100/minute) the chunk is one token, so every call goes to the database;
+ * at high budgets most calls are answered here. Revocation in this process invalidates at
+ * once; a revocation made by another process takes effect within `maxAgeMs`.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, CachedKey>();
+
+  constructor(readonly maxAgeMs = 1000) {}
+
+  get(hash: string): CachedKey | undefined {
+    const entry = this.entries.get(hash);
+    if (entry && Date.now() - entry.fetchedAt >= this.maxAgeMs) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  put(hash: string, entry: CachedKey): void {
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(hash, entry);
+  }
+
+  invalidateKey(keyId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.caller.keyId === keyId) this.entries.delete(hash);
+  }
 }
 
 /** Reads the bearer token of an Authorization header; undefined when absent or not Bearer. */
@@ -44,45 +87,57 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+const reserveFor = (capacity: number): number => Math.max(0, Math.floor(capacity / 100) - 1);
+
+function rateState(capacity: number, tokens: number): RateLimitState {
+  return {
+    limit: capacity,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.max(0, Math.ceil((capacity - tokens) / (capacity / 60))),
+  };
+}
+
 /**
  * Authenticates a secret key by its SHA-256 and spends `cost` tokens of its per-minute
- * budget, in one database round trip (idv_authenticate_key). Throws 401 or 429.
+ * budget: from this process's reservation when it has one, else in one database round trip
+ * (idv_authenticate_key_reserve), which also refreshes the key row. Throws 401 or 429.
  */
-export async function authenticateKey(em: EntityManager, token: string | undefined, cost: number, capacity: number): Promise<AuthenticatedKey> {
+export async function authenticateKey(
+  em: EntityManager,
+  token: string | undefined,
+  cost: number,
+  capacity: number,
+  cache: KeyCache = new KeyCache(0),
+): Promise<AuthenticatedKey> {
   if (!token) throw authenticationError('API_KEY_MISSING', 'No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
   if (SESSION_TOKEN_PATTERN.test(token)) {
     throw authenticationError('API_KEY_INVALID', 'A team-member session token cannot call key-authenticated endpoints; use a secret API key.');
   }
   if (!SECRET_KEY_PATTERN.test(token)) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
-  const rows = (await em.getConnection().execute('select * from idv_authenticate_key(?, ?, ?)', [sha256Hex(token), cost, capacity])) as KeyRow[];
+  const hash = sha256Hex(token);
+  const cached = cache.get(hash);
+  if (cached && cached.localTokens >= cost && (cached.expiresAt === null || cached.expiresAt > Date.now())) {
+    cached.localTokens -= cost;
+    return { caller: cached.caller, merchantId: cached.merchantId, rateLimit: rateState(capacity, cached.bucketTokens + cached.localTokens) };
+  }
+  const rows = (await em.getConnection().execute('select * from idv_authenticate_key_reserve(?, ?, ?, ?)', [hash, cost, capacity, reserveFor(capacity)])) as KeyRow[];
   const row = rows[0];
   if (!row) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
   if (row.status !== 'active') throw authenticationError('API_KEY_REVOKED', 'This API key has been revoked.');
-  if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
-    throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
-  }
-  const perSecond = capacity / 60;
-  const tokens = Number(row.tokens);
-  const rateLimit: RateLimitState = {
-    limit: capacity,
-    remaining: Math.max(0, Math.floor(tokens)),
-    resetSeconds: Math.max(0, Math.ceil((capacity - tokens) / perSecond)),
-  };
-  const caller: KeyCaller = {
-    kind: 'key',
-    keyId: row.id,
-    name: row.name,
-    mode: row.mode,
-    permissions: row.permissions,
-    access: row.access,
-  };
+  const expiresAt = row.expires_at ? new Date(row.expires_at).getTime() : null;
+  if (expiresAt !== null && expiresAt <= Date.now()) throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
+  const caller: KeyCaller = { kind: 'key', keyId: row.id, name: row.name, mode: row.mode, permissions: row.permissions, access: row.access };
+  const bucketTokens = Number(row.tokens);
   if (!row.allowed) {
-    rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - tokens) / perSecond));
+    const rateLimit = rateState(capacity, bucketTokens);
+    rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - bucketTokens) / (capacity / 60)));
     const error = rateLimited(rateLimit.retryAfterSeconds);
     Object.assign(error, { rateLimit });
     throw error;
   }
-  return { caller, merchantId: row.merchant_id, rateLimit };
+  const localTokens = Number(row.granted) - cost;
+  cache.put(hash, { caller, merchantId: row.merchant_id, expiresAt, fetchedAt: Date.now(), localTokens, bucketTokens });
+  return { caller, merchantId: row.merchant_id, rateLimit: rateState(capacity, bucketTokens + localTokens) };
 }
 
 export interface AuthenticatedMember {
