@@ -11,6 +11,7 @@ import { tagsRouter } from './tags.router.js';
 import { uploadsRouter } from './uploads.router.js';
 import { usageRouter } from './usage.router.js';
 import { verificationsRouter } from './verifications.router.js';
+import { webhooksRouter } from './webhooks.router.js';
 import { lookupRouter } from './lookup.router.js';
 import { manualReviewsRouter } from './manual-reviews.router.js';
 
@@ -26,6 +27,7 @@ const keyRouters = () => [
   tagsRouter(),
   applicantsRouter(),
   usageRouter(),
+  webhooksRouter(),
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */

@@ -1,0 +1,22 @@
+import type { Runtime } from '../runtime.js';
+import { DELIVER_WEBHOOK_JOB, deliverWebhook } from '../services/webhook-delivery.service.js';
+import type { JobDefinition } from './job.js';
+
+export interface DeliverWebhookData {
+  deliveryId: string;
+}
+
+/**
+ * One attempt of one webhook delivery. Receiver failures are expected outcomes recorded on
+ * the delivery, not job errors; the retry is scheduled by the service, not by Agenda.
+ */
+export const deliverWebhookJob: JobDefinition<DeliverWebhookData> = {
+  name: DELIVER_WEBHOOK_JOB,
+  concurrency: 20,
+  // Beyond the 15 s attempt timeout: Agenda must not cancel an attempt in flight. A crashed
+  // sender is recovered by the delivery's own lease, not by this lock.
+  lockLifetimeMs: 60_000,
+  handler: async (runtime: Runtime, data) => {
+    await deliverWebhook(runtime, data.deliveryId);
+  },
+};
