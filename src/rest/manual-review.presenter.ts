@@ -1,0 +1,17 @@
+import type { ManualReview } from '../entities/manual-review.entity.js';
+
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+
+/** `/v1` JSON of a Manual review: ids and decisions only, never applicant data nor who decided. */
+export function presentManualReview(review: ManualReview) {
+  return {
+    id: review.id,
+    object: 'manual_review',
+    session_id: review.verification.id,
+    status: review.status,
+    decision: review.decision ?? null,
+    notes: review.notes ?? null,
+    reviewed_at: iso(review.reviewedAt),
+    created_at: iso(review.createdAt),
+  };
+}
