@@ -206,6 +206,17 @@ describe('is_default', () => {
   });
 });
 
+describe('is_default under concurrency', () => {
+  it('concurrent creates marking the default all succeed and leave exactly one default', async () => {
+    const other = await server.bootstrap();
+    const token = other.keys.sandbox.secret_key;
+    const results = await Promise.all([1, 2, 3, 4].map((n) => post('/v1/flows', token, { name: `d${n}`, is_default: true })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const defaults = (await get('/v1/flows', token)).body.data.filter((f: { is_default: boolean }) => f.is_default);
+    expect(defaults).toHaveLength(1);
+  });
+});
+
 async function sessionUsing(merchantId: string, flowId: string): Promise<string> {
   const em = scopedFork(server.runtime.orm, { merchantId, modes: ['sandbox'] });
   const after: AfterCommit = [];

@@ -69,18 +69,23 @@ export async function getFlow(ctx: ServiceContext, id: string, em: EntityManager
   if (!FLOW_ID.test(id)) throw notFound('flow', id);
   const presetMode = ctx.modes.find((mode) => presetFlowId(ctx.merchantId, mode) === id);
   if (presetMode) await ensurePresetFlow(em, ctx.merchantId, presetMode);
-  const flow = await em.findOne(Flow, { id, deletedAt: null }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const flow = await em.findOne(Flow, { id, deletedAt: null }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
   if (!flow) throw notFound('flow', id);
   return flow;
 }
 
 /**
- * At most one default per environment: serialise default changes of the environment, then
- * clear the previous default with its own flush, before the new one is marked (the partial
+ * At most one default per environment. Default changes of an account are serialised by an
+ * advisory lock taken first in the transaction (before any flow row lock, so no deadlock).
+ */
+const lockDefaults = (em: EntityManager, merchantId: string) =>
+  em.execute('select pg_advisory_xact_lock(hashtext(?))', [`flow-default:${merchantId}`]);
+
+/**
+ * Clears the previous default with its own flush before the new one is marked (the partial
  * unique index flows_one_default_per_environment would refuse the reverse order).
  */
-async function clearDefault(em: EntityManager, merchantId: string, mode: Mode, keep?: string): Promise<void> {
-  await em.getConnection().execute('select pg_advisory_xact_lock(hashtext(?))', [`flow-default:${merchantId}:${mode}`]);
+async function clearDefault(em: EntityManager, mode: Mode, keep?: string): Promise<void> {
   const previous = await em.find(Flow, { mode, isDefault: true, deletedAt: null, ...(keep ? { id: { $ne: keep } } : {}) });
   for (const flow of previous) {
     flow.isDefault = false;
@@ -101,7 +106,10 @@ export async function createFlow(ctx: ServiceContext, fields: FlowFields & { nam
   // The preset exists before any flow of the environment, so it stays the oldest in lists.
   await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
   return ctx.em.transactional(async (em) => {
-    if (fields.isDefault) await clearDefault(em, ctx.merchantId, mode);
+    if (fields.isDefault) {
+      await lockDefaults(em, ctx.merchantId);
+      await clearDefault(em, mode);
+    }
     const flow = em.create(Flow, { merchant: merchantRef(em, ctx.merchantId), mode, name: fields.name, steps: [] });
     applyFields(flow, fields);
     await em.flush();
@@ -123,6 +131,7 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: UpdateF
     throw invalidRequest('PARAMETER_MISSING', 'Send at least one field to update.');
   }
   return ctx.em.transactional(async (em) => {
+    if (fields.isDefault) await lockDefaults(em, ctx.merchantId);
     const flow = await getFlow(ctx, id, em, true);
     refuseReadOnly(flow);
     if (version !== undefined && version !== flow.version) {
@@ -131,7 +140,7 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: UpdateF
         detail: { current_version: flow.version },
       });
     }
-    if (fields.isDefault) await clearDefault(em, ctx.merchantId, flow.mode, flow.id);
+    if (fields.isDefault) await clearDefault(em, flow.mode, flow.id);
     applyFields(flow, fields);
     flow.version += 1;
     await em.flush();
