@@ -20,8 +20,8 @@ export interface Reply {
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
-  /** Replies for the next requests, in order; once used up, `fallback` answers. */
-  queue(...replies: Reply[]): void;
+  /** Replies for the next requests to `path`, in order; once used up, `fallback` answers. */
+  queue(path: string, ...replies: Reply[]): void;
   fallback: Reply;
   /** Resolves once `count` requests (optionally matching) have arrived. */
   waitFor(count: number, match?: (r: ReceivedRequest) => boolean, timeoutMs?: number): Promise<ReceivedRequest[]>;
@@ -31,7 +31,7 @@ export interface Receiver {
 /** A real HTTP receiver on 127.0.0.1 that records every request and answers as told. */
 export async function startReceiver(): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
-  const pending: Reply[] = [];
+  const pending = new Map<string, Reply[]>();
   const receiver = { requests, fallback: { status: 200 } as Reply } as Receiver;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -39,7 +39,7 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
       requests.push({ path: req.url ?? '/', body: Buffer.concat(chunks).toString('utf8'), headers, at: Date.now() });
-      const reply = pending.shift() ?? receiver.fallback;
+      const reply = pending.get(req.url ?? '/')?.shift() ?? receiver.fallback;
       if (reply.hang) return;
       setTimeout(() => {
         res.writeHead(reply.status ?? 200, reply.headers ?? {});
@@ -50,7 +50,7 @@ export async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   receiver.url = `http://127.0.0.1:${port}`;
-  receiver.queue = (...replies) => void pending.push(...replies);
+  receiver.queue = (path, ...replies) => void pending.set(path, [...(pending.get(path) ?? []), ...replies]);
   receiver.waitFor = async (count, match = () => true, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
