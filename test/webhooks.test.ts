@@ -125,3 +125,54 @@ describe('delivery', () => {
     expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 200, error: null, duration_ms: expect.any(Number) })]);
   });
 });
+
+describe('secret rotation and test events', () => {
+  it('rotate_secret returns a new secret once; the old secret fails and the new one verifies from the next delivery on', async () => {
+    const path = freshPath();
+    const ep = await createEndpoint(sandbox, { url: `${receiver.url}${path}`, events: ['verification.approved'] });
+    const rotated = await server.request(`/v1/webhooks/${ep.id}/rotate_secret`, { token: sandbox, method: 'POST' });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ id: ep.id, object: 'webhook_endpoint' });
+    expect(rotated.body.signing_secret).toMatch(/^whsec_/);
+    expect(rotated.body.signing_secret).not.toBe(ep.signing_secret);
+    await approvedVerification(sandbox);
+    const [req] = await receiver.waitFor(1, atPath(path));
+    expect(() => verify(rotated.body.signing_secret, req!)).not.toThrow();
+    expect(() => verify(ep.signing_secret, req!)).toThrow();
+  });
+
+  it('POST /v1/webhooks/{id}/test answers 202 with the pending delivery; the sample goes out signed, test:true, placeholder ids', async () => {
+    const path = freshPath();
+    const ep = await createEndpoint(sandbox, { url: `${receiver.url}${path}`, events: ['verification.created'] });
+    const res = await server.request(`/v1/webhooks/${ep.id}/test`, { token: sandbox, body: { event: 'verification.approved' } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^del_/), object: 'webhook_delivery', endpoint_id: ep.id, event: 'verification.approved',
+      event_id: expect.stringMatching(/^evt_/), test: true, status: 'pending', created_at: expect.any(String),
+    });
+    const [req] = await receiver.waitFor(1, atPath(path));
+    expect(() => verify(ep.signing_secret, req!)).not.toThrow();
+    const envelope = JSON.parse(req!.body);
+    expect(envelope).toMatchObject({ id: res.body.event_id, type: 'verification.approved', test: true, mode: 'sandbox' });
+    expect(envelope.data.verification).toMatchObject({ id: 'vs_test000000000000000000', flow: 'flw_test000000000000000000', verdict: 'approve' });
+    const delivery = await waitFor(async () => {
+      const [d] = await deliveriesOf(ep.id);
+      return d?.status === 'delivered' ? d : undefined;
+    });
+    expect(delivery).toMatchObject({ id: res.body.id, test: true, attempt_count: 1 });
+    // The default sample is verification.completed; the body may be omitted.
+    const plain = await server.request(`/v1/webhooks/${ep.id}/test`, { token: sandbox, method: 'POST' });
+    expect(plain.body.event).toBe('verification.completed');
+  });
+
+  it('the test event must be in the catalogue and the endpoint active', async () => {
+    const ep = await createEndpoint(sandbox, { url: `${receiver.url}/test-rules`, events: ['verification.created'] });
+    const unknown = await server.request(`/v1/webhooks/${ep.id}/test`, { token: sandbox, body: { event: 'verification.exploded' } });
+    expect(unknown.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'event' });
+    await server.request(`/v1/webhooks/${ep.id}`, { token: sandbox, method: 'PATCH', body: { status: 'disabled' } });
+    const disabled = await server.request(`/v1/webhooks/${ep.id}/test`, { token: sandbox, body: {} });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.error.code).toBe('WEBHOOK_ENDPOINT_DISABLED');
+    expect((await server.request('/v1/webhooks/whe_doesnotexist000000000000/test', { token: sandbox, body: {} })).status).toBe(404);
+  });
+});
