@@ -127,7 +127,7 @@ const refuseReadOnly = (flow: Flow) => {
  */
 export async function updateFlow(ctx: ServiceContext, id: string, input: UpdateFlowInput): Promise<Flow> {
   const { version, ...fields } = input;
-  if (Object.keys(fields).length === 0) {
+  if (Object.values(fields).every((value) => value === undefined)) {
     throw invalidRequest('PARAMETER_MISSING', 'Send at least one field to update.');
   }
   return ctx.em.transactional(async (em) => {
