@@ -1,6 +1,57 @@
 import Router from '@koa/router';
+import { z } from 'zod';
+import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupRow } from '../services/lookup.service.js';
+import { requirePermission, svc } from './auth.js';
+import { parseInput } from './validate.js';
 
-/** Stub, owned by the lookup helper: POST /v1/verifications/lookup. */
+const lookupBody = z.strictObject({
+  /** 1 to 1,000 addresses; each a string of at most 254 characters. */
+  emails: z
+    .array(z.string().max(254, 'must be at most 254 characters'))
+    .min(1, 'must hold at least one address')
+    .max(LOOKUP_MAX_EMAILS, `must hold at most ${LOOKUP_MAX_EMAILS} addresses`),
+});
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+function presentLatest(latest: LookupLatest) {
+  return {
+    id: latest.id,
+    status: latest.status,
+    verdict: latest.verdict,
+    score: latest.score,
+    reason_codes: latest.reasonCodes,
+    flow: latest.flowId,
+    mode: latest.mode,
+    created_at: iso(latest.createdAt),
+    updated_at: iso(latest.updatedAt),
+    expires_at: iso(latest.expiresAt),
+  };
+}
+
+export function presentLookupRow(row: LookupRow) {
+  return {
+    object: 'verification_lookup',
+    email: row.email,
+    found: row.found,
+    attempts: row.attempts,
+    ever_approved: row.everApproved,
+    first_attempt_at: iso(row.firstAttemptAt),
+    latest: row.latest ? presentLatest(row.latest) : null,
+  };
+}
+
+/**
+ * POST /v1/verifications/lookup: a read (read-only keys may call it); registered before the
+ * verifications router. Token cost (1 per 50 addresses) is charged by costOf in auth.ts.
+ */
 export function lookupRouter(): Router {
-  return new Router();
+  const router = new Router();
+  router.post('/v1/verifications/lookup', requirePermission('verification:read', { write: false }), async (ctx) => {
+    const body = parseInput(lookupBody, ctx.request.body);
+    const result = await lookupVerifications(svc(ctx), body.emails);
+    ctx.status = 200;
+    ctx.body = { object: 'list', mode: result.mode, data: result.rows.map(presentLookupRow) };
+  });
+  return router;
 }

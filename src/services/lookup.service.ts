@@ -1,0 +1,164 @@
+import type { Mode } from '../config.js';
+import type { VerificationStatus, Verdict } from '../entities/verification.entity.js';
+import { ApiError, serviceUnavailable } from '../errors.js';
+import type { ServiceContext } from './context.js';
+import { normaliseEmailForMatch, type Vault } from './vault.js';
+import { callerMode } from './verification.service.js';
+
+/** Spec Limits: at most 1,000 addresses per call. */
+export const LOOKUP_MAX_EMAILS = 1000;
+/** A lookup that cannot finish in this time answers 503 LOOKUP_UNAVAILABLE instead of hanging. */
+export const LOOKUP_STATEMENT_TIMEOUT_MS = 5000;
+
+export interface LookupLatest {
+  id: string;
+  status: VerificationStatus;
+  verdict: Verdict | null;
+  score: number | null;
+  reasonCodes: string[];
+  flowId: string;
+  mode: Mode;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date | null;
+}
+
+export interface LookupRow {
+  /** The input, echoed verbatim. */
+  email: string;
+  found: boolean;
+  attempts: number;
+  everApproved: boolean;
+  firstAttemptAt: Date | null;
+  latest: LookupLatest | null;
+}
+
+export interface LookupResult {
+  mode: Mode;
+  rows: LookupRow[];
+}
+
+/** What the batch query returns: one row per distinct fingerprint, in the order sent. */
+export interface LookupSqlRow {
+  fp: string;
+  attempts: number;
+  ever_approved: boolean | null;
+  first_attempt_at: Date | string | null;
+  id: string | null;
+  status: VerificationStatus | null;
+  verdict: Verdict | null;
+  score: number | null;
+  reason_codes: string[] | null;
+  flow_id: string | null;
+  mode: Mode | null;
+  created_at: Date | string | null;
+  updated_at: Date | string | null;
+  expires_at: Date | string | null;
+}
+
+/**
+ * The whole batch in one statement: the distinct fingerprints as a text[] unnested with
+ * ordinality, each joined laterally on the (merchant_id, mode, email_fingerprint) index for
+ * its aggregate and its most recent attempt. Raw SQL bypasses the ORM's tenancy filters, so
+ * the account and environment are bound explicitly (parameters 2-5).
+ *
+ * Parameters: `$1` the fingerprints as a Postgres array literal ('{a,b}'), then merchant id
+ * and mode twice (one pair per lateral).
+ */
+export const LOOKUP_SQL = `
+with input as (
+  select t.fp, t.ord from unnest(?::text[]) with ordinality as t(fp, ord)
+)
+select i.fp, agg.attempts, agg.ever_approved, agg.first_attempt_at,
+       l.id, l.status, l.verdict, l.score, l.reason_codes, l.flow_id, l.mode, l.created_at, l.updated_at, l.expires_at
+from input i
+cross join lateral (
+  select count(*)::int as attempts, bool_or(v.status = 'approved') as ever_approved, min(v.created_at) as first_attempt_at
+  from verifications v
+  where v.merchant_id = ? and v.mode = ? and v.email_fingerprint = i.fp and v.retention_purged_at is null
+) agg
+left join lateral (
+  select v.id, v.status, v.verdict, v.score, v.reason_codes, v.flow_id, v.mode, v.created_at, v.updated_at, v.expires_at
+  from verifications v
+  where v.merchant_id = ? and v.mode = ? and v.email_fingerprint = i.fp and v.retention_purged_at is null
+  order by v.created_at desc, v.id desc
+  limit 1
+) l on true
+order by i.ord`;
+
+/** Fingerprints are lower-case hex, so the array literal needs no quoting. */
+export const pgTextArray = (values: string[]): string => {
+  for (const value of values) if (!/^[0-9a-f]+$/.test(value)) throw new Error('pgTextArray: only hex values are accepted');
+  return `{${values.join(',')}}`;
+};
+
+/** Each input's fingerprint plus the distinct fingerprints, first occurrence first. */
+export function fingerprintEmails(vault: Vault, emails: string[]): { perInput: string[]; distinct: string[] } {
+  const cache = new Map<string, string>();
+  const perInput = emails.map((email) => {
+    const normalised = normaliseEmailForMatch(email);
+    let fp = cache.get(normalised);
+    if (fp === undefined) {
+      fp = vault.fingerprint('email', normalised);
+      cache.set(normalised, fp);
+    }
+    return fp;
+  });
+  return { perInput, distinct: [...new Set(perInput)] };
+}
+
+export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [pgTextArray(distinct), merchantId, mode, merchantId, mode];
+
+const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
+
+function toRow(email: string, hit: LookupSqlRow | undefined): LookupRow {
+  if (!hit || hit.attempts === 0 || hit.id === null) {
+    return { email, found: false, attempts: 0, everApproved: false, firstAttemptAt: null, latest: null };
+  }
+  return {
+    email,
+    found: true,
+    attempts: hit.attempts,
+    everApproved: hit.ever_approved === true,
+    firstAttemptAt: asDate(hit.first_attempt_at),
+    latest: {
+      id: hit.id,
+      status: hit.status!,
+      verdict: hit.verdict ?? null,
+      score: hit.score ?? null,
+      reasonCodes: hit.reason_codes ?? [],
+      flowId: hit.flow_id!,
+      mode: hit.mode!,
+      createdAt: asDate(hit.created_at)!,
+      updatedAt: asDate(hit.updated_at)!,
+      expiresAt: asDate(hit.expires_at),
+    },
+  };
+}
+
+/**
+ * POST /v1/verifications/lookup: one row per input, in input order, echoed verbatim; only the
+ * caller's account and environment; no identity. Any database failure or a statement over
+ * LOOKUP_STATEMENT_TIMEOUT_MS answers 503 LOOKUP_UNAVAILABLE, never an empty result.
+ */
+export async function lookupVerifications(ctx: ServiceContext, emails: string[]): Promise<LookupResult> {
+  const mode = callerMode(ctx);
+  const { perInput, distinct } = fingerprintEmails(ctx.runtime.vault, emails);
+  let hits: LookupSqlRow[];
+  try {
+    const connection = ctx.em.getConnection();
+    hits = await connection.transactional(async (trx) => {
+      await connection.execute(`set local statement_timeout = ${LOOKUP_STATEMENT_TIMEOUT_MS}`, [], 'run', trx);
+      return connection.execute<LookupSqlRow[]>(LOOKUP_SQL, lookupParams(distinct, ctx.merchantId, mode), 'all', trx);
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    ctx.runtime.log(`lookup unavailable (request ${ctx.requestId}): ${(error as Error).message}`);
+    throw serviceUnavailable(
+      'LOOKUP_UNAVAILABLE',
+      'The lookup cannot be answered right now; treat the addresses as unknown, not unverified, and retry with backoff.',
+    );
+  }
+  const byFingerprint = new Map(hits.map((hit) => [hit.fp, hit]));
+  return { mode, rows: emails.map((email, i) => toRow(email, byFingerprint.get(perInput[i]!))) };
+}
