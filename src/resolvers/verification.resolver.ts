@@ -1,5 +1,89 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { Mode } from '../config.js';
+import type { Verification } from '../entities/verification.entity.js';
+import { notFound, parameterInvalid } from '../errors.js';
+import { loadersOf } from '../graphql/loaders.js';
+import { scopedFork } from '../orm.js';
+import type { ServiceContext } from '../services/context.js';
+import { getVerification, listVerifications } from '../services/verification.service.js';
+import { ApplicantType } from '../schema/applicant.types.js';
+import { Environment } from '../schema/enums.js';
+import { FlowType } from '../schema/flow.types.js';
+import { TagReferenceType } from '../schema/tag.types.js';
+import { CheckType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
+import { pageSize } from './api-key.resolver.js';
 
-/** Stub: filled in with the verification queries and mutations. */
-@Resolver()
-export class VerificationResolver {}
+const MAX_EMAIL_LENGTH = 254;
+
+/**
+ * The context narrowed to one environment the seat holds (its own tenancy-filtered fork),
+ * the context itself when none is named, or null when the seat lacks that environment.
+ */
+function inEnvironment(ctx: ServiceContext, environment: Environment | null | undefined): ServiceContext | null {
+  if (!environment) return ctx;
+  if (!ctx.modes.includes(environment as Mode)) return null;
+  if (ctx.modes.length === 1) return ctx;
+  const modes: Mode[] = [environment as Mode];
+  return { ...ctx, modes, em: scopedFork(ctx.runtime.orm, { merchantId: ctx.merchantId, modes }) };
+}
+
+@Resolver(() => VerificationType)
+export class VerificationResolver {
+  @Authorized()
+  @Query(() => VerificationConnection, { description: 'Verifications of the environments the seat holds, newest first.' })
+  async verifications(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => VerificationFilterInput, { nullable: true }) filter?: VerificationFilterInput,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<VerificationConnection> {
+    const limit = pageSize(first);
+    if (filter?.email && filter.email.length > MAX_EMAIL_LENGTH) throw parameterInvalid('email', `email must be at most ${MAX_EMAIL_LENGTH} characters.`);
+    const scoped = inEnvironment(ctx, filter?.environment);
+    // A seat asking for an environment it lacks gets an empty list.
+    if (!scoped) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    const page = await listVerifications(
+      scoped,
+      { status: filter?.status ?? undefined, email: filter?.email ?? undefined },
+      { limit, startingAfter: after ?? undefined },
+    );
+    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Query(() => VerificationType, { description: 'One verification of the account; RESOURCE_NOT_FOUND otherwise.' })
+  async verification(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
+  ): Promise<VerificationType> {
+    const scoped = inEnvironment(ctx, environment);
+    if (!scoped) throw notFound('verification', id);
+    return (await getVerification(scoped, id)) as never;
+  }
+
+  @FieldResolver(() => [CheckType], { description: 'Per-check results in flow order.' })
+  async checks(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<CheckType[]> {
+    return (await loadersOf(ctx).checksByVerification.load(v.id)) as never;
+  }
+
+  @FieldResolver(() => [TagReferenceType], { description: 'Tags carried, retired ones included.' })
+  async tags(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<TagReferenceType[]> {
+    return (await loadersOf(ctx).tagsByVerification.load(v.id)) as never;
+  }
+
+  @FieldResolver(() => FlowType, { nullable: true, description: 'The flow that actually ran.' })
+  async flow(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<FlowType | null> {
+    return (await loadersOf(ctx).flow.load(v.flow.id)) as never;
+  }
+
+  @FieldResolver(() => ApplicantType, { nullable: true, description: 'The person, once a face has been matched; no identity.' })
+  async applicant(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
+    return v.applicant ? ((await loadersOf(ctx).applicant.load(v.applicant.id)) as never) : null;
+  }
+
+  @FieldResolver(() => String, { description: 'Where the applicant completes the session.' })
+  hostedVerifyUrl(@Root() v: Verification, @Ctx() ctx: ServiceContext): string {
+    return `${ctx.runtime.config.publicUrl}/verify/${v.id}`;
+  }
+}

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config, Mode } from '../config.js';
 import type { KeyAccess } from '../entities/api-key.entity.js';
+import type { Loaders } from '../graphql/loaders.js';
 import type { Runtime } from '../runtime.js';
 
 export interface KeyCaller {
@@ -39,6 +40,8 @@ export interface ServiceContext {
   /** Environments this context may read: the key's one, or the member seat's. */
   modes: Mode[];
   runtime: Runtime;
+  /** GraphQL only: the request's DataLoaders, created lazily by loadersOf(ctx). */
+  loaders?: Loaders;
 }
 
 export const configOf = (ctx: ServiceContext): Config => ctx.runtime.config;

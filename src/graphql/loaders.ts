@@ -1,0 +1,50 @@
+import DataLoader from 'dataloader';
+import { Applicant } from '../entities/applicant.entity.js';
+import { Check } from '../entities/check.entity.js';
+import { Flow } from '../entities/flow.entity.js';
+import type { ServiceContext } from '../services/context.js';
+import { tagsOfVerifications } from '../services/verification.service.js';
+
+export interface TagRef {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** The DataLoaders of one GraphQL request; each turns a response's lookups into one query. */
+export interface Loaders {
+  checksByVerification: DataLoader<string, Check[]>;
+  tagsByVerification: DataLoader<string, TagRef[]>;
+  flow: DataLoader<string, Flow | null>;
+  applicant: DataLoader<string, Applicant | null>;
+}
+
+/** Rows by id, in the order of `ids`; ids the caller may not read give null. */
+function byId<T extends { id: string }>(ids: readonly string[], rows: T[]): (T | null)[] {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => found.get(id) ?? null);
+}
+
+function createLoaders(ctx: ServiceContext): Loaders {
+  // ctx.em carries the request's tenancy filters, so every loader reads only the caller's rows.
+  return {
+    checksByVerification: new DataLoader(async (ids) => {
+      const checks = await ctx.em.find(Check, { verification: { $in: [...ids] } }, { orderBy: { verification: 'asc', position: 'asc' } });
+      const grouped = new Map<string, Check[]>(ids.map((id) => [id, []]));
+      for (const check of checks) grouped.get(check.verification.id)?.push(check);
+      return ids.map((id) => grouped.get(id)!);
+    }),
+    tagsByVerification: new DataLoader(async (ids) => {
+      const tags = await tagsOfVerifications(ctx, [...ids]);
+      return ids.map((id) => tags.get(id) ?? []);
+    }),
+    flow: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Flow, { id: { $in: [...ids] } }))),
+    applicant: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Applicant, { id: { $in: [...ids] } }))),
+  };
+}
+
+/** The request's loaders, created on first use and cached on the request's ServiceContext. */
+export function loadersOf(ctx: ServiceContext): Loaders {
+  ctx.loaders ??= createLoaders(ctx);
+  return ctx.loaders;
+}

@@ -1,0 +1,79 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Environment } from './enums.js';
+import { PageInfo } from './page-info.js';
+
+export enum VerificationStatusEnum {
+  pending = 'pending',
+  processing = 'processing',
+  approved = 'approved',
+  rejected = 'rejected',
+  manual_review = 'manual_review',
+  expired = 'expired',
+}
+registerEnumType(VerificationStatusEnum, { name: 'VerificationStatus', description: 'Terminal: approved, rejected, manual_review (awaiting a human), expired.' });
+
+export enum VerdictEnum {
+  approve = 'approve',
+  reject = 'reject',
+  review = 'review',
+}
+registerEnumType(VerdictEnum, { name: 'Verdict', description: 'The outcome of a check or a verification; null until final.' });
+
+export enum ChangeReasonEnum {
+  engine = 'engine',
+  reviewer = 'reviewer',
+  auto_policy = 'auto_policy',
+}
+registerEnumType(ChangeReasonEnum, { name: 'ChangeReason', description: 'Who settled the outcome.' });
+
+@ObjectType('Check', { description: 'One check of a verification, in flow order.' })
+export class CheckType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'For example liveness.' }) type!: string;
+  @Field(() => String) status!: string;
+  @Field(() => Boolean) required!: boolean;
+  @Field(() => VerdictEnum, { nullable: true }) verdict?: VerdictEnum | null;
+  @Field(() => Float, { nullable: true }) score?: number | null;
+  @Field(() => String) providerTier!: string;
+  @Field(() => [String]) reasonCodes!: string[];
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+/**
+ * A verification session without applicant identity: no fields, email, fingerprints or
+ * client token. checks, tags, flow, applicant and hostedVerifyUrl are field resolvers
+ * of VerificationResolver (per-request DataLoaders).
+ */
+@ObjectType('Verification', { description: 'A verification session. Never carries applicant identity.' })
+export class VerificationType {
+  @Field(() => ID) id!: string;
+  @Field(() => VerificationStatusEnum) status!: VerificationStatusEnum;
+  @Field(() => Environment) mode!: Environment;
+  @Field(() => VerdictEnum, { nullable: true }) verdict?: VerdictEnum | null;
+  @Field(() => Float, { nullable: true }) score?: number | null;
+  @Field(() => [String]) reasonCodes!: string[];
+  @Field(() => ChangeReasonEnum, { nullable: true, description: 'Null until the verification is final.' }) changeReason?: ChangeReasonEnum | null;
+  @Field(() => Int, { description: '0 when applicant data was never edited.' }) identityVersion!: number;
+  @Field(() => Date, { nullable: true }) identityEditedAt?: Date | null;
+  @Field(() => String) locale!: string;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, string>;
+  @Field(() => Date) expiresAt!: Date;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType('VerificationConnection')
+export class VerificationConnection {
+  @Field(() => [VerificationType]) nodes!: VerificationType[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@InputType('VerificationFilterInput')
+export class VerificationFilterInput {
+  @Field(() => VerificationStatusEnum, { nullable: true }) status?: VerificationStatusEnum | null;
+  @Field(() => Environment, { nullable: true, description: 'Omitted: every environment the seat holds.' }) environment?: Environment | null;
+  @Field(() => String, { nullable: true, description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.' })
+  email?: string | null;
+}
