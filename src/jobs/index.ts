@@ -3,8 +3,9 @@ import { deliverWebhookJob } from './deliver-webhook.job.js';
 import { dispatchEventsJob } from './dispatch-events.job.js';
 import { expireVerificationJob } from './expire-verification.job.js';
 import type { JobDefinition } from './job.js';
+import { retentionJob } from './retention.job.js';
 import { runChecksJob } from './run-checks.job.js';
 import { sweepVerificationsJob } from './sweep-verifications.job.js';
 
 /** Every job of the service; registerJobs defines each on the one Agenda instance. */
-export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob];
+export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob, retentionJob];
