@@ -1,4 +1,5 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
+import { webhookScenarios } from './webhooks.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -55,6 +56,7 @@ export const scenarios: Scenario[] = [
     label: 'service GET /v1/merchant (authenticated)',
     run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) }),
   },
+  ...webhookScenarios,
 ];
 
 export const comparisons: Comparison[] = [
@@ -62,4 +64,6 @@ export const comparisons: Comparison[] = [
   { name: 'healthz/bare', numerator: 'healthz', denominator: 'bare', target: 0.6 },
   // Cost of key lookup, rate limiting and one database read per request.
   { name: 'authenticated/healthz', numerator: 'merchant', denominator: 'healthz', target: 0.3 },
+  // Webhook delivery through outbox, Agenda and the delivery log against a plain sign-and-POST loop.
+  { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
 ];
