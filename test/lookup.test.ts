@@ -212,7 +212,7 @@ describe('the batch SQL', () => {
     const fps = ['ab', 'cd', 'ab'];
     expect(pgTextArray(fps)).toBe('{ab,cd,ab}');
     expect(() => pgTextArray(["x',y"])).toThrow();
-    const rows = await server.runtime.orm.em.getConnection().execute(LOOKUP_SQL, lookupParams(fps, account.merchant.id, 'sandbox'));
+    const rows = await server.runtime.orm.em.getConnection().execute<{ fp: string; attempts: number }[]>(LOOKUP_SQL, lookupParams(fps, account.merchant.id, 'sandbox'));
     expect(rows.map((r: { fp: string }) => r.fp)).toEqual(fps);
     expect(rows.every((r: { attempts: number }) => r.attempts === 0)).toBe(true);
   });
