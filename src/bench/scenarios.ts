@@ -1,4 +1,5 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
+import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { webhookScenarios } from './webhooks.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
@@ -57,6 +58,7 @@ export const scenarios: Scenario[] = [
     run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) }),
   },
   ...webhookScenarios,
+  ...lookupScenarios,
 ];
 
 export const comparisons: Comparison[] = [
@@ -66,4 +68,5 @@ export const comparisons: Comparison[] = [
   { name: 'authenticated/healthz', numerator: 'merchant', denominator: 'healthz', target: 0.3 },
   // Webhook delivery through outbox, Agenda and the delivery log against a plain sign-and-POST loop.
   { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
+  ...lookupComparisons,
 ];
