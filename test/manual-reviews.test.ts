@@ -353,3 +353,34 @@ describe('exactly one of simultaneous deciders wins', () => {
     }
   }, 120_000);
 });
+
+describe('a reviewer approval and R8', () => {
+  /** Two review cases of one person (the second made the same person by its email fingerprint). */
+  async function samePersonCases(): Promise<[ReviewCase, ReviewCase]> {
+    const a = await reviewCase();
+    const b = await reviewCase();
+    await db(`update verifications set email_fingerprint = $2 where id = any($1)`, [[a.verificationId, b.verificationId], `fp-${a.verificationId}`]);
+    return [a, b];
+  }
+
+  it("approving one case moves the person's other open case to expired + ALREADY_VERIFIED with no decision recorded", async () => {
+    const [a, b] = await samePersonCases();
+    expect((await decide(a.reviewId, { decision: 'approve' })).status).toBe(200);
+    const other = await getVerification(b.verificationId);
+    expect(other.status).toBe('expired');
+    expect(other.reason_codes).toContain('ALREADY_VERIFIED');
+    const late = await decide(b.reviewId, { decision: 'approve' });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: 'REVIEW_ALREADY_DECIDED', detail: { decision: null, reviewed_at: null } });
+  });
+
+  it('two simultaneous approvals of one person leave one approved and the other expired, without a server error', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await samePersonCases();
+      const results = await Promise.all([decide(a.reviewId, { decision: 'approve' }), decide(b.reviewId, { decision: 'approve' })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const statuses = [(await getVerification(a.verificationId)).status, (await getVerification(b.verificationId)).status].sort();
+      expect(statuses).toEqual(['approved', 'expired']);
+    }
+  }, 60_000);
+});

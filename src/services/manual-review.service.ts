@@ -8,7 +8,7 @@ import type { ServiceContext } from './context.js';
 import { recordVerificationEvent } from './events.service.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 import { authorize } from './permissions.js';
-import { supersedeOtherCases } from './repeat-control.service.js';
+import { fingerprintsOfVerification, lockPerson, supersedeOtherCases } from './repeat-control.service.js';
 import { reopen, settle } from './verification-lifecycle.js';
 
 export type ReviewDecision = 'approve' | 'reject' | 'review';
@@ -92,13 +92,16 @@ function reopenCase(em: EntityManager, review: ManualReview, verification: Verif
 }
 
 /**
- * POST /v1/manual-reviews/{id}/decision. The verification and then the review are locked
- * (FOR UPDATE) for the transaction, so of simultaneous deciders exactly one finds the case
+ * POST /v1/manual-reviews/{id}/decision. The person, the verification and the review are
+ * locked for the transaction, so of simultaneous deciders exactly one finds the case
  * open; the others read the winner's decision and get REVIEW_ALREADY_DECIDED.
  */
 export async function decideManualReview(ctx: ServiceContext, id: string, input: DecisionInput): Promise<ManualReview> {
   const found = await getManualReview(ctx, id);
   const verificationId = found.verification.id;
+  const person = await ctx.em.findOneOrFail(Verification, { id: verificationId }, {
+    fields: ['merchant', 'mode', 'referenceFingerprint', 'emailFingerprint', 'documentFingerprint', 'nationalIdFingerprint'] as never,
+  });
   // Checked before any lock is taken: the refusal message reads the account's keys on another connection.
   const reopenRefusal =
     input.decision === 'review'
@@ -108,7 +111,9 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
         )
       : null;
   return ctx.em.transactional(async (em) => {
-    // Verification first, then review: the order the engine and R8 lock in, so no deadlock.
+    // The person, then the verification, then the review: the order the engine and R8 lock in, so
+    // an approval here and one of the same person's other cases elsewhere never deadlock.
+    await lockPerson(em, person.merchant.id, person.mode, fingerprintsOfVerification(person));
     const verification = await em.findOneOrFail(Verification, { id: verificationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const review = await em.findOneOrFail(ManualReview, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const open = OPEN_REVIEW_STATUSES.includes(review.status) && verification.status === 'manual_review';
