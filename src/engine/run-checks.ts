@@ -8,6 +8,7 @@ import { linkApplicantAfterFaceMatch } from '../services/applicant.service.js';
 import { recordVerificationEvent } from '../services/events.service.js';
 import { recordUsage } from '../services/usage.service.js';
 import { fingerprintsOf, personFingerprint } from '../services/identity.js';
+import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control.service.js';
 import { settle } from '../services/verification-lifecycle.js';
 import { rollUp } from './rollup.js';
 import { RUNNERS } from './runners.js';
@@ -20,9 +21,16 @@ export interface SessionJobData {
   mode: 'sandbox' | 'live';
 }
 
-/** Loads and locks the verification for the rest of the transaction; null unless it is processing. */
+/**
+ * Takes the person's lock, then loads and locks the verification for the rest of the
+ * transaction (always in that order, so approvals of one person never deadlock); null
+ * unless it is processing.
+ */
 async function lockProcessing(tx: EntityManager, id: string, populateIdentity = false): Promise<Verification | null> {
-  const v = await tx.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: populateIdentity ? (['identity'] as never) : [] });
+  const peek = await tx.findOne(Verification, { id }, { fields: ['merchant', 'mode', 'referenceFingerprint', 'emailFingerprint', 'documentFingerprint', 'nationalIdFingerprint'] as never });
+  if (!peek) return null;
+  await lockPerson(tx, peek.merchant.id, peek.mode, fingerprintsOfVerification(peek));
+  const v = await tx.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: populateIdentity ? (['identity'] as never) : [], refresh: true });
   return v && v.status === 'processing' ? v : null;
 }
 
@@ -58,6 +66,8 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
     Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
+    // R4/R7: the document has been read; a match closes the session before any verdict.
+    if (check.type === 'document' && (await gateDocument(tx, v))) return false;
     if (check.type === 'face_match' && outcome.verdict === 'approve') {
       await linkApplicantAfterFaceMatch(tx, v, personFingerprint(fingerprintsOf(runtime.vault, identity)));
     }
@@ -85,6 +95,9 @@ export async function runChecks(runtime: Runtime, data: SessionJobData): Promise
     if (!locked) return;
     const all = await tx.find(Check, { verification: locked }, { orderBy: { position: 'asc' } });
     if (all.some((c) => c.status === 'pending' || c.status === 'processing')) return;
-    settle(tx, locked, rollUp(all));
+    if (await gateDocument(tx, locked)) return;
+    const outcome = rollUp(all);
+    settle(tx, locked, outcome);
+    if (outcome.status === 'approved') await supersedeOtherCases(tx, runtime, locked);
   });
 }

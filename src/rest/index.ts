@@ -14,6 +14,8 @@ import { verificationsRouter } from './verifications.router.js';
 import { webhooksRouter } from './webhooks.router.js';
 import { lookupRouter } from './lookup.router.js';
 import { manualReviewsRouter } from './manual-reviews.router.js';
+import { reverificationRouter } from './reverification.router.js';
+import { settingsRouter } from './settings.router.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
 const keyRouters = () => [
@@ -22,6 +24,7 @@ const keyRouters = () => [
   lookupRouter(),
   verificationsRouter(),
   manualReviewsRouter(),
+  reverificationRouter(),
   uploadsRouter(),
   flowsRouter(),
   tagsRouter(),
@@ -31,7 +34,7 @@ const keyRouters = () => [
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
-const consoleRouters = (): { routes(): Middleware }[] => [];
+const consoleRouters = () => [settingsRouter()];
 
 /**
  * `/v1`: the console surface takes member sessions only, everything else secret keys only.

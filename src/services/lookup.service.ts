@@ -58,27 +58,26 @@ export interface LookupSqlRow {
 
 /**
  * The whole batch in one statement: the distinct fingerprints as a text[] unnested with
- * ordinality, each joined laterally on the (merchant_id, mode, email_fingerprint) index for
- * its aggregate and its most recent attempt. Raw SQL bypasses the ORM's tenancy filters, so
- * the account and environment are bound explicitly (parameters 2-5).
+ * ordinality, each joined laterally on the (merchant_id, mode, email_fingerprint) index: one
+ * index scan per address gives its most recent attempt, with the window aggregates (computed
+ * over all its attempts before `limit 1`) giving attempts, ever_approved and first_attempt_at.
+ * Raw SQL bypasses the ORM's tenancy filters, so the account and environment are bound
+ * explicitly.
  *
- * Parameters: `$1` the fingerprints as a Postgres array literal ('{a,b}'), then merchant id
- * and mode twice (one pair per lateral).
+ * Parameters: the fingerprints as a Postgres array literal ('{a,b}'), merchant id, mode.
  */
 export const LOOKUP_SQL = `
 with input as (
   select t.fp, t.ord from unnest(?::text[]) with ordinality as t(fp, ord)
 )
-select i.fp, agg.attempts, agg.ever_approved, agg.first_attempt_at,
+select i.fp, coalesce(l.attempts, 0)::int as attempts, l.ever_approved, l.first_attempt_at,
        l.id, l.status, l.verdict, l.score, l.reason_codes, l.flow_id, l.mode, l.created_at, l.updated_at, l.expires_at
 from input i
-cross join lateral (
-  select count(*)::int as attempts, bool_or(v.status = 'approved') as ever_approved, min(v.created_at) as first_attempt_at
-  from verifications v
-  where v.merchant_id = ? and v.mode = ? and v.email_fingerprint = i.fp and v.retention_purged_at is null
-) agg
 left join lateral (
-  select v.id, v.status, v.verdict, v.score, v.reason_codes, v.flow_id, v.mode, v.created_at, v.updated_at, v.expires_at
+  select v.id, v.status, v.verdict, v.score, v.reason_codes, v.flow_id, v.mode, v.created_at, v.updated_at, v.expires_at,
+         count(*) over () as attempts,
+         bool_or(v.status = 'approved') over () as ever_approved,
+         min(v.created_at) over () as first_attempt_at
   from verifications v
   where v.merchant_id = ? and v.mode = ? and v.email_fingerprint = i.fp and v.retention_purged_at is null
   order by v.created_at desc, v.id desc
@@ -107,7 +106,7 @@ export function fingerprintEmails(vault: Vault, emails: string[]): { perInput: s
   return { perInput, distinct: [...new Set(perInput)] };
 }
 
-export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [pgTextArray(distinct), merchantId, mode, merchantId, mode];
+export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [pgTextArray(distinct), merchantId, mode];
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
 

@@ -1,10 +1,200 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Verification } from '../entities/verification.entity.js';
+import { AccountSettings, DEFAULT_REPEAT_POLICY, type RepeatPolicy } from '../entities/account-settings.entity.js';
+import { Flow } from '../entities/flow.entity.js';
+import { ManualReview } from '../entities/manual-review.entity.js';
+import { ReverificationGrant } from '../entities/reverification-grant.entity.js';
+import { Verification } from '../entities/verification.entity.js';
+import { conflict } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { recordVerificationEvent } from './events.service.js';
+import type { Fingerprints } from './identity.js';
+import { expire } from './verification-lifecycle.js';
+
+export type MatchedOn = 'reference' | 'email' | 'document';
+
+/** R2's order: reference, then email, then numbers on the document (the national id matches too). */
+const ORDER: { on: MatchedOn; field: 'referenceFingerprint' | 'emailFingerprint' | 'documentFingerprint' | 'nationalIdFingerprint'; key: keyof Fingerprints }[] = [
+  { on: 'reference', field: 'referenceFingerprint', key: 'reference' },
+  { on: 'email', field: 'emailFingerprint', key: 'email' },
+  { on: 'document', field: 'documentFingerprint', key: 'document' },
+  { on: 'document', field: 'nationalIdFingerprint', key: 'nationalId' },
+];
+
+export async function accountSettings(em: EntityManager, merchantId: string): Promise<AccountSettings | null> {
+  return em.findOne(AccountSettings, { merchant: merchantId }, { filters: { merchant: { merchantId } } });
+}
+
+/** R1/R10: the flow's repeat_policy replaces the account setting (no merge); on by default, same_flow. */
+export async function repeatPolicyFor(em: EntityManager, merchantId: string, flow: Flow): Promise<RepeatPolicy> {
+  const own = flow.repeatPolicy as Partial<RepeatPolicy> | null | undefined;
+  if (own && typeof own.enabled === 'boolean') return { enabled: own.enabled, scope: own.scope ?? 'same_flow' };
+  return (await accountSettings(em, merchantId))?.repeatVerification ?? DEFAULT_REPEAT_POLICY;
+}
 
 /**
- * R8 (stub, being written): when `approved` has just been approved (engine or reviewer), the
- * person's other open cases move to expired + ALREADY_VERIFIED (no decision recorded;
- * escalated cases left alone). Call inside the approving transaction, after the approval.
+ * Serialises everything about one person within the transaction (creates, document matches,
+ * approvals) with advisory locks on their fingerprints, taken in a fixed order.
  */
-export async function supersedeOtherCases(_em: EntityManager, _runtime: Runtime, _approved: Verification): Promise<void> {}
+export async function lockPerson(em: EntityManager, merchantId: string, mode: string, f: Partial<Fingerprints>): Promise<void> {
+  const keys = [f.reference, f.email, f.document, f.nationalId].filter((k): k is string => !!k).sort();
+  for (const key of keys) await em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${merchantId}:${mode}:${key}`], 'all', em.getTransactionContext());
+}
+
+export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
+  reference: v.referenceFingerprint ?? null,
+  email: v.emailFingerprint ?? null,
+  document: v.documentFingerprint ?? null,
+  nationalId: v.nationalIdFingerprint ?? null,
+});
+
+function personWhere(f: Partial<Fingerprints>, keys: (keyof Fingerprints)[]): FilterQuery<Verification>[] {
+  return ORDER.filter((o) => keys.includes(o.key) && f[o.key]).map((o) => ({ [o.field]: f[o.key] }) as FilterQuery<Verification>);
+}
+
+/** When an approval stops refusing by age (R9): its document's expiry or the re-verification period, whichever first. */
+export function approvalValidUntil(v: Verification, periodDays: number | null | undefined): Date | null {
+  const candidates: number[] = [];
+  if (v.documentExpiresOn) candidates.push(Date.parse(`${v.documentExpiresOn}T23:59:59Z`));
+  if (periodDays && v.decidedAt) candidates.push(v.decidedAt.getTime() + periodDays * 86400_000);
+  return candidates.length ? new Date(Math.min(...candidates)) : null;
+}
+
+async function openGrant(em: EntityManager, v: Verification): Promise<ReverificationGrant | null> {
+  return em.findOne(ReverificationGrant, { verification: v, spentAt: null, revokedAt: null, expiresAt: { $gt: new Date() } });
+}
+
+export interface Match {
+  verification: Verification;
+  matchedOn: MatchedOn;
+}
+
+/** The first approval matching in R2's order that still refuses (R9); an open grant lets one through and is returned. */
+async function findApproval(em: EntityManager, merchantId: string, mode: string, flowId: string, policy: RepeatPolicy, f: Partial<Fingerprints>, keys: (keyof Fingerprints)[], excludeId?: string) {
+  const periodDays = (await accountSettings(em, merchantId))?.reverificationPeriodDays;
+  for (const o of ORDER.filter((x) => keys.includes(x.key) && f[x.key])) {
+    const where: FilterQuery<Verification> = { mode, status: 'approved', [o.field]: f[o.key] } as FilterQuery<Verification>;
+    if (policy.scope === 'same_flow') Object.assign(where, { flow: flowId });
+    if (excludeId) Object.assign(where, { id: { $ne: excludeId } });
+    for (const v of await em.find(Verification, where, { orderBy: { decidedAt: 'desc' }, limit: 20 })) {
+      const until = approvalValidUntil(v, periodDays);
+      if (until && until.getTime() <= Date.now()) continue;
+      const grant = await openGrant(em, v);
+      return { match: { verification: v, matchedOn: o.on }, until, grant };
+    }
+  }
+  return null;
+}
+
+async function findWaitingReview(em: EntityManager, mode: string, flowId: string, policy: RepeatPolicy, f: Partial<Fingerprints>, keys: (keyof Fingerprints)[], excludeId?: string): Promise<Match | null> {
+  for (const o of ORDER.filter((x) => keys.includes(x.key) && f[x.key])) {
+    const where: FilterQuery<Verification> = { mode, status: 'manual_review', [o.field]: f[o.key] } as FilterQuery<Verification>;
+    if (policy.scope === 'same_flow') Object.assign(where, { flow: flowId });
+    if (excludeId) Object.assign(where, { id: { $ne: excludeId } });
+    const v = await em.findOne(Verification, where, { orderBy: { createdAt: 'desc' } });
+    if (v) return { verification: v, matchedOn: o.on };
+  }
+  return null;
+}
+
+export interface CreateGate {
+  /** Throw after the transaction commits (the event it wrote must survive). */
+  refusal?: ReturnType<typeof conflict>;
+  /** A grant the new verification spends. */
+  grant?: ReverificationGrant;
+}
+
+/**
+ * At create (R2, R3, R5, R9, R10), inside the create transaction with the person locked:
+ * reference and email only. An approval match refuses with ALREADY_VERIFIED (event
+ * verification.already_verified, no session, no charge) unless an open grant lets this one
+ * through; a review match refuses with VERIFICATION_IN_REVIEW.
+ */
+export async function gateCreate(em: EntityManager, merchantId: string, mode: string, flow: Flow, f: Fingerprints): Promise<CreateGate> {
+  const policy = await repeatPolicyFor(em, merchantId, flow);
+  if (!policy.enabled || (!f.reference && !f.email)) return {};
+  await lockPerson(em, merchantId, mode, { reference: f.reference, email: f.email });
+  const approval = await findApproval(em, merchantId, mode, flow.id, policy, f, ['reference', 'email']);
+  if (approval) {
+    if (approval.grant) return { grant: approval.grant };
+    const v = approval.match.verification;
+    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'create', matched_on: approval.match.matchedOn });
+    return {
+      refusal: conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
+        detail: { verification_id: v.id, status: v.status, verdict: v.verdict, matched_on: approval.match.matchedOn, approval_valid_until: approval.until?.toISOString() ?? null },
+      }),
+    };
+  }
+  const review = await findWaitingReview(em, mode, flow.id, policy, f, ['reference', 'email']);
+  if (review) {
+    return {
+      refusal: conflict('VERIFICATION_IN_REVIEW', 'This applicant has a verification waiting on manual review; wait for its decision instead of retrying.', {
+        detail: { verification_id: review.verification.id, matched_on: review.matchedOn },
+      }),
+    };
+  }
+  return {};
+}
+
+/**
+ * R4/R7 when the document is read (and again before a verdict): an approval with the same
+ * document number or national id closes this session expired + ALREADY_VERIFIED; a person
+ * waiting on review closes it expired + REVIEW_IN_PROGRESS. Returns true when it closed it.
+ * The caller holds the person lock and the verification row.
+ */
+export async function gateDocument(em: EntityManager, v: Verification): Promise<boolean> {
+  const f = fingerprintsOfVerification(v);
+  if (!f.document && !f.nationalId) return false;
+  const flow = await em.findOneOrFail(Flow, { id: v.flow.id }, { filters: false });
+  const policy = await repeatPolicyFor(em, v.merchant.id, flow);
+  if (!policy.enabled) return false;
+  const approval = await findApproval(em, v.merchant.id, v.mode, flow.id, policy, f, ['document', 'nationalId'], v.id);
+  if (approval) {
+    if (approval.grant) {
+      spendGrant(approval.grant, v.id);
+      return false;
+    }
+    v.reasonCodes = [...new Set([...v.reasonCodes, 'ALREADY_VERIFIED'])];
+    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'document', matched_on: 'document', matched_verification_id: approval.match.verification.id });
+    expire(em, v, 'ALREADY_VERIFIED');
+    return true;
+  }
+  if (await findWaitingReview(em, v.mode, flow.id, policy, f, ['document', 'nationalId'], v.id)) {
+    expire(em, v, 'REVIEW_IN_PROGRESS');
+    return true;
+  }
+  return false;
+}
+
+export function spendGrant(grant: ReverificationGrant, verificationId: string): void {
+  grant.spentAt = new Date();
+  grant.spentByVerificationId = verificationId;
+}
+
+/**
+ * R8: after `approved` was approved (engine or reviewer), the person's other open cases
+ * (pending, processing, manual_review) move to expired + ALREADY_VERIFIED with no decision
+ * recorded: verification.already_verified (gate superseded), then completed and expired.
+ * Escalated cases are left alone. Call inside the approving transaction.
+ */
+export async function supersedeOtherCases(em: EntityManager, _runtime: Runtime, approved: Verification): Promise<Verification[]> {
+  const flow = await em.findOneOrFail(Flow, { id: approved.flow.id }, { filters: false });
+  const policy = await repeatPolicyFor(em, approved.merchant.id, flow);
+  const f = fingerprintsOfVerification(approved);
+  const person = personWhere(f, ['reference', 'email', 'document', 'nationalId']);
+  if (!policy.enabled || person.length === 0) return [];
+  await lockPerson(em, approved.merchant.id, approved.mode, f);
+  const where: FilterQuery<Verification> = { mode: approved.mode, id: { $ne: approved.id }, status: { $in: ['pending', 'processing', 'manual_review'] }, $or: person };
+  if (policy.scope === 'same_flow') Object.assign(where, { flow: flow.id });
+  const closed: Verification[] = [];
+  for (const other of await em.find(Verification, where)) {
+    const review = await em.findOne(ManualReview, { verification: other, status: { $in: ['queued', 'in_review', 'escalated'] } });
+    if (review && (review.status === 'escalated' || review.escalatedAt)) continue;
+    if (review) review.status = 'resolved';
+    other.reasonCodes = [...new Set([...other.reasonCodes, 'ALREADY_VERIFIED'])];
+    recordVerificationEvent(em, other, 'verification.already_verified', { gate: 'superseded', matched_verification_id: approved.id });
+    expire(em, other, 'ALREADY_VERIFIED', 'auto_policy');
+    closed.push(other);
+  }
+  return closed;
+}

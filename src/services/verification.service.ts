@@ -11,6 +11,7 @@ import { resolveFlowForSession } from './flow-resolution.js';
 import { sealIdentity } from './identity.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 import { normaliseEmailForMatch } from './vault.js';
+import { gateCreate, spendGrant } from './repeat-control.service.js';
 import { createSession, runAfterCommit, startProcessing, type AfterCommit, type CreatedSession } from './verification-lifecycle.js';
 
 export interface SandboxRequest extends SandboxInput {
@@ -60,8 +61,10 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
   if (input.sandbox?.document || runsNow) identity.document = input.sandbox?.document ?? sandboxSpecimen();
   const sealed = sealIdentity(ctx.runtime.vault, identity);
   const after: AfterCommit = [];
-  const created = await ctx.em.transactional(async (em) => {
+  const outcome = await ctx.em.transactional(async (em) => {
     const { flow, steps } = await resolveFlowForSession({ ...ctx, em }, mode, { flowId: input.flow, checks: input.checks });
+    const gate = await gateCreate(em, ctx.merchantId, mode, flow, sealed.fingerprints);
+    if (gate.refusal) return { refusal: gate.refusal };
     const session = createSession(em, ctx.runtime, {
       merchantId: ctx.merchantId,
       mode,
@@ -75,11 +78,16 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
       identity: sealed.ciphertext,
       fingerprints: sealed.fingerprints,
     }, after);
+    const expiry = identity.document?.expiry_date;
+    if (expiry && /^\d{4}-\d{2}-\d{2}$/.test(expiry)) session.verification.documentExpiresOn = expiry;
+    if (gate.grant) spendGrant(gate.grant, session.verification.id);
     if (runsNow) startProcessing(em, ctx.runtime, session.verification, after);
-    return session;
+    return { session };
   });
+  // A refusal commits its verification.already_verified event, then answers 409.
+  if ('refusal' in outcome) throw outcome.refusal;
   await runAfterCommit(after);
-  return created;
+  return outcome.session;
 }
 
 export type Include = 'applicant' | 'documents';
