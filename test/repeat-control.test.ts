@@ -37,7 +37,7 @@ describe('repeat-verification control', () => {
   it('R3: at create, an approval matched on reference_id answers 409 ALREADY_VERIFIED, creates no session and sends verification.already_verified', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
-    const first = await approvedPerson(key, { applicant: { reference_id: 'cust-r3' } });
+    const first = await approvedPerson(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { document: doc('R3-DOC-1') } });
     const before = (await sql(server.databaseUrl, 'select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
     const repeat = await create(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { outcome: 'approved' } });
     expect(repeat.status).toBe(409);

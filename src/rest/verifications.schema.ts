@@ -38,7 +38,7 @@ export const createVerificationBody = z.strictObject({
       /** The integrator's id for the person (matched first, R2). */
       reference_id: z.string().min(1).max(255).optional(),
       /** At most 254 characters. */
-      email: z.string().max(254, 'must be at most 254 characters').regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address').optional(),
+      email: z.string().trim().max(254, 'must be at most 254 characters').regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address').optional(),
     })
     .optional(),
   /** BCP 47 tag, default en. */
