@@ -59,4 +59,36 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
       await second.stop();
     }
   });
+
+  it('a job running longer than its lock lifetime is kept alive by its heartbeat: never cancelled, never run twice', async () => {
+    const options = { log: () => {}, workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 400 } };
+    const workers = [await startRuntime(testConfig(server.databaseUrl), options), await startRuntime(testConfig(server.databaseUrl), options)];
+    const runs: number[] = [];
+    const errors: string[] = [];
+    for (const [index, worker] of workers.entries()) {
+      worker.jobs.agenda.on('error', (error: Error) => errors.push(error.message));
+      worker.jobs.register(worker, [
+        {
+          name: 'test.slow',
+          handler: async () => {
+            runs.push(index);
+            await new Promise((r) => setTimeout(r, 1_600));
+          },
+        },
+      ]);
+    }
+    try {
+      await workers[0].jobs.now('test.slow', {});
+      await waitFor(async () => (await sql(`select count(*)::int as n from agenda_jobs where name = 'test.slow' and last_finished_at is not null`))[0].n === 1);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(runs).toHaveLength(1);
+      // (Agenda itself may report "no lockedAt" when its check wakes while it records the finish.)
+      expect(errors.filter((m) => m.includes('test.slow') && m.includes('took more than'))).toEqual([]);
+      const [row] = await sql(`select locked_at, fail_count from agenda_jobs where name = 'test.slow'`);
+      expect(row.locked_at).toBeNull();
+      expect(row.fail_count ?? 0).toBe(0);
+    } finally {
+      for (const worker of workers) await worker.stop();
+    }
+  });
 });

@@ -9,6 +9,10 @@ import type { JobDefinition } from './job.js';
 export interface JobsOptions {
   /** Poll interval; LISTEN/NOTIFY wakes Postgres workers sooner. */
   processEvery?: string | number;
+  /**
+   * Upper bound of every job's lock lifetime: how long a crashed worker's job waits before
+   * another worker takes it. Running jobs keep their lock fresh with a heartbeat.
+   */
   lockLifetimeMs?: number;
 }
 
@@ -24,9 +28,10 @@ export class Jobs {
   private readonly lockLifetimeMs: number;
 
   constructor(config: Config, databaseUrl: string, options: JobsOptions = {}) {
-    // A running job is re-checked every half lock lifetime (Agenda), and that timer outlives
-    // the job; tests use a short lifetime so nothing lingers after stop().
-    this.lockLifetimeMs = options.lockLifetimeMs ?? 10 * 60 * 1000;
+    // Agenda re-checks a running job every half lock lifetime on a timer that outlives the job
+    // (and keeps a stopped process alive until it fires), so lifetimes stay short; the
+    // heartbeat below, not a long lock, is what keeps a slow job from being cancelled.
+    this.lockLifetimeMs = options.lockLifetimeMs ?? 30_000;
     const backend = (this.backend =
       config.jobsBackend === 'mongodb'
         ? new MongoBackend({ address: config.mongodbUrl!, collection: 'agendaJobs' })
@@ -46,12 +51,18 @@ export class Jobs {
   /** Defines every job's handler; a process must do this before it enqueues or works. */
   register(runtime: Runtime, jobs: JobDefinition<any>[] = JOBS): void {
     for (const job of jobs) {
+      const lockLifetime = Math.min(job.lockLifetimeMs ?? this.lockLifetimeMs, this.lockLifetimeMs);
       this.agenda.define(
         job.name,
         async (agendaJob) => {
-          await job.handler(runtime, (agendaJob.attrs.data ?? {}) as never, agendaJob as never);
+          const stopHeartbeat = heartbeat(agendaJob, lockLifetime, runtime.log);
+          try {
+            await job.handler(runtime, (agendaJob.attrs.data ?? {}) as never, agendaJob as never);
+          } finally {
+            await stopHeartbeat();
+          }
         },
-        { concurrency: job.concurrency ?? 5, lockLifetime: job.lockLifetimeMs ?? this.lockLifetimeMs },
+        { concurrency: job.concurrency ?? 5, lockLifetime },
       );
     }
   }
@@ -85,4 +96,27 @@ export class Jobs {
       await this.backend.disconnect();
     }
   }
+}
+
+/**
+ * Keeps a running job's lock fresh (touch every quarter lock lifetime) so Agenda never
+ * cancels, or hands to another worker, a job whose process is alive but slow; the lock
+ * lifetime then only bounds how long a crashed worker's job waits to be picked up again.
+ */
+function heartbeat(job: { touch(): Promise<void> }, lockLifetimeMs: number, log: (line: string) => void): () => Promise<void> {
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    if (stopped) return;
+    inFlight = job.touch().catch((error: Error) => {
+      if (!stopped) log(`jobs: heartbeat failed: ${error.message}`);
+    });
+  }, Math.max(50, Math.floor(lockLifetimeMs / 4)));
+  timer.unref();
+  // A touch still in flight must land before Agenda records the run as finished and unlocks it.
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await inFlight;
+  };
 }

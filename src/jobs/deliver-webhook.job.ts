@@ -13,9 +13,6 @@ export interface DeliverWebhookData {
 export const deliverWebhookJob: JobDefinition<DeliverWebhookData> = {
   name: DELIVER_WEBHOOK_JOB,
   concurrency: 20,
-  // Beyond the 15 s attempt timeout: Agenda must not cancel an attempt in flight. A crashed
-  // sender is recovered by the delivery's own lease, not by this lock.
-  lockLifetimeMs: 60_000,
   handler: async (runtime: Runtime, data) => {
     await deliverWebhook(runtime, data.deliveryId);
   },

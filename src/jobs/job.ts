@@ -8,5 +8,6 @@ export interface JobDefinition<Data = Record<string, unknown>> {
   /** Runs on this interval in one process of the fleet (Agenda `every`, a single job). */
   every?: string;
   concurrency?: number;
+  /** Shorter lock lifetime than the process default (capped by it); the heartbeat keeps it fresh. */
   lockLifetimeMs?: number;
 }

@@ -110,7 +110,6 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
 export const retentionJob: JobDefinition = {
   name: RETENTION_JOB,
   every: '1 day',
-  lockLifetimeMs: 30 * 60_000,
   handler: async (runtime) => {
     const result = await purgeExpiredVerifications(runtime);
     if (result.verifications) {

@@ -122,7 +122,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
   const runtime = await startRuntime(config, {
     log: (line) => (process.env.TEST_LOG ? console.error(line) : logs.push(line)),
     workJobs: options.workJobs ?? true,
-    jobs: { processEvery: 200, lockLifetimeMs: 1000 },
+    jobs: { processEvery: 200, lockLifetimeMs: 4000 },
   });
   let app: App;
   try {
