@@ -175,6 +175,61 @@ describe('repeat-verification control', () => {
     expect(withdraw.body.error.code).toBe('GRANT_ALREADY_SPENT');
   });
 
+  it('R9: a repeat let through at create by a grant is not refused again when the same document is read; it reaches its own verdict', async () => {
+    const account = await server.bootstrap();
+    const key = account.keys.sandbox.secret_key;
+    const email = unique('r9same');
+    const original = await approvedPerson(key, { applicant: { email }, sandbox: { document: doc('R9-SAME-1') } });
+    expect((await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: { reason: 'details_changed' } })).status).toBe(200);
+    const repeat = await create(key, { applicant: { email }, sandbox: { outcome: 'approved', document: doc('R9-SAME-1') } });
+    expect(repeat.status).toBe(201);
+    const final = await settled(key, repeat.body.id);
+    expect(final).toMatchObject({ status: 'approved', verdict: 'approve' });
+    expect(final.reason_codes).not.toContain('ALREADY_VERIFIED');
+    expect(await eventTypes(repeat.body.id)).not.toContain('verification.already_verified');
+  });
+
+  it('R9: a grant lets through a repeat matched only on the document (no reference or email), spent by it; the next one is refused', async () => {
+    const account = await server.bootstrap();
+    const key = account.keys.sandbox.secret_key;
+    const original = await approvedPerson(key, { sandbox: { document: doc('R9-DOC-ONLY') } });
+    const grant = await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} });
+    expect(grant.status).toBe(200);
+    const through = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
+    expect(through).toMatchObject({ status: 'approved', verdict: 'approve' });
+    const [row] = await sql(server.databaseUrl, 'select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
+    expect(row.spent_by_verification_id).toBe(through.id);
+    const next = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
+    expect(next).toMatchObject({ status: 'expired' });
+    expect(next.reason_codes).toContain('ALREADY_VERIFIED');
+  });
+
+  it('R9 with R5: an open grant lifts the approval refusal only; a case of the person waiting on review still refuses with VERIFICATION_IN_REVIEW', async () => {
+    const account = await server.bootstrap();
+    const key = account.keys.sandbox.secret_key;
+    const email = unique('r9r5');
+    const original = await approvedPerson(key, { applicant: { email } });
+    await patchSettings(account, { repeat_verification: { enabled: false } });
+    const waiting = await settled(key, (await create(key, { applicant: { email }, sandbox: { outcome: 'review' } })).body.id);
+    expect(waiting.status).toBe('manual_review');
+    await patchSettings(account, { repeat_verification: { enabled: true, scope: 'same_flow' } });
+    expect((await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })).status).toBe(200);
+    const refused = await create(key, { applicant: { email }, sandbox: { outcome: 'pending' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'VERIFICATION_IN_REVIEW', detail: { verification_id: waiting.id } });
+  });
+
+  it('R9: simultaneous grant requests on one approval all answer 200 with the same single grant', async () => {
+    const account = await server.bootstrap();
+    const key = account.keys.sandbox.secret_key;
+    const original = await approvedPerson(key, { applicant: { email: unique('r9race') } });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    const [row] = await sql(server.databaseUrl, 'select count(*)::int as n from reverification_grants where verification_id = $1', [original.id]);
+    expect(row.n).toBe(1);
+  });
+
   it('R9: an approval stops refusing when its document expired or the re-verification period elapsed', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;

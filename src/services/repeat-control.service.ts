@@ -60,8 +60,14 @@ export function approvalValidUntil(v: Verification, periodDays: number | null | 
   return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 
-async function openGrant(em: EntityManager, v: Verification): Promise<ReverificationGrant | null> {
-  return em.findOne(ReverificationGrant, { verification: v, spentAt: null, revokedAt: null, expiresAt: { $gt: new Date() } });
+/**
+ * The grant that lets a repeat of `v` through: an open one, or the one the verification being
+ * gated already spent (a session let in at create is gated again when its document is read).
+ */
+async function openGrant(em: EntityManager, v: Verification, gatedId?: string): Promise<ReverificationGrant | null> {
+  const open = { spentAt: null, revokedAt: null, expiresAt: { $gt: new Date() } };
+  const where = gatedId ? { verification: v, $or: [open, { spentByVerificationId: gatedId }] } : { verification: v, ...open };
+  return em.findOne(ReverificationGrant, where as FilterQuery<ReverificationGrant>);
 }
 
 export interface Match {
@@ -79,7 +85,7 @@ async function findApproval(em: EntityManager, merchantId: string, mode: string,
     for (const v of await em.find(Verification, where, { orderBy: { decidedAt: 'desc' }, limit: 20 })) {
       const until = approvalValidUntil(v, periodDays);
       if (until && until.getTime() <= Date.now()) continue;
-      const grant = await openGrant(em, v);
+      const grant = await openGrant(em, v, excludeId);
       return { match: { verification: v, matchedOn: o.on }, until, grant };
     }
   }
@@ -108,15 +114,14 @@ export interface CreateGate {
  * At create (R2, R3, R5, R9, R10), inside the create transaction with the person locked:
  * reference and email only. An approval match refuses with ALREADY_VERIFIED (event
  * verification.already_verified, no session, no charge) unless an open grant lets this one
- * through; a review match refuses with VERIFICATION_IN_REVIEW.
+ * through (a review match still refuses); a review match refuses with VERIFICATION_IN_REVIEW.
  */
 export async function gateCreate(em: EntityManager, merchantId: string, mode: string, flow: Flow, f: Fingerprints): Promise<CreateGate> {
   const policy = await repeatPolicyFor(em, merchantId, flow);
   if (!policy.enabled || (!f.reference && !f.email)) return {};
   await lockPerson(em, merchantId, mode, { reference: f.reference, email: f.email });
   const approval = await findApproval(em, merchantId, mode, flow.id, policy, f, ['reference', 'email']);
-  if (approval) {
-    if (approval.grant) return { grant: approval.grant };
+  if (approval && !approval.grant) {
     const v = approval.match.verification;
     recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'create', matched_on: approval.match.matchedOn });
     return {
@@ -133,7 +138,8 @@ export async function gateCreate(em: EntityManager, merchantId: string, mode: st
       }),
     };
   }
-  return {};
+  // R9: an open grant lifts the approval's refusal only; a case waiting on review still refuses (R5).
+  return approval?.grant ? { grant: approval.grant } : {};
 }
 
 /**
@@ -151,7 +157,7 @@ export async function gateDocument(em: EntityManager, v: Verification): Promise<
   const approval = await findApproval(em, v.merchant.id, v.mode, flow.id, policy, f, ['document', 'nationalId'], v.id);
   if (approval) {
     if (approval.grant) {
-      spendGrant(approval.grant, v.id);
+      if (!approval.grant.spentAt) spendGrant(approval.grant, v.id);
       return false;
     }
     v.reasonCodes = [...new Set([...v.reasonCodes, 'ALREADY_VERIFIED'])];

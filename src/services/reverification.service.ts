@@ -1,4 +1,7 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ReverificationGrant, type GRANT_REASONS } from '../entities/reverification-grant.entity.js';
+import { Verification } from '../entities/verification.entity.js';
 import { conflict, notFound, parameterMissing } from '../errors.js';
 import type { ServiceContext } from './context.js';
 import { getVerification } from './verification.service.js';
@@ -11,6 +14,13 @@ export interface GrantInput {
 
 const isOpen = (g: ReverificationGrant) => !g.spentAt && !g.revokedAt && g.expiresAt.getTime() > Date.now();
 
+/** The approval's row lock serialises grant calls on it (the set of open grants may be empty, so locking that is not enough). */
+async function lockVerification(ctx: ServiceContext, em: EntityManager, verificationId: string): Promise<Verification> {
+  const v = await getVerification({ ...ctx, em }, verificationId);
+  await em.findOneOrFail(Verification, { id: v.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return v;
+}
+
 /**
  * Permission to verify an approved person again (R9). One open grant per approval: a second
  * call returns it unchanged. It never changes the original approval.
@@ -19,11 +29,11 @@ export async function grantReverification(ctx: ServiceContext, verificationId: s
   const reason = input.reason ?? 'merchant_request';
   if (reason === 'other' && !input.note?.trim()) throw parameterMissing('note');
   return ctx.em.transactional(async (em) => {
-    const v = await getVerification({ ...ctx, em }, verificationId);
+    const v = await lockVerification(ctx, em, verificationId);
     if (v.status !== 'approved') {
       throw conflict('VERIFICATION_NOT_APPROVED', `Verification ${v.id} is ${v.status}; only an approved verification can be re-verified.`, { detail: { verification_id: v.id, status: v.status } });
     }
-    const grants = await em.find(ReverificationGrant, { verification: v, spentAt: null, revokedAt: null }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+    const grants = await em.find(ReverificationGrant, { verification: v, spentAt: null, revokedAt: null });
     const open = grants.find(isOpen);
     if (open) return open;
     // Lapsed grants end at their expiry, which frees the one-open-grant slot.
@@ -43,8 +53,8 @@ export async function grantReverification(ctx: ServiceContext, verificationId: s
 /** Withdraws the open grant while unused; a spent grant cannot be withdrawn (409 GRANT_ALREADY_SPENT). */
 export async function withdrawReverification(ctx: ServiceContext, verificationId: string): Promise<ReverificationGrant> {
   return ctx.em.transactional(async (em) => {
-    const v = await getVerification({ ...ctx, em }, verificationId);
-    const grants = await em.find(ReverificationGrant, { verification: v }, { orderBy: { createdAt: 'desc' }, lockMode: 4 /* PESSIMISTIC_WRITE */ });
+    const v = await lockVerification(ctx, em, verificationId);
+    const grants = await em.find(ReverificationGrant, { verification: v }, { orderBy: { createdAt: 'desc' } });
     const open = grants.find(isOpen);
     if (open) {
       open.revokedAt = new Date();
