@@ -82,3 +82,13 @@ export const serviceUnavailable = (code: string, message: string) => new ApiErro
 /** Anything that is not an ApiError is an internal failure; its details stay in the log. */
 export const internalError = () =>
   new ApiError(500, 'api_error', 'INTERNAL_ERROR', 'An internal error occurred. It is safe to retry with backoff; quote the request id when reporting it.');
+
+/**
+ * PostgreSQL's data-exception class (SQLSTATE 22xxx: a NUL character, a malformed uuid, a value
+ * out of range) means the request carried a value the store cannot hold: bad input, never a 500.
+ */
+export function fromDatabaseError(caught: unknown): ApiError | null {
+  const code = (caught as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return null;
+  return invalidRequest('PARAMETER_INVALID', 'A value in the request is not acceptable (for example a NUL character or a malformed identifier).');
+}

@@ -4,7 +4,7 @@ import { koaMiddleware } from '@as-integrations/koa';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Context, Middleware, Next } from 'koa';
 import { buildSchema } from 'type-graphql';
-import { ApiError } from '../errors.js';
+import { ApiError, fromDatabaseError, parameterInvalid } from '../errors.js';
 import { ApiKeyResolver } from '../resolvers/api-key.resolver.js';
 import { authChecker } from '../resolvers/auth-checker.js';
 import { ViewerResolver } from '../resolvers/viewer.resolver.js';
@@ -13,6 +13,7 @@ import { FlowResolver } from '../resolvers/flow.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../rest/auth.js';
+import { pathOfNulCharacter } from '../rest/middleware.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/context.js';
 
@@ -27,7 +28,8 @@ export function buildGraphqlSchema(emit = false): Promise<GraphQLSchema> {
 
 /** ApiErrors keep the spec's code and type in `extensions`; anything else is an opaque api_error. */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = error instanceof GraphQLError ? error.originalError : error;
+  const raw = error instanceof GraphQLError ? error.originalError : error;
+  const original = fromDatabaseError(raw) ?? raw;
   if (original instanceof ApiError) {
     return {
       ...formatted,
@@ -54,7 +56,7 @@ const requestIdPlugin = (log: (line: string) => void): ApolloServerPlugin<Servic
     return {
       async didEncounterErrors({ errors, contextValue }) {
         for (const error of errors) {
-          if (!(error.originalError instanceof ApiError) && !error.extensions?.code) {
+          if (!(error.originalError instanceof ApiError) && !fromDatabaseError(error.originalError) && !error.extensions?.code) {
             log(`error request_id=${contextValue.requestId} graphql: ${error.originalError?.stack ?? error.message}`);
           }
         }
@@ -70,6 +72,17 @@ const requestIdPlugin = (log: (line: string) => void): ApolloServerPlugin<Servic
     };
   },
 });
+
+/**
+ * A NUL character breaks PostgreSQL's wire protocol, so it is refused before any resolver runs:
+ * in variables, in the query text (raw or as a \u0000 escape in a string literal) or the URL.
+ */
+function refuseNulCharacters(ctx: Context): void {
+  const body = (ctx.request as { body?: { query?: unknown; variables?: unknown } }).body;
+  const query = typeof body?.query === 'string' ? body.query : '';
+  const param = pathOfNulCharacter(ctx.query) ?? pathOfNulCharacter(body?.variables, 'variables') ?? (/\u0000|\\u0000/.test(query) ? 'query' : null);
+  if (param) throw parameterInvalid(param, 'must not contain a NUL character');
+}
 
 /** `/graphql` for team members: member authentication, then Apollo with the request's ServiceContext. */
 export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware: Middleware; stop: () => Promise<void> }> {
@@ -87,12 +100,14 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   const middleware = async (ctx: Context, next: Next) => {
     if (ctx.path !== '/graphql') return next();
     try {
+      refuseNulCharacters(ctx);
       await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // GraphQL clients read failures from `errors`; the envelope's fields go in extensions.
       ctx.status = error.status;
-      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, type: error.type, request_id: ctx.state.requestId } }] };
+      const param = error.param !== undefined ? { param: error.param } : {};
+      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, type: error.type, ...param, request_id: ctx.state.requestId } }] };
     }
   };
   return { middleware, stop: () => apollo.stop() };

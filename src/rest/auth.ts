@@ -52,10 +52,12 @@ export function memberAuthentication(runtime: Runtime) {
   };
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Route guard: the caller must hold `permission`; writes are refused to read-only keys. */
 export function requirePermission(permission: Requirement['permission'], options: { write?: boolean } = {}) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    await authorize(ctx.state.svc as ServiceContext, { permission, write: options.write ?? ctx.method !== 'GET' });
+    await authorize(ctx.state.svc as ServiceContext, { permission, write: options.write ?? !READ_METHODS.has(ctx.method) });
     await next();
   };
 }

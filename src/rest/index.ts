@@ -13,6 +13,7 @@ import { usageRouter } from './usage.router.js';
 import { verificationsRouter } from './verifications.router.js';
 import { webhooksRouter } from './webhooks.router.js';
 import { lookupRouter } from './lookup.router.js';
+import { rejectNulCharacters } from './middleware.js';
 import { manualReviewsRouter } from './manual-reviews.router.js';
 import { reverificationRouter } from './reverification.router.js';
 import { settingsRouter } from './settings.router.js';
@@ -46,6 +47,7 @@ export function v1(runtime: Runtime): Middleware {
   const keyApp = compose([keyAuthentication(runtime), ...keyRouters().map((r) => r.routes())] as Middleware[]);
   return async (ctx: Context, next: Next) => {
     if (ctx.path === '/v1' || ctx.path.startsWith('/v1/')) {
+      await rejectNulCharacters(ctx, async () => undefined);
       if (ctx.path === '/v1/console/sessions' || ctx.path.startsWith('/v1/console/sessions/')) return sessions(ctx as never, next);
       if (ctx.path.startsWith('/v1/console/')) return consoleApp(ctx, next);
       return keyApp(ctx, next);

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError, internalError, invalidRequest } from '../errors.js';
+import { ApiError, fromDatabaseError, internalError, invalidRequest, parameterInvalid } from '../errors.js';
 import { newId } from '../ids.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,200}$/;
@@ -35,6 +35,7 @@ export function errorHandler(log: (line: string) => void) {
     } catch (caught) {
       let error: ApiError;
       if (caught instanceof ApiError) error = caught;
+      else if (fromDatabaseError(caught)) error = fromDatabaseError(caught)!;
       else {
         const status = (caught as { status?: number }).status;
         if (status === 405) error = new ApiError(405, 'invalid_request_error', 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}.`);
@@ -48,4 +49,31 @@ export function errorHandler(log: (line: string) => void) {
       ctx.body = { error: error.toEnvelope(ctx.state.requestId) };
     }
   };
+}
+
+/** The dotted path of the first string holding a NUL character (no store accepts one), or null. */
+export function pathOfNulCharacter(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = pathOfNulCharacter(item, `${path}[${index}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return path ? `${path}.${key.replace(/\u0000/g, '')}` : key.replace(/\u0000/g, '');
+      const found = pathOfNulCharacter(item, path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Refuses a NUL character anywhere in the query or the JSON body with 400 PARAMETER_INVALID naming the field. */
+export async function rejectNulCharacters(ctx: Context, next: Next): Promise<void> {
+  const param = pathOfNulCharacter(ctx.query) ?? pathOfNulCharacter((ctx.request as { body?: unknown }).body);
+  if (param) throw parameterInvalid(param, 'must not contain a NUL character');
+  await next();
 }

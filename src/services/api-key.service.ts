@@ -45,7 +45,8 @@ export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey
 
 /**
  * Mints a key. A key caller mints only in its own environment and never grants a scope it
- * does not hold itself (a sandbox key must not mint live access or widen its own rights).
+ * does not hold itself (a sandbox key must not mint live access or widen its own rights); a
+ * member grants applicant:read only when holding verifications.reveal.
  */
 export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();
@@ -65,6 +66,11 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     if (beyond.length > 0) {
       throw permissionError('INSUFFICIENT_PERMISSIONS', `A key cannot grant permissions it does not hold: ${beyond.join(', ')}.`);
     }
+  }
+  // A key holding applicant:read reads identity without the member's reveal permission or its
+  // audit trail, so only a member who may reveal identity can mint one.
+  if (ctx.caller.kind === 'member' && permissions.includes('applicant:read') && !ctx.caller.permissions.includes('verifications.reveal')) {
+    throw permissionError('INSUFFICIENT_PERMISSIONS', 'Minting a key with applicant:read needs the verifications.reveal member permission.');
   }
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
     throw parameterInvalid('expires_at', 'expires_at must be in the future.');
