@@ -137,6 +137,43 @@ describe('age rules run on the simulated date of birth', () => {
   });
 });
 
+describe('the sandbox reaches its forced outcome whatever the flow', () => {
+  it('a document-only flow forced to rejected is rejected, the document check carrying SANDBOX_REJECTED', async () => {
+    const v = await run({ checks: [{ type: 'document' }], sandbox: { outcome: 'rejected', document: passport() } });
+    expect(v).toMatchObject({ status: 'rejected', verdict: 'reject' });
+    expect(checkOf(v, 'document')).toMatchObject({ verdict: 'reject', reason_codes: ['SANDBOX_REJECTED'] });
+  });
+
+  it('a document + age flow forced to review goes to manual_review with the given reason code', async () => {
+    const v = await run({ checks: [{ type: 'document' }, { type: 'age' }], sandbox: { outcome: 'review', reason_codes: ['IMAGE_QUALITY'], document: passport() } });
+    expect(v).toMatchObject({ status: 'manual_review', verdict: 'review', reason_codes: ['IMAGE_QUALITY'] });
+  });
+
+  it('an aml-only flow forced to review goes to manual_review', async () => {
+    const v = await run({ checks: [{ type: 'aml' }], sandbox: { outcome: 'review', document: passport() } });
+    expect(v).toMatchObject({ status: 'manual_review', reason_codes: ['SANDBOX_REVIEW'] });
+  });
+
+  it('a forced rejection never lands on an optional liveness check: the required document carries it and the session is rejected', async () => {
+    const v = await run({ checks: [{ type: 'document' }, { type: 'liveness', required: false }], sandbox: { outcome: 'rejected', document: passport() } });
+    expect(v).toMatchObject({ status: 'rejected', verdict: 'reject' });
+    expect(checkOf(v, 'liveness')).toMatchObject({ verdict: 'approve' });
+  });
+});
+
+describe('never a fake approval', () => {
+  it('a required email step with no address is skipped and the session goes to manual_review, not approved', async () => {
+    const v = await run({ checks: [{ type: 'document' }, { type: 'email' }], sandbox: { outcome: 'approved', document: passport() } });
+    expect(checkOf(v, 'email')).toMatchObject({ status: 'skipped', reason_codes: ['EMAIL_NOT_PROVIDED'] });
+    expect(v).toMatchObject({ status: 'manual_review', verdict: 'review' });
+  });
+
+  it('with the address sent at create the same flow approves', async () => {
+    const v = await run({ checks: [{ type: 'document' }, { type: 'email' }], applicant: { email: `e-${unique()}@example.com` }, sandbox: { outcome: 'approved', document: passport() } });
+    expect(v).toMatchObject({ status: 'approved', verdict: 'approve' });
+  });
+});
+
 describe('what a run stores', () => {
   it('each check is saved completed, with one check.completed event and one non-billable usage record per check', async () => {
     const v = await run({ checks: [{ type: 'document' }, { type: 'liveness' }, { type: 'face_match' }, { type: 'aml' }], sandbox: { outcome: 'approved', document: passport() } });

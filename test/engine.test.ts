@@ -5,7 +5,7 @@ import { ageOn, ageRunner } from '../src/engine/age.js';
 import { evaluateDocument, expiryDisposition, findingDisposition } from '../src/engine/document.js';
 import { rollUp } from '../src/engine/rollup.js';
 import { RUNNERS } from '../src/engine/runners.js';
-import { forcedCheckIndex, sandboxImageResult } from '../src/engine/sandbox.js';
+import { applySandboxOutcome, forcedCheckIndex, sandboxImageResult } from '../src/engine/sandbox.js';
 import type { CheckInput, CheckResult, DocumentRead, Identity } from '../src/engine/types.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -97,9 +97,19 @@ describe('roll-up', () => {
     expect(rollUp([check({ verdict: 'reject', reasonCodes: [] })]).declineType).toBe('final');
   });
 
-  it('a skipped check (no verdict) neither rejects nor reviews', () => {
-    const out = rollUp([check(), check({ type: 'email', status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] })]);
+  it('an optional skipped check (no verdict) neither rejects nor reviews', () => {
+    const out = rollUp([check(), check({ type: 'email', required: false, status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] })]);
     expect(out.status).toBe('approved');
+  });
+
+  it('never a fake approval: a required check that was skipped gives manual_review with its reason codes', () => {
+    const out = rollUp([check(), check({ type: 'email', status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] })]);
+    expect(out).toMatchObject({ status: 'manual_review', reasonCodes: ['EMAIL_NOT_PROVIDED'] });
+  });
+
+  it('never a fake approval: an errored check counts as review, so the others cannot approve alone', () => {
+    const out = rollUp([check(), check({ type: 'aml', status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'] })]);
+    expect(out).toMatchObject({ status: 'manual_review', reasonCodes: ['CHECK_UNAVAILABLE'] });
   });
 
   it('the score is the mean of the completed checks', () => {
@@ -320,7 +330,7 @@ describe('age', () => {
 
 describe('live runners (no sandbox): never a fake approval', () => {
   it.each(['liveness', 'face_match'])('%s without image analysis is review IMAGE_ANALYSIS_UNAVAILABLE', async (type) => {
-    const out = await RUNNERS[type].run({ ...input({ check: { type }, identity: { document: passport() } }), carriesForcedVerdict: true } as CheckInput);
+    const out = await RUNNERS[type].run(input({ check: { type }, identity: { document: passport() } }));
     expect(out).toMatchObject({ status: 'completed', verdict: 'review', reasonCodes: ['IMAGE_ANALYSIS_UNAVAILABLE'] });
   });
 
@@ -356,12 +366,29 @@ describe('sandbox forcing', () => {
     expect(forcedCheckIndex(['aml', 'document'], [false, true], 'rejected')).toBe(1);
   });
 
-  it('sandboxImageResult: the carrying check gets the forced verdict and codes; others approve', () => {
-    const sandbox = (outcome: 'approved' | 'rejected' | 'review' | 'pending', reason_codes?: string[]) => input({ check: { type: 'liveness' }, sandbox: { outcome, reason_codes } });
-    expect(sandboxImageResult(sandbox('rejected'), true)).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED'], providerTier: 'sandbox' });
-    expect(sandboxImageResult(sandbox('review'), true)).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] });
-    expect(sandboxImageResult(sandbox('rejected', ['IMAGE_QUALITY']), true).reasonCodes).toEqual(['IMAGE_QUALITY']);
-    expect(sandboxImageResult(sandbox('rejected'), false).verdict).toBe('approve');
-    expect(sandboxImageResult(sandbox('approved'), true).verdict).toBe('approve');
+  it('forcedCheckIndex: an optional image check never carries the verdict while a required check exists', () => {
+    expect(forcedCheckIndex(['document', 'liveness'], [true, false], 'rejected')).toBe(0);
+    expect(forcedCheckIndex(['document', 'liveness', 'face_match'], [true, false, true], 'rejected')).toBe(2);
+    expect(forcedCheckIndex(['aml', 'liveness'], [false, false], 'review')).toBe(1);
+  });
+
+  it('sandbox image analysis approves every capture; live says it is unavailable', () => {
+    expect(sandboxImageResult()).toMatchObject({ verdict: 'approve', providerTier: 'sandbox' });
+  });
+
+  it('applySandboxOutcome: rejected rejects the carrying check of any type, with the given or a default code', () => {
+    const approve = { status: 'completed' as const, verdict: 'approve' as const, score: 0.95, reasonCodes: [], providerTier: 'standard' };
+    expect(applySandboxOutcome('liveness', approve, { outcome: 'rejected' })).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED'], providerTier: 'sandbox' });
+    expect(applySandboxOutcome('document', approve, { outcome: 'rejected' })).toMatchObject({ verdict: 'reject', reasonCodes: ['SANDBOX_REJECTED'] });
+    expect(applySandboxOutcome('age', approve, { outcome: 'rejected', reason_codes: ['IMAGE_QUALITY'] }).reasonCodes).toEqual(['IMAGE_QUALITY']);
+    expect(applySandboxOutcome('face_match', approve, { outcome: 'review' })).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] });
+    expect(applySandboxOutcome('aml', approve, { outcome: 'review' })).toMatchObject({ verdict: 'review', reasonCodes: ['SANDBOX_REVIEW'] });
+  });
+
+  it("applySandboxOutcome: approved leaves the result alone; review never softens the check's own rejection", () => {
+    const expired = { status: 'completed' as const, verdict: 'reject' as const, score: 0.1, reasonCodes: ['DOCUMENT_EXPIRED'], providerTier: 'standard' };
+    expect(applySandboxOutcome('document', expired, { outcome: 'approved' })).toBe(expired);
+    expect(applySandboxOutcome('document', expired, { outcome: 'review' })).toBe(expired);
+    expect(applySandboxOutcome('document', expired, { outcome: 'rejected' }).reasonCodes).toEqual(['SANDBOX_REJECTED', 'DOCUMENT_EXPIRED']);
   });
 });

@@ -6,11 +6,13 @@ export const RETRYABLE_CODES = new Set(['LIVENESS_FAILED', 'SELFIE_MISMATCH', 'I
 
 /**
  * The spec's roll-up: any required check rejecting gives rejected; otherwise any check in
- * review gives manual_review; otherwise approved.
+ * review gives manual_review; otherwise approved. Never a fake approval: an errored check
+ * counts with its verdict (review), and a required check that was skipped is a review.
  */
 export function rollUp(checks: Check[]): Outcome {
-  const done = checks.filter((c) => c.status === 'completed');
-  const scores = done.map((c) => c.score).filter((s): s is number => typeof s === 'number');
+  const done = checks.filter((c) => c.status === 'completed' || c.status === 'errored');
+  const unrun = checks.filter((c) => c.status === 'skipped' && c.required);
+  const scores = checks.filter((c) => c.status === 'completed').map((c) => c.score).filter((s): s is number => typeof s === 'number');
   const score = scores.length ? Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 1000) / 1000 : null;
   const rejecting = done.filter((c) => c.required && c.verdict === 'reject');
   if (rejecting.length > 0) {
@@ -18,7 +20,7 @@ export function rollUp(checks: Check[]): Outcome {
     const retryable = codes.length > 0 && codes.every((code) => RETRYABLE_CODES.has(code));
     return { status: 'rejected', verdict: 'reject', score, reasonCodes: codes, declineType: retryable ? 'retryable' : 'final', changeReason: 'engine' };
   }
-  const reviewing = done.filter((c) => c.verdict === 'review');
+  const reviewing = [...done.filter((c) => c.verdict === 'review'), ...unrun];
   if (reviewing.length > 0) {
     return { status: 'manual_review', verdict: 'review', score, reasonCodes: reviewing.flatMap((c) => c.reasonCodes), declineType: null, changeReason: 'engine' };
   }

@@ -12,7 +12,7 @@ import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCas
 import { settle } from '../services/verification-lifecycle.js';
 import { rollUp } from './rollup.js';
 import { RUNNERS } from './runners.js';
-import { forcedCheckIndex } from './sandbox.js';
+import { applySandboxOutcome, forcedCheckIndex } from './sandbox.js';
 import type { CheckResult, Identity } from './types.js';
 
 export interface SessionJobData {
@@ -57,8 +57,9 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
     let outcome: CheckResult;
     try {
       outcome = runner
-        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), carriesForcedVerdict: position === forced } as never)
+        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date() })
         : errored;
+      if (v.sandbox && position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     } catch (error) {
       runtime.log(`check ${check.id} (${check.type}) failed: ${(error as Error).message}`);
       outcome = errored;

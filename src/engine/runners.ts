@@ -7,8 +7,7 @@ import { result } from './types.js';
 /** Liveness and face match need image analysis: sandbox simulates them, live says so honestly. */
 const imageRunner = (type: string): CheckRunner => ({
   type,
-  run: (input: CheckInput & { carriesForcedVerdict?: boolean }): CheckResult =>
-    input.sandbox ? sandboxImageResult(input, input.carriesForcedVerdict ?? false) : imageAnalysisUnavailable(),
+  run: (input: CheckInput): CheckResult => (input.sandbox ? sandboxImageResult() : imageAnalysisUnavailable()),
 });
 
 /** No sanctions list ships with the service: sandbox screens clean, live goes to a human. */
