@@ -73,4 +73,30 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     expect(again.headers.get('idempotency-replayed')).toBe('true');
     expect(again.body).toEqual(bad.body);
   });
+
+  it('the stored answer never holds the client_token in clear, and the replay still returns it', async () => {
+    const body = { metadata: { tag: 'sealed' }, sandbox: { outcome: 'pending' } };
+    const first = await create(body, 'key-sealed-1');
+    expect(first.body.client_token).toMatch(/^vct_/);
+    const [row] = await sql(server.databaseUrl, `select response_body::text as body from idempotency_keys where key = 'key-sealed-1'`);
+    expect(row.body).not.toContain(first.body.client_token);
+    expect(row.body).not.toContain(first.body.id);
+    const replay = await create(body, 'key-sealed-1');
+    expect(replay.body.client_token).toBe(first.body.client_token);
+  });
+
+  it('the cleanup job deletes expired keys and keeps live ones', async () => {
+    await create({ metadata: { tag: 'old' }, sandbox: { outcome: 'pending' } }, 'key-old-1');
+    await create({ metadata: { tag: 'new' }, sandbox: { outcome: 'pending' } }, 'key-new-1');
+    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'key-old-1'`);
+    await server.runtime.jobs.now('idempotency-keys.cleanup', {});
+    const deadline = Date.now() + 15_000;
+    let keys: string[] = [];
+    while (Date.now() < deadline) {
+      keys = (await sql(server.databaseUrl, `select key from idempotency_keys where key in ('key-old-1', 'key-new-1')`)).map((r) => r.key);
+      if (!keys.includes('key-old-1')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(keys).toEqual(['key-new-1']);
+  });
 });

@@ -1,3 +1,4 @@
+import { cleanupIdempotencyJob } from './cleanup-idempotency.job.js';
 import { cleanupSessionsJob } from './cleanup-sessions.job.js';
 import { deliverWebhookJob } from './deliver-webhook.job.js';
 import { dispatchEventsJob } from './dispatch-events.job.js';
@@ -8,4 +9,4 @@ import { runChecksJob } from './run-checks.job.js';
 import { sweepVerificationsJob } from './sweep-verifications.job.js';
 
 /** Every job of the service; registerJobs defines each on the one Agenda instance. */
-export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob, retentionJob];
+export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, cleanupIdempotencyJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob, retentionJob];

@@ -12,6 +12,16 @@ export interface StoredResponse {
 
 const TTL_MS = 24 * 3600 * 1000;
 
+/**
+ * A stored answer is replayed verbatim, so it keeps the create answer's client_token (a bearer
+ * credential) recoverable for 24 hours: it is stored encrypted (AES-256-GCM, the identity
+ * vault), never in clear, and the cleanup job deletes it once the key expires.
+ */
+function unseal(ctx: ServiceContext, stored: unknown): unknown {
+  const sealed = (stored as { sealed?: unknown } | null)?.sealed;
+  return typeof sealed === 'string' ? ctx.runtime.vault.decrypt(sealed) : stored;
+}
+
 /** A stable hash of a JSON body (key order does not matter). */
 export function requestHash(body: unknown): string {
   const canonical = (value: unknown): unknown =>
@@ -56,12 +66,12 @@ export async function withIdempotency(
     if (existing.status !== 'completed') {
       throw idempotencyError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly.');
     }
-    return { status: existing.responseStatus ?? 200, body: existing.responseBody, replayed: true };
+    return { status: existing.responseStatus ?? 200, body: unseal(ctx, existing.responseBody), replayed: true };
   }
   const store = (status: number, responseBody: unknown) =>
     connection.execute(`update idempotency_keys set status = 'completed', response_status = ?, response_body = ?::jsonb where api_key_id = ? and key = ?`, [
       status,
-      JSON.stringify(responseBody),
+      JSON.stringify({ sealed: ctx.runtime.vault.encrypt(responseBody) }),
       apiKeyId,
       key,
     ]);
