@@ -137,6 +137,22 @@ describe('routing', () => {
     await waitFor(async () => receiver.requests.filter(atPath(path)).some((r) => verificationIdOf(r) === afterClear), 15_000, 'first key traffic after clearing');
   });
 
+  it('api_key_ids: an event is the traffic of the key whose call caused it (tagging, a refused repeat), not of the key that created the verification', async () => {
+    const minted = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'tagger', environment: 'sandbox' } });
+    const second = minted.body.secret_key as string;
+    const path = freshPath();
+    await endpoint(sandbox, path, { api_key_ids: [minted.body.id], events: ['verification.tag_added', 'verification.already_verified'] });
+    const reference = `route-${Date.now()}`;
+    const first = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { reference_id: reference }, sandbox: { outcome: 'approved' } } });
+    await waitFor(async () => (await server.request(`/v1/verifications/${first.body.id}`, { token: sandbox })).body.status === 'approved', 15_000, 'approval');
+    expect((await server.request(`/v1/verifications/${first.body.id}/tags`, { token: second, body: { names: ['routed'] } })).status).toBe(200);
+    const refused = await server.request('/v1/verifications', { token: second, body: { applicant: { reference_id: reference } } });
+    expect(refused.body.error.code).toBe('ALREADY_VERIFIED');
+    const got = await receiver.waitFor(2, atPath(path), 15_000);
+    expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['verification.already_verified', 'verification.tag_added']);
+    expect(got.every((r) => verificationIdOf(r) === first.body.id)).toBe(true);
+  });
+
   it('environment separation: a sandbox endpoint never receives live events and the reverse', async () => {
     const sandboxPath = freshPath();
     const livePath = freshPath();

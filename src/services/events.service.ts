@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Event } from '../entities/event.entity.js';
 import { Merchant } from '../entities/merchant.entity.js';
 import type { Verification } from '../entities/verification.entity.js';
+import type { ServiceContext } from './context.js';
 
 /** Every event name of the spec's catalogue (webhook endpoints subscribe to these). */
 export const EVENT_TYPES = [
@@ -41,18 +42,27 @@ export function verificationEventData(v: Verification): Record<string, unknown> 
   };
 }
 
+/** Whose traffic caused an event, for webhook `api_key_ids` routing: by default the key that created the verification. */
+export interface EventSource {
+  /** The key whose call caused the event (null: a team member's or the system's action). */
+  apiKeyId?: string | null;
+}
+
+/** The key of a key-authenticated caller; null for members and the system. */
+export const callerKeyId = (ctx: ServiceContext): string | null => (ctx.caller.kind === 'key' ? ctx.caller.keyId : null);
+
 /**
  * Writes an event about a verification into the outbox, in the caller's transaction. Bumps
  * the verification's `sequence` first, so every event carries a number larger than the last.
  */
-export function recordVerificationEvent(em: EntityManager, verification: Verification, type: EventType, extra: Record<string, unknown> = {}): Event {
+export function recordVerificationEvent(em: EntityManager, verification: Verification, type: EventType, extra: Record<string, unknown> = {}, source: EventSource = {}): Event {
   verification.sequence += 1;
   return em.create(Event, {
     merchant: em.getReference(Merchant, verification.merchant.id),
     mode: verification.mode,
     type,
     verificationId: verification.id,
-    apiKeyId: verification.apiKeyId ?? null,
+    apiKeyId: source.apiKeyId !== undefined ? source.apiKeyId : (verification.apiKeyId ?? null),
     payload: { verification: verificationEventData(verification), ...extra },
   });
 }

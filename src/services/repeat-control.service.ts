@@ -116,14 +116,15 @@ export interface CreateGate {
  * verification.already_verified, no session, no charge) unless an open grant lets this one
  * through (a review match still refuses); a review match refuses with VERIFICATION_IN_REVIEW.
  */
-export async function gateCreate(em: EntityManager, merchantId: string, mode: string, flow: Flow, f: Fingerprints): Promise<CreateGate> {
+export async function gateCreate(em: EntityManager, merchantId: string, mode: string, flow: Flow, f: Fingerprints, callerKeyId: string | null): Promise<CreateGate> {
   const policy = await repeatPolicyFor(em, merchantId, flow);
   if (!policy.enabled || (!f.reference && !f.email)) return {};
   await lockPerson(em, merchantId, mode, { reference: f.reference, email: f.email });
   const approval = await findApproval(em, merchantId, mode, flow.id, policy, f, ['reference', 'email']);
   if (approval && !approval.grant) {
     const v = approval.match.verification;
-    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'create', matched_on: approval.match.matchedOn });
+    // The refused create is the calling key's traffic, whoever created the approval.
+    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'create', matched_on: approval.match.matchedOn }, { apiKeyId: callerKeyId });
     return {
       refusal: conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
         detail: { verification_id: v.id, status: v.status, verdict: v.verdict, matched_on: approval.match.matchedOn, approval_valid_until: approval.until?.toISOString() ?? null },

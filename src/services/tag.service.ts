@@ -7,7 +7,7 @@ import { Verification } from '../entities/verification.entity.js';
 import { conflict, notFound, parameterInvalid, parameterMissing } from '../errors.js';
 import { isPrefixedId, newId } from '../ids.js';
 import type { ServiceContext } from './context.js';
-import { recordVerificationEvent } from './events.service.js';
+import { callerKeyId, recordVerificationEvent, type EventSource } from './events.service.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 
 /** Tag colors (decisions.md); `slate` is the default. */
@@ -196,13 +196,13 @@ export function appliedClock(): () => Date {
 }
 
 /** Puts tags on a verification, writing verification.tag_added for each one it did not carry yet. */
-function addTagsToVerification(em: EntityManager, verification: Verification, tags: Tag[], carried: Set<string>): void {
+function addTagsToVerification(em: EntityManager, verification: Verification, tags: Tag[], carried: Set<string>, source: EventSource = {}): void {
   const appliedAt = appliedClock();
   for (const tag of tags) {
     if (carried.has(tag.id)) continue;
     carried.add(tag.id);
     em.create(VerificationTag, { verification, tag, createdAt: appliedAt() });
-    recordVerificationEvent(em, verification, 'verification.tag_added', { tag: tagReference(tag) });
+    recordVerificationEvent(em, verification, 'verification.tag_added', { tag: tagReference(tag) }, source);
   }
 }
 
@@ -216,7 +216,7 @@ export async function tagVerification(ctx: ServiceContext, verificationId: strin
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
     const tags = await resolveTagsForTagging(em, verification.merchant.id, verification.mode, input);
-    addTagsToVerification(em, verification, tags, await carriedBy(em, verification.id));
+    addTagsToVerification(em, verification, tags, await carriedBy(em, verification.id), { apiKeyId: callerKeyId(ctx) });
     await em.flush();
   });
   return (await tagReferencesFor(ctx.em, [verificationId])).get(verificationId) ?? [];
@@ -232,7 +232,7 @@ export async function untagVerification(ctx: ServiceContext, verificationId: str
     ]);
     if (removed.length === 0) return;
     const tag = await em.findOneOrFail(Tag, { id: tagId }, { filters: { tenant: { merchantId: verification.merchant.id, modes: [verification.mode] } } });
-    recordVerificationEvent(em, verification, 'verification.tag_removed', { tag: tagReference(tag) });
+    recordVerificationEvent(em, verification, 'verification.tag_removed', { tag: tagReference(tag) }, { apiKeyId: callerKeyId(ctx) });
     await em.flush();
   });
 }

@@ -11,6 +11,7 @@ import { resolveFlowForSession } from './flow-resolution.js';
 import { sealIdentity } from './identity.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 import { normaliseEmailForMatch } from './vault.js';
+import { callerKeyId } from './events.service.js';
 import { gateCreate, spendGrant } from './repeat-control.service.js';
 import { createSession, runAfterCommit, startProcessing, type AfterCommit, type CreatedSession } from './verification-lifecycle.js';
 
@@ -63,7 +64,7 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
   const after: AfterCommit = [];
   const outcome = await ctx.em.transactional(async (em) => {
     const { flow, steps } = await resolveFlowForSession({ ...ctx, em }, mode, { flowId: input.flow, checks: input.checks });
-    const gate = await gateCreate(em, ctx.merchantId, mode, flow, sealed.fingerprints);
+    const gate = await gateCreate(em, ctx.merchantId, mode, flow, sealed.fingerprints, callerKeyId(ctx));
     if (gate.refusal) return { refusal: gate.refusal };
     const session = createSession(em, ctx.runtime, {
       merchantId: ctx.merchantId,
