@@ -10,6 +10,7 @@ import { authChecker } from '../resolvers/auth-checker.js';
 import { ViewerResolver } from '../resolvers/viewer.resolver.js';
 import { ApplicantResolver } from '../resolvers/applicant.resolver.js';
 import { FlowResolver } from '../resolvers/flow.resolver.js';
+import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../rest/auth.js';
@@ -17,7 +18,7 @@ import { pathOfNulCharacter } from '../rest/middleware.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/context.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 
