@@ -50,7 +50,8 @@ export async function runCli(args: string[], config: Config = loadConfig(), io: 
   try {
     const em = systemFork(runtime.orm);
     if (command === 'migrate') {
-      io.out('migrations are up to date');
+      // startRuntime applied any pending migration (and logged which to stderr).
+      io.out(`migrations are up to date (${runtime.appliedMigrations.length ? `applied ${runtime.appliedMigrations.join(', ')}` : 'nothing to apply'})`);
       return 0;
     }
     if (command === 'bootstrap') {

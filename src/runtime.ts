@@ -19,6 +19,8 @@ export interface Runtime {
   /** Recently authenticated keys and their reserved rate-limit tokens (this process only). */
   keyCache: KeyCache;
   databaseUrl: string;
+  /** Migrations this start applied (empty when the schema was current). */
+  appliedMigrations: string[];
   log: (line: string) => void;
   stop(): Promise<void>;
 }
@@ -72,7 +74,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const jobs = new Jobs(config, databaseUrl, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), databaseUrl, log, stop: stopAll };
+    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
     jobs.register(runtime);
     stops.push(['jobs', () => jobs.stop()]);
     if (options.workJobs ?? config.runJobs) await jobs.start();

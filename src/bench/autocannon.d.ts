@@ -1,6 +1,23 @@
 // autocannon 9 ships no types and @types/autocannon is not installed; this declares only the
 // part of the programmatic API the bench uses (promise form: no callback given).
 declare module 'autocannon' {
+  /** The raw request autocannon builds; `setupRequest` returns a changed copy. */
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers: Record<string, string>;
+    body?: string | Buffer;
+  }
+
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** Called before every request of this spec; rebuilds the request (Content-Length included). */
+    setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest | null;
+  }
+
   interface Options {
     url: string;
     method?: string;
@@ -11,6 +28,9 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     bailout?: number;
+    requests?: RequestSpec[];
+    /** A falsy answer counts the response in `mismatches`. */
+    verifyBody?: (body: string) => boolean;
   }
 
   interface Histogram {
@@ -44,5 +64,5 @@ declare module 'autocannon' {
 
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;
-  export type { Options, Result };
+  export type { Options, RawRequest, RequestSpec, Result };
 }

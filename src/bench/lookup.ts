@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { fingerprintEmails, LOOKUP_SQL, lookupParams } from '../services/lookup.service.js';
 import { loadMasterKey, Vault } from '../services/vault.js';
+import { call } from './api.js';
+import { dataDir, measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';
 import { removeSeeded, seedFingerprints, seedRandom } from './lookup-seed.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';
@@ -18,9 +17,6 @@ const ADDRESSES = 1000;
 /** Every other looked-up address has one stored verification: 500 found, 500 not. */
 const KNOWN = ADDRESSES / 2;
 
-/** Same folder run.ts gives the service child (DATA_DIR). */
-const dataDir = fileURLToPath(new URL('../../.data/bench/', import.meta.url));
-
 interface Prepared {
   pool: pg.Pool;
   body: string;
@@ -30,18 +26,6 @@ interface Prepared {
 
 let prepared: Promise<Prepared> | undefined;
 
-/** The service's embedded PostgreSQL: started under DATA_DIR, its port and password in pg-state.json. */
-function databaseUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'pg-state.json'), 'utf8')) as { port: number; password: string };
-  return `postgresql://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/idv`;
-}
-
-async function post(url: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
 async function prepare(ctx: BenchContext): Promise<Prepared> {
   // The child's master key: the operator's IDENTITY_ENCRYPTION_KEY (inherited) or <DATA_DIR>/identity.key.
   const vault = new Vault(loadMasterKey(process.env.IDENTITY_ENCRYPTION_KEY, dataDir, ctx.log));
@@ -49,10 +33,10 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
   const { perInput } = fingerprintEmails(vault, emails);
 
   // One real verification to copy (valid flow, snapshot, every not-null column).
-  const template = await post(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, { applicant: { email: 'lookup.template@example.org' }, sandbox: { outcome: 'pending' } });
+  const template = await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { applicant: { email: 'lookup.template@example.org' }, sandbox: { outcome: 'pending' } });
   if (template.status !== 201) throw new Error(`lookup bench: creating the template verification answered ${template.status}: ${JSON.stringify(template.body)}`);
 
-  const pool = new pg.Pool({ connectionString: databaseUrl(), max: Math.max(ctx.settings.connections, 1) });
+  const pool = openPool(ctx);
   const client = await pool.connect();
   try {
     const started = Date.now();
@@ -71,7 +55,7 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
 
   // Both sides must give the right answer before either is timed.
   const body = JSON.stringify({ emails });
-  const check = await post(`${ctx.serviceUrl}/v1/verifications/lookup`, ctx.sandboxKey, { emails });
+  const check = await call(`${ctx.serviceUrl}/v1/verifications/lookup`, ctx.sandboxKey, 'POST', { emails });
   const httpFound = check.status === 200 ? (check.body.data as { found: boolean }[]).filter((r) => r.found).length : -1;
   let n = 0;
   const text = LOOKUP_SQL.replace(/\?/g, () => `$${++n}`);
@@ -86,41 +70,12 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
 
 const prepareOnce = (ctx: BenchContext) => (prepared ??= prepare(ctx));
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-const round = (x: number) => Math.round(x * 100) / 100;
-
 /** `connections` clients each running the query back to back for `seconds` (after a warm-up). */
-async function measureSql(ctx: BenchContext, p: Prepared): Promise<Measurement> {
-  const run = async (seconds: number) => {
-    const latencies: number[] = [];
-    const deadline = performance.now() + seconds * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: ctx.settings.connections }, async () => {
-        while (performance.now() < deadline) {
-          const t0 = performance.now();
-          const res = await p.pool.query(p.text, p.params);
-          if (res.rowCount !== ADDRESSES) throw new Error(`lookup SQL returned ${res.rowCount} rows`);
-          latencies.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { latencies, elapsed: (performance.now() - started) / 1000 };
-  };
-  if (ctx.settings.warmupSeconds > 0) await run(ctx.settings.warmupSeconds);
-  const { latencies, elapsed } = await run(ctx.settings.seconds);
-  latencies.sort((a, b) => a - b);
-  return {
-    requestsPerSecond: round(latencies.length / elapsed),
-    latencyP50Ms: round(percentile(latencies, 50)),
-    latencyP99Ms: round(percentile(latencies, 99)),
-    latencyMaxMs: round(latencies[latencies.length - 1] ?? 0),
-    requests: latencies.length,
-    durationSeconds: Math.round(elapsed),
-    connections: ctx.settings.connections,
-    statusCodes: {},
-  };
-}
+const measureSql = (ctx: BenchContext, p: Prepared): Promise<Measurement> =>
+  measureLoop(ctx, async () => {
+    const res = await p.pool.query(p.text, p.params);
+    if (res.rowCount !== ADDRESSES) throw new Error(`lookup SQL returned ${res.rowCount} rows`);
+  });
 
 export const lookupScenarios: Scenario[] = [
   {

@@ -5,11 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { freePort, runNode, startChild, stopChild, waitForOk, type Child } from './children.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import { compare, formatReport, machineInfo, writeResults, type BenchResults } from './report.js';
-import { comparisons, scenarios, type BenchContext } from './scenarios.js';
+import { comparisons, scenarios, type BenchContext, type Scenario } from './scenarios.js';
 
 /**
  * `npm run bench`: the service (embedded PostgreSQL and store, in its own data folder) and a
  * bare node:http server as child processes, autocannon in this process, one scenario at a time.
+ *
+ * Environment:
+ *   BENCH_SECONDS=8        measured seconds per scenario (after a 2 s warm-up)
+ *   BENCH_CONNECTIONS=20   concurrent connections (and pg clients for the ceilings)
+ *   BENCH_ONLY=a,b         run only these scenarios, by name (see scenarios.ts), in the usual
+ *                          order; a comparison is reported only when both its scenarios ran.
+ *                          e.g. BENCH_ONLY=verifications-create,verifications-create-sql
+ *   BENCH_TAG=foundation   results go to .data/bench/results-<tag>.json
  */
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = path.join(repo, '.data', 'bench');
@@ -39,14 +47,31 @@ function serviceEnv(port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     // The default 100/min budget would turn the authenticated scenario into a 429 benchmark.
     RATE_LIMIT_PER_MINUTE: '1000000000',
+    // The webhook scenario's receiver listens on 127.0.0.1, which the SSRF guard refuses by default.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'error',
   };
 }
 
+/** BENCH_ONLY as a subset of `scenarios`, in their order; an unknown name fails before anything starts. */
+function selectScenarios(raw: string | undefined): Scenario[] {
+  if (raw === undefined || raw.trim() === '') return scenarios;
+  const wanted = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const unknown = [...wanted].filter((name) => !scenarios.some((s) => s.name === name));
+  if (unknown.length) throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+  return scenarios.filter((s) => wanted.has(s.name));
+}
+
+interface Bootstrap {
+  merchantId: string;
+  sandboxKey: string;
+  memberToken: string;
+}
+
 /** stdout should be pure JSON, but tolerate stray lines before it rather than fail on them. */
-function parseBootstrap(stdout: string): { merchantId: string; sandboxKey: string } {
+function parseBootstrap(stdout: string): Bootstrap {
   const start = stdout.search(/^\{/m);
-  let parsed: { merchant?: { id?: string }; keys?: { sandbox?: { secret_key?: string } } };
+  let parsed: { merchant?: { id?: string }; member?: { session_token?: string }; keys?: { sandbox?: { secret_key?: string } } };
   try {
     parsed = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
   } catch {
@@ -54,7 +79,9 @@ function parseBootstrap(stdout: string): { merchantId: string; sandboxKey: strin
   }
   const sandboxKey = parsed.keys?.sandbox?.secret_key;
   if (!sandboxKey) throw new Error(`cli bootstrap --json has no keys.sandbox.secret_key:\n${stdout.slice(0, 2000)}`);
-  return { merchantId: parsed.merchant?.id ?? '', sandboxKey };
+  const memberToken = parsed.member?.session_token;
+  if (!memberToken) throw new Error(`cli bootstrap --json has no member.session_token:\n${stdout.slice(0, 2000)}`);
+  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, memberToken };
 }
 
 const children: Child[] = [];
@@ -79,6 +106,7 @@ async function main(): Promise<void> {
     warmupSeconds: 2,
     connections: positiveInt('BENCH_CONNECTIONS', 20),
   };
+  const selected = selectScenarios(process.env.BENCH_ONLY);
   for (const script of ['server.js', 'cli.js', 'bench/bare-server.js']) {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
@@ -101,7 +129,7 @@ async function main(): Promise<void> {
   log('creating an account (cli bootstrap --json)...');
   // Same env, so the CLI attaches to the database this server started under DATA_DIR.
   const stdout = await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json'], { cwd: repo, env, timeoutMs: 120_000 });
-  const { merchantId, sandboxKey } = parseBootstrap(stdout);
+  const { merchantId, sandboxKey, memberToken } = parseBootstrap(stdout);
   log(`account ${merchantId || '(id not reported)'} ready`);
 
   log('starting bare node:http server...');
@@ -119,6 +147,7 @@ async function main(): Promise<void> {
     serviceUrl,
     bareUrl,
     sandboxKey,
+    memberToken,
     merchantId,
     settings,
     measure: (target, overrides) => measure(target, { ...settings, ...overrides }),
@@ -126,7 +155,8 @@ async function main(): Promise<void> {
   };
   const measured: Record<string, Measurement> = {};
   const labelled: BenchResults['scenarios'] = {};
-  for (const scenario of scenarios) {
+  if (selected.length < scenarios.length) log(`BENCH_ONLY: ${selected.map((s) => s.name).join(', ')}`);
+  for (const scenario of selected) {
     log(`measuring ${scenario.label} (${settings.warmupSeconds} s warm-up + ${settings.seconds} s)...`);
     const result = await scenario.run(ctx);
     measured[scenario.name] = result;
@@ -141,7 +171,7 @@ async function main(): Promise<void> {
     scenarios: labelled,
     comparisons: compare(comparisons, measured),
   };
-  log(formatReport(results, scenarios));
+  log(formatReport(results, selected));
   const file = path.join(dataDir, `results-${tag}.json`);
   writeResults(file, results);
   log(`\nresults written to ${path.relative(repo, file)}`);

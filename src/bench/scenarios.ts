@@ -1,5 +1,7 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
+import { graphqlScenarios } from './graphql.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
+import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
@@ -10,9 +12,11 @@ export interface BenchContext {
   bareUrl: string;
   /** `keys.sandbox.secret_key` of the account `cli bootstrap` created for this run. */
   sandboxKey: string;
+  /** `member.session_token` of the account's owner: /graphql and /v1/console authenticate members. */
+  memberToken: string;
   merchantId: string;
   settings: LoadSettings;
-  /** Warm-up + measured run with the bench's settings; throws on any non-2xx or socket error. */
+  /** Warm-up + measured run with the bench's settings; throws on any unexpected status or socket error. */
   measure(target: LoadTarget, overrides?: Partial<LoadSettings>): Promise<Measurement>;
   log(line: string): void;
 }
@@ -40,7 +44,10 @@ export interface Comparison {
 
 const bearer = (ctx: BenchContext) => ({ authorization: `Bearer ${ctx.sandboxKey}` });
 
-/** Run in this order; add later scenarios (verifications, webhooks, lookup) at the end. */
+/**
+ * Run in this order; add later scenarios at the end. The verification scenarios stay before
+ * webhooks: its endpoint would turn every later create into deliveries to a closed receiver.
+ */
 export const scenarios: Scenario[] = [
   {
     name: 'bare',
@@ -57,6 +64,8 @@ export const scenarios: Scenario[] = [
     label: 'service GET /v1/merchant (authenticated)',
     run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) }),
   },
+  ...verificationScenarios,
+  ...graphqlScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
 ];
@@ -68,5 +77,6 @@ export const comparisons: Comparison[] = [
   { name: 'authenticated/healthz', numerator: 'merchant', denominator: 'healthz', target: 0.3 },
   // Webhook delivery through outbox, Agenda and the delivery log against a plain sign-and-POST loop.
   { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
+  ...verificationComparisons,
   ...lookupComparisons,
 ];
