@@ -51,6 +51,32 @@ describe('rate limit: tokens per minute per key', () => {
     }
   });
 
+  it('at a budget reserved in chunks (300/min), concurrent calls across cache refreshes spend exactly the budget: none lost, none extra', async () => {
+    const runtime3 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '300' }), { log: () => {}, workJobs: false });
+    const app3 = await createApp(runtime3);
+    const url3 = await app3.listen(0);
+    try {
+      const { keys } = await server.bootstrap();
+      const token = keys.sandbox.secret_key;
+      const statuses: number[] = [];
+      const started = Date.now();
+      for (let wave = 0; wave < 17; wave++) {
+        const batch = await Promise.all(Array.from({ length: 20 }, () => request(url3, '/v1/merchant', { token })));
+        statuses.push(...batch.map((r) => r.status));
+        await new Promise((r) => setTimeout(r, 120)); // crosses several 1 s cache refreshes
+      }
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const passed = statuses.filter((s) => s === 200).length;
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      // 340 calls against 300 tokens plus the refill during the run (5 per second).
+      expect(passed).toBeGreaterThanOrEqual(300);
+      expect(passed).toBeLessThanOrEqual(300 + Math.ceil(elapsedSeconds * 5) + 1);
+    } finally {
+      await app3.close();
+      await runtime3.stop();
+    }
+  });
+
   it('costs 1 per call and 1 per 50 addresses for lookup, rounded up', () => {
     const ctx = (method: string, path: string, body?: unknown) => ({ method, path, request: { body } }) as unknown as Context;
     expect(costOf(ctx('GET', '/v1/merchant'))).toBe(1);

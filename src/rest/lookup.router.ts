@@ -5,9 +5,12 @@ import { requirePermission, svc } from './auth.js';
 import { parseInput } from './validate.js';
 
 const lookupBody = z.strictObject({
-  /** 1 to 1,000 addresses; each a string of at most 254 characters. */
+  /**
+   * 1 to 1,000 addresses. One row answers each entry (Lookup rule 1), so an entry longer than
+   * an address can be (254) is answered found: false, not refused; 1,000 characters bound abuse.
+   */
   emails: z
-    .array(z.string().max(254, 'must be at most 254 characters'))
+    .array(z.string().max(1000, 'must be at most 1000 characters'))
     .min(1, 'must hold at least one address')
     .max(LOOKUP_MAX_EMAILS, `must hold at most ${LOOKUP_MAX_EMAILS} addresses`),
 });

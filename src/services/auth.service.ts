@@ -53,11 +53,16 @@ interface CachedKey {
  * A process-local view of recently used keys: the key row for at most `maxAgeMs`, and
  * tokens reserved from the shared PostgreSQL bucket in chunks of 1% of the budget. At the
  * default budget (100/minute) the chunk is one token, so every call goes to the database;
- * at high budgets most calls are answered here. Revocation in this process invalidates at
- * once; a revocation made by another process takes effect within `maxAgeMs`.
+ * at high budgets most calls are answered here. Reserved tokens are never dropped: a stale
+ * entry's unspent tokens are carried into its refresh, and reservations made by concurrent
+ * misses are added together, so a key is never refused while its budget is unspent.
+ * Revocation in this process invalidates at once; one made by another process takes effect
+ * within `maxAgeMs`.
  */
 export class KeyCache {
   private readonly entries = new Map<string, CachedKey>();
+  /** Unspent reserved tokens of entries that went stale, waiting for their refresh. */
+  private readonly leftovers = new Map<string, number>();
 
   constructor(readonly maxAgeMs = 1000) {}
 
@@ -65,18 +70,39 @@ export class KeyCache {
     const entry = this.entries.get(hash);
     if (entry && Date.now() - entry.fetchedAt >= this.maxAgeMs) {
       this.entries.delete(hash);
+      if (entry.localTokens > 0) this.leftovers.set(hash, (this.leftovers.get(hash) ?? 0) + entry.localTokens);
       return undefined;
     }
     return entry;
   }
 
+  /** Takes the reserved tokens a refresh inherits (0 when none). */
+  takeLeftover(hash: string): number {
+    const tokens = this.leftovers.get(hash) ?? 0;
+    this.leftovers.delete(hash);
+    return tokens;
+  }
+
+  /** Gives reserved tokens back for the next refresh (a refused call must not lose them). */
+  returnLeftover(hash: string, tokens: number): void {
+    if (tokens > 0) this.leftovers.set(hash, (this.leftovers.get(hash) ?? 0) + tokens);
+  }
+
+  /** Stores a fresh entry; tokens another concurrent refresh reserved meanwhile are kept. */
   put(hash: string, entry: CachedKey): void {
     if (this.entries.size > 10_000) this.entries.clear();
+    const concurrent = this.entries.get(hash);
+    if (concurrent) entry.localTokens += concurrent.localTokens;
     this.entries.set(hash, entry);
   }
 
   invalidateKey(keyId: string): void {
-    for (const [hash, entry] of this.entries) if (entry.caller.keyId === keyId) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries) {
+      if (entry.caller.keyId === keyId) {
+        this.entries.delete(hash);
+        this.leftovers.delete(hash);
+      }
+    }
   }
 }
 
@@ -120,7 +146,16 @@ export async function authenticateKey(
     cached.localTokens -= cost;
     return { caller: cached.caller, merchantId: cached.merchantId, rateLimit: rateState(capacity, cached.bucketTokens + cached.localTokens) };
   }
-  const rows = (await em.getConnection().execute('select * from idv_authenticate_key_reserve(?, ?, ?, ?)', [hash, cost, capacity, reserveFor(capacity)])) as KeyRow[];
+  // Tokens reserved earlier and unspent pay for this call when they can; the database then only
+  // refreshes the key row and tops the reservation up to one chunk.
+  const leftover = cache.takeLeftover(hash);
+  const paidLocally = leftover >= cost;
+  const rows = (await em.getConnection().execute('select * from idv_authenticate_key_reserve(?, ?, ?, ?)', [
+    hash,
+    paidLocally ? 0 : cost,
+    capacity,
+    Math.max(0, reserveFor(capacity) - leftover),
+  ])) as KeyRow[];
   const row = rows[0];
   if (!row) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
   if (row.status !== 'active') throw authenticationError('API_KEY_REVOKED', 'This API key has been revoked.');
@@ -128,14 +163,16 @@ export async function authenticateKey(
   if (expiresAt !== null && expiresAt <= Date.now()) throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
   const caller: KeyCaller = { kind: 'key', keyId: row.id, name: row.name, mode: row.mode, permissions: row.permissions, access: row.access };
   const bucketTokens = Number(row.tokens);
-  if (!row.allowed) {
-    const rateLimit = rateState(capacity, bucketTokens);
-    rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - bucketTokens) / (capacity / 60)));
+  const granted = row.allowed ? Number(row.granted) : 0;
+  if (!paidLocally && !row.allowed) {
+    cache.returnLeftover(hash, leftover);
+    const rateLimit = rateState(capacity, bucketTokens + leftover);
+    rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - bucketTokens - leftover) / (capacity / 60)));
     const error = rateLimited(rateLimit.retryAfterSeconds);
     Object.assign(error, { rateLimit });
     throw error;
   }
-  const localTokens = Number(row.granted) - cost;
+  const localTokens = leftover + granted - cost;
   cache.put(hash, { caller, merchantId: row.merchant_id, expiresAt, fetchedAt: Date.now(), localTokens, bucketTokens });
   return { caller, merchantId: row.merchant_id, rateLimit: rateState(capacity, bucketTokens + localTokens) };
 }
