@@ -96,6 +96,31 @@ export class KeyCache {
     this.entries.set(hash, entry);
   }
 
+  private readonly refreshing = new Map<string, Promise<unknown>>();
+
+  /** The refresh of this key already in flight in this process, if any. */
+  refreshOf(hash: string): Promise<unknown> | undefined {
+    return this.refreshing.get(hash);
+  }
+
+  /** Marks a refresh in flight so concurrent misses wait for it instead of each reserving a chunk. */
+  trackRefresh<T>(hash: string, refresh: Promise<T>): Promise<T> {
+    this.refreshing.set(hash, refresh);
+    const clear = () => {
+      if (this.refreshing.get(hash) === refresh) this.refreshing.delete(hash);
+    };
+    refresh.then(clear, clear);
+    return refresh;
+  }
+
+  /** Spends `cost` of a fresh entry's reserved tokens; the entry when it could. */
+  spend(hash: string, cost: number): CachedKey | undefined {
+    const entry = this.get(hash);
+    if (!entry || entry.localTokens < cost || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return undefined;
+    entry.localTokens -= cost;
+    return entry;
+  }
+
   invalidateKey(keyId: string): void {
     for (const [hash, entry] of this.entries) {
       if (entry.caller.keyId === keyId) {
@@ -141,11 +166,21 @@ export async function authenticateKey(
   }
   if (!SECRET_KEY_PATTERN.test(token)) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
   const hash = sha256Hex(token);
-  const cached = cache.get(hash);
-  if (cached && cached.localTokens >= cost && (cached.expiresAt === null || cached.expiresAt > Date.now())) {
-    cached.localTokens -= cost;
-    return { caller: cached.caller, merchantId: cached.merchantId, rateLimit: rateState(capacity, cached.bucketTokens + cached.localTokens) };
+  const fromCache = (entry: CachedKey): AuthenticatedKey => ({ caller: entry.caller, merchantId: entry.merchantId, rateLimit: rateState(capacity, entry.bucketTokens + entry.localTokens) });
+  const cached = cache.spend(hash, cost);
+  if (cached) return fromCache(cached);
+  const inFlight = reserveFor(capacity) > 0 ? cache.refreshOf(hash) : undefined;
+  if (inFlight) {
+    await inFlight.catch(() => undefined);
+    const refreshed = cache.spend(hash, cost);
+    if (refreshed) return fromCache(refreshed);
   }
+  const refresh = refreshKey(em, hash, cost, capacity, cache);
+  return reserveFor(capacity) > 0 ? cache.trackRefresh(hash, refresh) : refresh;
+}
+
+/** One database round trip: refresh the key row, spend `cost` (unless reserved tokens pay it) and top the reservation up. */
+async function refreshKey(em: EntityManager, hash: string, cost: number, capacity: number, cache: KeyCache): Promise<AuthenticatedKey> {
   // Tokens reserved earlier and unspent pay for this call when they can; the database then only
   // refreshes the key row and tops the reservation up to one chunk.
   const leftover = cache.takeLeftover(hash);
@@ -166,6 +201,9 @@ export async function authenticateKey(
   const granted = row.allowed ? Number(row.granted) : 0;
   if (!paidLocally && !row.allowed) {
     cache.returnLeftover(hash, leftover);
+    // A concurrent refresh may have reserved tokens meanwhile: they pay before refusing.
+    const concurrent = cache.spend(hash, cost);
+    if (concurrent) return { caller: concurrent.caller, merchantId: concurrent.merchantId, rateLimit: rateState(capacity, concurrent.bucketTokens + concurrent.localTokens) };
     const rateLimit = rateState(capacity, bucketTokens + leftover);
     rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - bucketTokens - leftover) / (capacity / 60)));
     const error = rateLimited(rateLimit.retryAfterSeconds);
