@@ -46,6 +46,7 @@ export class VerificationResolver {
       scoped,
       { status: filter?.status ?? undefined, email: filter?.email ?? undefined },
       { limit, startingAfter: after ?? undefined },
+      { withChecks: false },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }

@@ -124,11 +124,12 @@ export interface VerificationFilter {
 }
 
 /** Newest first; `email` matches the normalised fingerprint exactly (no partial or domain match). */
-export async function listVerifications(ctx: ServiceContext, filter: VerificationFilter, params: PageParams): Promise<Page<Verification>> {
+export async function listVerifications(ctx: ServiceContext, filter: VerificationFilter, params: PageParams, options: { withChecks?: boolean } = {}): Promise<Page<Verification>> {
   const where: FilterQuery<Verification> = {};
   if (filter.status) where.status = filter.status;
   if (filter.email !== undefined) where.emailFingerprint = ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  return paginate(ctx, Verification, where, params, { populate: ['checks'] });
+  // GraphQL reads checks through its request DataLoader (only when asked for), so it skips the populate.
+  return paginate(ctx, Verification, where, params, options.withChecks === false ? {} : { populate: ['checks'] });
 }
 
 /** Tag references of many verifications in one query. */
