@@ -130,6 +130,9 @@ describe('secret rotation and test events', () => {
   it('rotate_secret returns a new secret once; the old secret fails and the new one verifies from the next delivery on', async () => {
     const path = freshPath();
     const ep = await createEndpoint(sandbox, { url: `${receiver.url}${path}`, events: ['verification.approved'] });
+    const unknownField = await server.request(`/v1/webhooks/${ep.id}/rotate_secret`, { token: sandbox, body: { overlap_seconds: 60 } });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'overlap_seconds' });
     const rotated = await server.request(`/v1/webhooks/${ep.id}/rotate_secret`, { token: sandbox, method: 'POST' });
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ id: ep.id, object: 'webhook_endpoint' });

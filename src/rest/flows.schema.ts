@@ -13,6 +13,10 @@ export const listFlowsQuery = listQuery(FLOW_ID_RE);
 const unit = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 /** A lower-case word such as `reject`, `review`, `ignore`, `run_and_decide`. */
 const word = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lower-case word such as reject');
+/** What an age band does; an unknown word must not silently approve. */
+const ageAction = z.enum(['reject', 'review', 'pass']);
+/** What an expired document does: reject, review, or accept / ignore (treat as valid). */
+const expiryDisposition = z.enum(['reject', 'review', 'accept', 'ignore']);
 /** ISO 3166 alpha-2 or alpha-3, stored upper case. */
 const country = z
   .string()
@@ -40,13 +44,13 @@ const ageConfig = z.looseObject({
   ageRules: z
     .array(
       z
-        .strictObject({ fromAge: z.number().min(0).max(150), toAge: z.number().min(0).max(150), action: word })
+        .strictObject({ fromAge: z.number().min(0).max(150), toAge: z.number().min(0).max(150), action: ageAction })
         .refine((rule) => rule.fromAge <= rule.toAge, { message: 'fromAge must not exceed toAge', path: ['toAge'] }),
     )
     .max(50)
     .optional(),
   /** What an age outside every band does, e.g. `pass`. */
-  ageRuleFallback: word.optional(),
+  ageRuleFallback: ageAction.optional(),
 });
 
 /** One step of a flow (also the shape of an inline `checks` item). */
@@ -97,14 +101,14 @@ const networkPolicy = z.strictObject({
 
 const expiryPolicy = z.strictObject({
   /** What an expired document does unless a rule matches, e.g. `reject`. */
-  default: word.optional(),
+  default: expiryDisposition.optional(),
   /** Per country and document type (`*` = any) dispositions. */
   rules: z
     .array(
       z.strictObject({
         country: z.union([z.literal('*'), country]),
         document_type: z.union([z.literal('*'), documentType]),
-        disposition: word,
+        disposition: expiryDisposition,
       }),
     )
     .max(500)

@@ -6,7 +6,7 @@ import {
 import { requirePermission, svc } from './auth.js';
 import { presentList } from './presenters.js';
 import { presentWebhookDelivery, presentWebhookEndpoint, presentWebhookEndpointDeletion } from './webhook.presenter.js';
-import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, testWebhookBody, updateWebhookBody } from './webhooks.schema.js';
+import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from './webhooks.schema.js';
 import { pageParams, parseInput } from './validate.js';
 
 /** /v1/webhooks: endpoint management, secret rotation, test events and the delivery log. */
@@ -37,6 +37,7 @@ export function webhooksRouter(): Router {
   });
 
   router.post('/v1/webhooks/:id/rotate_secret', manage, async (ctx) => {
+    parseInput(rotateSecretBody, ctx.request.body ?? {});
     const { endpoint, signingSecret } = await rotateWebhookSecret(svc(ctx), ctx.params.id);
     ctx.body = presentWebhookEndpoint(endpoint, signingSecret);
   });

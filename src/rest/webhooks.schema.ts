@@ -42,3 +42,6 @@ export const testWebhookBody = z.strictObject({
   /** Event name of the catalogue to simulate; default `verification.completed`. */
   event: z.string().max(60).optional(),
 });
+
+/** POST /v1/webhooks/{id}/rotate_secret takes no body fields. */
+export const rotateSecretBody = z.strictObject({});

@@ -16,6 +16,8 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  // Teredo (tunnels to an obfuscated IPv4) and local-use NAT64 (RFC 8215): never a public receiver.
+  ['2001::', 32], ['64:ff9b:1::', 48],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }
@@ -42,6 +44,7 @@ function embeddedIpv4(address: string): string | undefined {
   const g = ipv6Groups(address);
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
   if (zeros(0, 6)) return v4(g[6]!, g[7]!); // ::a.b.c.d (deprecated compatible form)
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!); // NAT64
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 6to4
