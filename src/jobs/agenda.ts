@@ -25,6 +25,7 @@ export class Jobs {
   readonly agenda: Agenda;
   private readonly backend: PostgresBackend | MongoBackend;
   private started = false;
+  private stopping = false;
   private readonly lockLifetimeMs: number;
 
   constructor(config: Config, databaseUrl: string, options: JobsOptions = {}) {
@@ -42,7 +43,7 @@ export class Jobs {
     );
     this.agenda = new Agenda({
       backend,
-      processEvery: options.processEvery ?? '5 seconds',
+      processEvery: options.processEvery ?? '1 second',
       defaultLockLifetime: this.lockLifetimeMs,
     });
     this.agenda.on('error', (error: Error) => console.error('jobs: store error:', error.message));
@@ -84,8 +85,14 @@ export class Jobs {
     await this.agenda.schedule(when, name, data);
   }
 
+  /** True once stop() began: long-running jobs (the outbox dispatcher) end their run. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
   /** Lets running jobs finish (bounded), then releases locks and closes the store connection. */
   async stop(drainTimeoutMs = 10_000): Promise<void> {
+    this.stopping = true;
     if (this.started) {
       this.started = false;
       const result = await this.agenda.drain({ timeout: drainTimeoutMs, closeConnection: true });

@@ -2,13 +2,16 @@ import type { Runtime } from '../runtime.js';
 import { dispatchEvents, DISPATCH_EVENTS_JOB } from '../services/webhook-delivery.service.js';
 import type { JobDefinition } from './job.js';
 
-/** How long one run keeps polling the outbox; just under the interval so runs do not overlap. */
-const WINDOW_MS = 1_800;
+/**
+ * How long one run keeps polling the outbox (every 100 ms). Long, so one holder polls without
+ * gaps; its heartbeat keeps the lock, and a run ends at once when its process is stopping.
+ */
+const WINDOW_MS = 60_000;
 
 /**
  * Fans committed outbox events out to webhook deliveries and re-queues deliveries whose
- * sender died. One process of the fleet runs it at a time (Agenda `every`); a run polls for
- * ~2 s so an event waits a fraction of a second, not a whole interval.
+ * sender died. One process of the fleet runs it at a time (Agenda `every`, concurrency 1);
+ * a run polls for a minute, so an event waits a fraction of a second, never an interval.
  */
 export const dispatchEventsJob: JobDefinition = {
   name: DISPATCH_EVENTS_JOB,
@@ -17,6 +20,6 @@ export const dispatchEventsJob: JobDefinition = {
   // Short, so a crashed holder hands the fan-out to another process within seconds.
   lockLifetimeMs: 10_000,
   handler: async (runtime: Runtime) => {
-    await dispatchEvents(runtime, WINDOW_MS);
+    await dispatchEvents(runtime, WINDOW_MS, () => runtime.jobs.isStopping);
   },
 };

@@ -300,21 +300,28 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
 }
 
 const DISPATCH_POLL_MS = 100;
+/** How often a long dispatcher run re-queues deliveries whose sender died (lease expired). */
+const RECOVERY_EVERY_MS = 2_000;
 
 /**
- * Drains the outbox for about `windowMs`, polling every 100 ms (the partial index makes an
- * empty poll cheap), so an event is fanned out within a fraction of a second of its commit.
+ * Drains the outbox for about `windowMs` (or until `shouldStop`), polling every 100 ms (the
+ * partial index makes an empty poll cheap), so an event is fanned out within a fraction of a
+ * second of its commit.
  */
-export async function dispatchEvents(runtime: Runtime, windowMs = 0): Promise<number> {
+export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop: () => boolean = () => false): Promise<number> {
   const until = Date.now() + windowMs;
   let events = 0;
-  await queueDeliveries(runtime, await recoverStaleDeliveries(runtime));
+  let nextRecovery = 0;
   for (;;) {
+    if (Date.now() >= nextRecovery) {
+      await queueDeliveries(runtime, await recoverStaleDeliveries(runtime));
+      nextRecovery = Date.now() + RECOVERY_EVERY_MS;
+    }
     const batch = await fanOutBatch(runtime);
     events += batch.events;
     await queueDeliveries(runtime, batch.deliveryIds);
-    if (batch.events === FAN_OUT_BATCH) continue; // a full batch: more are waiting
-    if (Date.now() + DISPATCH_POLL_MS > until) return events;
+    if (batch.events === FAN_OUT_BATCH && !shouldStop()) continue; // a full batch: more are waiting
+    if (shouldStop() || Date.now() + DISPATCH_POLL_MS > until) return events;
     await new Promise((r) => setTimeout(r, DISPATCH_POLL_MS));
   }
 }
