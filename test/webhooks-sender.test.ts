@@ -54,7 +54,7 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
   it('fan-out with a lease inserts the deliveries already claimed, carrying the endpoint url and secret', async () => {
     const ep = await endpoint('/leased');
     await outbox(1);
-    const batch = await fanOutBatch(server.runtime, 200, true);
+    const batch = await fanOutBatch(server.runtime, 200, 400);
     expect(batch.leased).toHaveLength(1);
     const [leased] = batch.leased;
     expect(leased).toMatchObject({ url: `${receiver.url}/leased`, secret: ep.signing_secret, endpointId: ep.id });
@@ -65,12 +65,22 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     expect(await recoverStaleDeliveries(server.runtime)).not.toContain(leased!.id);
   });
 
+  it('a batch leases at most its limit; the other deliveries are created unleased for the Agenda delivery job', async () => {
+    for (const n of [1, 2, 3]) await endpoint(`/limit-${n}`);
+    await outbox(1);
+    const batch = await fanOutBatch(server.runtime, 200, 2);
+    expect(batch.leased).toHaveLength(2);
+    expect(batch.deliveryIds).toHaveLength(1);
+    expect(batch.deliveryIds).not.toContain(batch.leased[0]!.id);
+    expect(await delivery(batch.deliveryIds[0]!)).toMatchObject({ status: 'pending', lease_until: null, claim_token: null });
+  });
+
   it('the sender POSTs each leased delivery once, signed, and writes every attempt without an Agenda job', async () => {
     const ep = await endpoint('/burst');
     const jobsBefore = await deliverJobs();
     await outbox(150);
     const sender = new DeliverySender(server.runtime, { concurrency: 8 });
-    const { leased } = await fanOutBatch(server.runtime, 200, true);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
     expect(leased).toHaveLength(150);
     sender.enqueue(leased);
     const requests = await receiver.waitFor(150, atPath('/burst'), 20_000);
@@ -88,7 +98,7 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     receiver.queue('/fails', { status: 500 });
     await outbox(1);
     const sender = new DeliverySender(server.runtime);
-    const { leased } = await fanOutBatch(server.runtime, 200, true);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
     sender.enqueue(leased);
     await sender.close();
     const row = (await sql(server.databaseUrl, `select id, status, attempt_count, next_attempt_at, attempts from webhook_deliveries where endpoint_id = $1`, [ep.id]))[0];
@@ -102,7 +112,7 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
   it('a leased delivery that waited past its start-by time is handed back (lease ended) instead of sent, and the sweep re-queues it', async () => {
     await endpoint('/late');
     await outbox(1);
-    const { leased } = await fanOutBatch(server.runtime, 200, true);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
     const sender = new DeliverySender(server.runtime);
     sender.enqueue(leased.map((d) => ({ ...d, startBy: Date.now() - 1 })));
     await sender.close();
@@ -117,7 +127,7 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     await endpoint('/hangs');
     receiver.queue('/hangs', { hang: true });
     await outbox(1);
-    const { leased } = await fanOutBatch(server.runtime, 200, true);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
     const sender = new DeliverySender(server.runtime);
     sender.enqueue(leased);
     await receiver.waitFor(1, atPath('/hangs'));
@@ -153,7 +163,7 @@ describe('batched attempt records', () => {
   it('an attempt is written only under the claim it was made with, and five days of failures disable the endpoint', async () => {
     const ep = await endpoint('/records');
     await outbox(1);
-    const { leased } = await fanOutBatch(server.runtime, 200, true);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
     const d = leased[0]!;
     const failure = { statusCode: 500, error: 'HTTP 500', durationMs: 3, retryAfterSeconds: null };
     const stale = await recordOutcomes(knexOf(server.runtime), [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);

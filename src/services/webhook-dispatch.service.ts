@@ -14,6 +14,11 @@ const RECOVERY_EVERY_MS = 2_000;
  * Agenda delivery jobs instead: slow receivers may fill the sender, never stall the outbox.
  */
 const ROOM_WAIT_MS = 500;
+/**
+ * Most first attempts one batch leases to the sender: an event fanned out to many endpoints
+ * must not queue more than the sender can start within a lease; the rest go to Agenda jobs.
+ */
+const MAX_LEASED_PER_BATCH = 400;
 
 interface EventRow { id: string; merchant_id: string; mode: string; type: string; api_key_id: string | null; payload: unknown; test: boolean; created_at: Date }
 interface EndpointRow { id: string; merchant_id: string; mode: string; events: string[]; api_key_ids: string[]; url: string; secret_ciphertext: string }
@@ -26,8 +31,9 @@ const subscribes = (endpoint: EndpointRow, event: EventRow): boolean =>
 
 export interface FanOutResult {
   events: number;
+  /** Deliveries created without a lease: the caller queues these as Agenda jobs. */
   deliveryIds: string[];
-  /** With `lease`: the deliveries created, each leased to the caller for its first attempt. */
+  /** With a lease limit: the deliveries created leased to the caller for their first attempt. */
   leased: LeasedDelivery[];
 }
 
@@ -50,18 +56,20 @@ async function readBatch(trx: Knex.Transaction, batchSize: number): Promise<{ ev
 /**
  * Fans one bounded batch of undispatched outbox events out to deliveries and marks the events
  * dispatched, in one transaction (skip locked: concurrent dispatchers take disjoint batches).
- * With `lease`, the deliveries are inserted already claimed (token and lease set) for a first
- * attempt by the caller, with each endpoint's url and secret read here once per batch; without
- * it, the caller queues `deliveryIds` as Agenda jobs.
+ * Up to `leaseLimit` deliveries are inserted already claimed (token and lease set) for a first
+ * attempt by the caller, with each endpoint's url and secret read here once per batch; the
+ * caller queues the others (`deliveryIds`) as Agenda jobs.
  */
-export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, lease = false): Promise<FanOutResult> {
-  const claimToken = lease ? randomUUID() : null;
+export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, leaseLimit = 0): Promise<FanOutResult> {
+  const claimToken = leaseLimit > 0 ? randomUUID() : null;
   const leasedAt = Date.now();
   return knexOf(runtime).transaction(async (trx) => {
     const { events, endpoints } = await readBatch(trx, batchSize);
     if (events.length === 0) return { events: 0, deliveryIds: [], leased: [] };
     const now = new Date();
     const leaseUntil = claimToken ? trx.raw('now() + make_interval(secs => ?)', [LEASE_SECONDS]) : null;
+    let leases = 0;
+    const leaseNext = () => (claimToken && leases++ < leaseLimit ? { lease_until: leaseUntil, claim_token: claimToken } : { lease_until: null, claim_token: null });
     const planned = events.flatMap((event) => {
       const endpointsOf = endpoints.filter((endpoint) => subscribes(endpoint, event));
       if (endpointsOf.length === 0) return [];
@@ -71,37 +79,31 @@ export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, l
         row: {
           id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, created_at: now, updated_at: now,
           endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body,
-          next_attempt_at: now, attempts: '[]', lease_until: leaseUntil, claim_token: claimToken,
+          next_attempt_at: now, attempts: '[]', ...leaseNext(),
         },
       }));
     });
-    let deliveryIds: string[] = [];
+    let inserted = new Set<string>();
     if (planned.length > 0) {
-      const inserted = await trx('webhook_deliveries').insert(planned.map((p) => p.row)).onConflict(['event_id', 'endpoint_id']).ignore().returning('id');
-      deliveryIds = inserted.map((r: { id: string }) => r.id);
+      const rows = await trx('webhook_deliveries').insert(planned.map((p) => p.row)).onConflict(['event_id', 'endpoint_id']).ignore().returning('id');
+      inserted = new Set(rows.map((r: { id: string }) => r.id));
     }
     await trx.raw(`update events set dispatched_at = ? where id in (${events.map(() => '?').join(',')})`, [now, ...events.map((e) => e.id)]);
-    const leased = claimToken ? leasedDeliveries(runtime, planned, new Set(deliveryIds), claimToken, startByFor(leasedAt)) : [];
-    return { events: events.length, deliveryIds, leased };
+    const created = planned.filter((p) => inserted.has(p.row.id));
+    const leased = leasedDeliveries(runtime, created.filter((p) => p.row.claim_token), startByFor(leasedAt));
+    return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token).map((p) => p.row.id), leased };
   });
 }
 
-function leasedDeliveries(
-  runtime: Runtime,
-  planned: { endpoint: EndpointRow; row: { id: string; event_id: string; body: string } }[],
-  inserted: Set<string>,
-  claimToken: string,
-  startBy: number,
-): LeasedDelivery[] {
+/** What the sender needs for each leased delivery; each endpoint's secret is decrypted once. */
+function leasedDeliveries(runtime: Runtime, planned: { endpoint: EndpointRow; row: { id: string; event_id: string; body: string; claim_token: string | null } }[], startBy: number): LeasedDelivery[] {
   const secrets = new Map<string, string>();
   const secretOf = (endpoint: EndpointRow): string => {
     let secret = secrets.get(endpoint.id);
     if (secret === undefined) secrets.set(endpoint.id, (secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext)));
     return secret;
   };
-  return planned
-    .filter((p) => inserted.has(p.row.id))
-    .map(({ endpoint, row }) => ({ id: row.id, claimToken, endpointId: endpoint.id, eventId: row.event_id, body: row.body, url: endpoint.url, secret: secretOf(endpoint), startBy }));
+  return planned.map(({ endpoint, row }) => ({ id: row.id, claimToken: row.claim_token!, endpointId: endpoint.id, eventId: row.event_id, body: row.body, url: endpoint.url, secret: secretOf(endpoint), startBy }));
 }
 
 /**
@@ -128,9 +130,9 @@ export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Pro
 async function dispatchBatch(runtime: Runtime, stopping: boolean): Promise<number> {
   const sender = senderFor(runtime);
   const direct = !stopping && (await sender.waitForRoom(ROOM_WAIT_MS));
-  const batch = await fanOutBatch(runtime, FAN_OUT_BATCH, direct);
-  if (direct) sender.enqueue(batch.leased);
-  else await queueDeliveries(runtime, batch.deliveryIds);
+  const batch = await fanOutBatch(runtime, FAN_OUT_BATCH, direct ? MAX_LEASED_PER_BATCH : 0);
+  sender.enqueue(batch.leased);
+  await queueDeliveries(runtime, batch.deliveryIds);
   return batch.events;
 }
 
