@@ -8,6 +8,7 @@ import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/vault.js';
 import { KeyCache } from './services/auth.service.js';
+import { closeSender } from './services/webhook-sender.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -76,6 +77,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
     const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
     jobs.register(runtime);
+    // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
+    stops.push(['webhook sender', () => closeSender(runtime)]);
     stops.push(['jobs', () => jobs.stop()]);
     if (options.workJobs ?? config.runJobs) await jobs.start();
     return runtime;

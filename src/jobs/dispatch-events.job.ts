@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime.js';
-import { dispatchEvents, DISPATCH_EVENTS_JOB } from '../services/webhook-delivery.service.js';
+import { DISPATCH_EVENTS_JOB } from '../services/webhook-delivery.service.js';
+import { dispatchEvents } from '../services/webhook-dispatch.service.js';
 import type { JobDefinition } from './job.js';
 
 /**
@@ -9,8 +10,8 @@ import type { JobDefinition } from './job.js';
 const WINDOW_MS = 60_000;
 
 /**
- * Fans committed outbox events out to webhook deliveries and re-queues deliveries whose
- * sender died. One process of the fleet runs it at a time (Agenda `every`, concurrency 1);
+ * Fans committed outbox events out to webhook deliveries, sends their first attempts from
+ * this process (see DeliverySender), and re-queues deliveries whose sender died. One process of the fleet runs it at a time (Agenda `every`, concurrency 1);
  * a run polls for a minute, so an event waits a fraction of a second, never an interval.
  */
 export const dispatchEventsJob: JobDefinition = {

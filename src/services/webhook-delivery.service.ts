@@ -3,10 +3,11 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Knex } from '@mikro-orm/postgresql';
-import type { DeliveryAttempt } from '../entities/webhook-delivery.entity.js';
-import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './ssrf.js';
+import { recordOutcomes, type Decision, type ScheduledRetry, type SendResult } from './webhook-outcomes.js';
+
+export type { Decision, SendResult } from './webhook-outcomes.js';
 
 /** Agenda job names; the job files register handlers under these. */
 export const DELIVER_WEBHOOK_JOB = 'webhooks.deliver';
@@ -17,8 +18,6 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export const LEASE_SECONDS = 20;
 const MAX_DEFERRAL_SECONDS = 6 * 3600;
 const MAX_TOTAL_DEFERRAL_SECONDS = 24 * 3600;
-const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
-const FAN_OUT_BATCH = 200;
 
 export interface EnvelopeSource {
   id: string;
@@ -42,75 +41,20 @@ export function signPayload(secret: string, id: string, timestamp: number, body:
 
 export const knexOf = (runtime: Runtime): Knex => runtime.orm.em.getConnection().getKnex();
 
-interface EventRow { id: string; merchant_id: string; mode: string; type: string; api_key_id: string | null; payload: unknown; test: boolean; created_at: Date }
-interface EndpointRow { id: string; merchant_id: string; mode: string; events: string[]; api_key_ids: string[] }
-
-const subscribes = (endpoint: EndpointRow, event: EventRow): boolean =>
-  endpoint.merchant_id === event.merchant_id &&
-  endpoint.mode === event.mode &&
-  endpoint.events.includes(event.type) &&
-  (endpoint.api_key_ids.length === 0 || (event.api_key_id !== null && endpoint.api_key_ids.includes(event.api_key_id)));
-
-/**
- * Fans one bounded batch of undispatched outbox events out to deliveries and marks the events
- * dispatched, in one transaction (skip locked: concurrent dispatchers take disjoint batches).
- * Returns the events taken and the ids of the deliveries created; the caller queues those.
- */
-export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH): Promise<{ events: number; deliveryIds: string[] }> {
-  return knexOf(runtime).transaction(async (trx) => {
-    const events: EventRow[] = (
-      await trx.raw(`select id, merchant_id, mode, type, api_key_id, payload, test, created_at from events where dispatched_at is null order by created_at limit ? for update skip locked`, [batchSize])
-    ).rows;
-    if (events.length === 0) return { events: 0, deliveryIds: [] };
-    const merchants = [...new Set(events.map((e) => e.merchant_id))];
-    const endpoints: EndpointRow[] = (
-      await trx.raw(`select id, merchant_id, mode, events, api_key_ids from webhook_endpoints where status = 'active' and deleted_at is null and merchant_id in (${merchants.map(() => '?').join(',')})`, merchants)
-    ).rows;
-    const now = new Date();
-    const rows = events.flatMap((event) =>
-      endpoints.filter((endpoint) => subscribes(endpoint, event)).map((endpoint) => ({
-        id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, created_at: now, updated_at: now,
-        endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test,
-        body: buildEnvelopeBody({ id: event.id, type: event.type, createdAt: new Date(event.created_at), mode: event.mode, test: event.test, payload: event.payload }),
-        next_attempt_at: now, attempts: '[]',
-      })),
-    );
-    let deliveryIds: string[] = [];
-    if (rows.length > 0) {
-      const inserted = await trx('webhook_deliveries').insert(rows).onConflict(['event_id', 'endpoint_id']).ignore().returning('id');
-      deliveryIds = inserted.map((r: { id: string }) => r.id);
-    }
-    await trx.raw(`update events set dispatched_at = ? where id in (${events.map(() => '?').join(',')})`, [now, ...events.map((e) => e.id)]);
-    return { events: events.length, deliveryIds };
-  });
+/** Standard Webhooks headers for one attempt, signed with a fresh timestamp. */
+export function signedHeaders(secret: string, eventId: string, body: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signPayload(secret, eventId, timestamp, body) };
 }
 
-/**
- * Re-queues deliveries whose sender died mid-attempt (lease expired) or whose wake-up job was
- * lost (due for a minute with no lease). Each is handed back with a fresh due time.
- */
-export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Promise<string[]> {
-  const result = await knexOf(runtime).raw(
-    `with stale as (
-       select id from webhook_deliveries
-       where status = 'pending' and ((lease_until is not null and lease_until < now()) or (lease_until is null and next_attempt_at < now() - interval '60 seconds'))
-       order by next_attempt_at limit ? for update skip locked)
-     update webhook_deliveries d set lease_until = null, claim_token = null, next_attempt_at = now(), updated_at = now()
-     from stale where d.id = stale.id returning d.id`,
-    [limit],
-  );
-  return result.rows.map((r: { id: string }) => r.id);
-}
-
+/** Hands deliveries to the Agenda delivery job, which claims each before its attempt. */
 export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
   for (const deliveryId of ids) await runtime.jobs.now(DELIVER_WEBHOOK_JOB, { deliveryId });
 }
 
-export interface SendResult {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  retryAfterSeconds: number | null;
+/** Retries and deferrals wake as Agenda jobs at their due time (the stale sweep covers a lost one). */
+export async function scheduleRetries(runtime: Runtime, retries: ScheduledRetry[]): Promise<void> {
+  for (const retry of retries) await runtime.jobs.schedule(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId });
 }
 
 /** `Retry-After` as seconds (delta or HTTP date); null when absent or unreadable. */
@@ -126,9 +70,10 @@ const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout
 
 /**
  * One POST, bounded by the timeout from lookup to the last response byte. Redirects are not
- * followed, and the address actually connected is validated by the guarded lookup.
+ * followed, and the address actually connected is validated by the guarded lookup. `signal`
+ * lets a stopping process abandon the attempt (its lease then hands the delivery on).
  */
-export function postWebhook(urlText: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<SendResult> {
+export function postWebhook(urlText: string, headers: Record<string, string>, body: string, allowPrivate: boolean, signal?: AbortSignal): Promise<SendResult> {
   const started = Date.now();
   const done = (statusCode: number | null, error: string | null, retryAfterSeconds: number | null = null): SendResult => ({ statusCode, error, durationMs: Date.now() - started, retryAfterSeconds });
   const url = parseWebhookUrl(urlText);
@@ -141,6 +86,7 @@ export function postWebhook(urlText: string, headers: Record<string, string>, bo
     const req = transport.request(url, {
       method: 'POST',
       agent: url.protocol === 'https:' ? agents.https : agents.http,
+      signal,
       lookup: guardedLookup(allowPrivate),
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'idv-platform-webhooks/1' },
     });
@@ -168,13 +114,6 @@ export function postWebhook(urlText: string, headers: Record<string, string>, bo
 
 const describe = (e: Error): string =>
   e instanceof ForbiddenAddressError ? 'forbidden address' : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 300);
-
-export type Decision =
-  | { kind: 'delivered' }
-  | { kind: 'gone' }
-  | { kind: 'defer'; delaySeconds: number }
-  | { kind: 'retry'; delaySeconds: number }
-  | { kind: 'failed' };
 
 /** Up to +10% jitter, so receivers recovering from an outage are not hit by a thundering herd. */
 const jitter = (seconds: number): number => seconds * (1 + Math.random() * 0.1);
@@ -226,53 +165,6 @@ async function abandon(runtime: Runtime, id: string, token: string, reason: stri
   );
 }
 
-/** Endpoint consequences of an attempt: success clears the failing run; 410 or 5 days of failures disable. */
-async function updateEndpoint(trx: Knex.Transaction, endpointId: string, decision: Decision, consumedFailure: boolean): Promise<void> {
-  if (decision.kind === 'delivered') {
-    await trx.raw(`update webhook_endpoints set failing_since = null where id = ? and failing_since is not null`, [endpointId]);
-  } else if (decision.kind === 'gone') {
-    await trx.raw(`update webhook_endpoints set status = 'disabled', disabled_reason = 'gone', updated_at = now() where id = ? and status = 'active'`, [endpointId]);
-  } else if (consumedFailure) {
-    await trx.raw(
-      `update webhook_endpoints set failing_since = coalesce(failing_since, now()),
-         status = case when failing_since <= now() - make_interval(secs => ?) then 'disabled' else status end,
-         disabled_reason = case when failing_since <= now() - make_interval(secs => ?) then 'failing' else disabled_reason end,
-         updated_at = now()
-       where id = ? and status = 'active'`,
-      [FAILING_DISABLE_MS / 1000, FAILING_DISABLE_MS / 1000, endpointId],
-    );
-  }
-}
-
-/** Writes the attempt and the decision, only if this sender still holds the claim; returns the next due time. */
-async function record(runtime: Runtime, d: ClaimedDelivery, token: string, result: SendResult, decision: Decision): Promise<Date | null> {
-  const consumed = decision.kind !== 'defer';
-  const attempt: DeliveryAttempt = {
-    at: new Date(Date.now() - result.durationMs).toISOString(),
-    status_code: result.statusCode,
-    error: result.error,
-    duration_ms: result.durationMs,
-    ...(decision.kind === 'defer' ? { deferred: true } : {}),
-  };
-  const delay = decision.kind === 'defer' || decision.kind === 'retry' ? decision.delaySeconds : 0;
-  const next = delay > 0 || decision.kind === 'retry' ? new Date(Date.now() + delay * 1000) : null;
-  const status = decision.kind === 'delivered' ? 'delivered' : next ? 'pending' : 'failed';
-  return knexOf(runtime).transaction(async (trx) => {
-    const updated = await trx.raw(
-      `update webhook_deliveries set status = ?, attempt_count = attempt_count + ?, deferred_seconds = deferred_seconds + ?,
-         next_attempt_at = coalesce(?, next_attempt_at), lease_until = null, claim_token = null, attempts = attempts || ?::jsonb,
-         delivered_at = ?, last_error = ?, updated_at = now()
-       where id = ? and claim_token = ?`,
-      [status, consumed ? 1 : 0, decision.kind === 'defer' ? Math.round(delay) : 0, next, JSON.stringify([attempt]),
-        status === 'delivered' ? new Date() : null, result.error, d.id, token],
-    );
-    // A sweep took the delivery back (this attempt outlived its lease): its new sender records instead.
-    if (updated.rowCount === 0) return null;
-    await updateEndpoint(trx, d.endpoint_id, decision, consumed && decision.kind !== 'delivered');
-    return next;
-  });
-}
-
 /**
  * One attempt of one delivery: claim, sign with a fresh timestamp, POST the stored body, log
  * the attempt and schedule the next. Idempotent: a delivered or claimed delivery is left alone.
@@ -287,41 +179,8 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
   if (!endpoint || endpoint.deleted_at) return abandon(runtime, delivery.id, token, 'endpoint deleted');
   if (endpoint.status !== 'active') return abandon(runtime, delivery.id, token, 'endpoint disabled');
   const secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext);
-  const timestamp = Math.floor(Date.now() / 1000);
-  const headers = {
-    'webhook-id': delivery.event_id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signPayload(secret, delivery.event_id, timestamp, delivery.body),
-  };
-  const result = await postWebhook(endpoint.url, headers, delivery.body, runtime.config.webhookAllowPrivateNetworks);
+  const result = await postWebhook(endpoint.url, signedHeaders(secret, delivery.event_id, delivery.body), delivery.body, runtime.config.webhookAllowPrivateNetworks);
   const decision = decide(result, { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds }, runtime.config.webhookRetrySchedule);
-  const next = await record(runtime, delivery, token, result, decision);
-  if (next) await runtime.jobs.schedule(next, DELIVER_WEBHOOK_JOB, { deliveryId: delivery.id });
-}
-
-const DISPATCH_POLL_MS = 100;
-/** How often a long dispatcher run re-queues deliveries whose sender died (lease expired). */
-const RECOVERY_EVERY_MS = 2_000;
-
-/**
- * Drains the outbox for about `windowMs` (or until `shouldStop`), polling every 100 ms (the
- * partial index makes an empty poll cheap), so an event is fanned out within a fraction of a
- * second of its commit.
- */
-export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop: () => boolean = () => false): Promise<number> {
-  const until = Date.now() + windowMs;
-  let events = 0;
-  let nextRecovery = 0;
-  for (;;) {
-    if (Date.now() >= nextRecovery) {
-      await queueDeliveries(runtime, await recoverStaleDeliveries(runtime));
-      nextRecovery = Date.now() + RECOVERY_EVERY_MS;
-    }
-    const batch = await fanOutBatch(runtime);
-    events += batch.events;
-    await queueDeliveries(runtime, batch.deliveryIds);
-    if (batch.events === FAN_OUT_BATCH && !shouldStop()) continue; // a full batch: more are waiting
-    if (shouldStop() || Date.now() + DISPATCH_POLL_MS > until) return events;
-    await new Promise((r) => setTimeout(r, DISPATCH_POLL_MS));
-  }
+  const outcome = { deliveryId: delivery.id, claimToken: token, endpointId: delivery.endpoint_id, result, decision, finishedAt: Date.now() };
+  await scheduleRetries(runtime, await recordOutcomes(knexOf(runtime), [outcome]));
 }
