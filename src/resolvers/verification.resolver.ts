@@ -65,7 +65,7 @@ export class VerificationResolver {
 
   @FieldResolver(() => [CheckType], { description: 'Per-check results in flow order.' })
   async checks(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<CheckType[]> {
-    return (await loadersOf(ctx).checksByVerification.load(v.id)) as never;
+    return loadersOf(ctx).checksByVerification.load(v.id);
   }
 
   @FieldResolver(() => [TagReferenceType], { description: 'Tags carried, retired ones included.' })
