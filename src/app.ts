@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
-import { bodyParserError, errorHandler, requestId } from './rest/middleware.js';
+import { bodyParserError, edge } from './rest/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
-import { systemRouter } from './rest/system.router.js';
+import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
 import type { Runtime } from './runtime.js';
 
@@ -23,10 +23,11 @@ export interface App {
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
-  koa.use(requestId);
-  koa.use(errorHandler(runtime.log));
-  koa.use(systemRouter().routes());
-  koa.use(hostedRouter(runtime).routes());
+  koa.use(edge(runtime.log));
+  koa.use(systemRoutes());
+  const hosted = hostedRouter(runtime).routes();
+  // Only /verify/* can match the hosted pages; other requests skip the router's matching.
+  koa.use((ctx, next) => (ctx.path.startsWith('/verify/') ? hosted(ctx as never, next) : next()));
   koa.use(
     bodyParser({
       enableTypes: ['json'],

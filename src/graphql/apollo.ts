@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { koaMiddleware } from '@as-integrations/koa';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Context, Middleware, Next } from 'koa';
@@ -91,7 +92,9 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     schema: await buildGraphqlSchema(),
     formatError,
     introspection: true,
-    plugins: [requestIdPlugin(runtime.log)],
+    // No cache hints are used, and the default cache-control plugin wraps every field resolver
+    // (~600 wrapped calls for a page of 50) only to answer `no-store`, which the middleware sets.
+    plugins: [requestIdPlugin(runtime.log), ApolloServerPluginCacheControlDisabled()],
     // The server's own ordered shutdown stops Apollo; its signal handlers would race it.
     stopOnTerminationSignals: false,
   });
@@ -100,6 +103,8 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   const handler = koaMiddleware(apollo, { context: async ({ ctx }) => ctx.state.svc as ServiceContext });
   const middleware = async (ctx: Context, next: Next) => {
     if (ctx.path !== '/graphql') return next();
+    // Member data: never stored by a cache (what Apollo's cache-control plugin used to send).
+    ctx.set('Cache-Control', 'no-store');
     try {
       refuseNulCharacters(ctx);
       await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);

@@ -1,11 +1,11 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { Mode } from '../config.js';
-import type { Verification } from '../entities/verification.entity.js';
 import { notFound, parameterInvalid } from '../errors.js';
 import { loadersOf } from '../graphql/loaders.js';
 import { scopedFork } from '../orm.js';
-import type { ServiceContext } from '../services/context.js';
-import { getVerification, listVerifications } from '../services/verification.service.js';
+import { withLazyFork, type ServiceContext } from '../services/context.js';
+import { getVerification } from '../services/verification.service.js';
+import { listVerificationItems } from '../services/verification-page.js';
 import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
@@ -14,6 +14,13 @@ import { CheckType, VerificationConnection, VerificationFilterInput, Verificatio
 import { pageSize } from './api-key.resolver.js';
 
 const MAX_EMAIL_LENGTH = 254;
+
+/** What the field resolvers need of a parent: a list item (plain row) or a loaded entity. */
+interface VerificationParent {
+  id: string;
+  flow: { id: string };
+  applicant?: { id: string } | null;
+}
 
 /**
  * The context narrowed to one environment the seat holds (its own tenancy-filtered fork),
@@ -24,7 +31,9 @@ function inEnvironment(ctx: ServiceContext, environment: Environment | null | un
   if (!ctx.modes.includes(environment as Mode)) return null;
   if (ctx.modes.length === 1) return ctx;
   const modes: Mode[] = [environment as Mode];
-  return { ...ctx, modes, em: scopedFork(ctx.runtime.orm, { merchantId: ctx.merchantId, modes }) };
+  // Built field by field: spreading ctx would read its lazy `em` and fork for nothing.
+  const { requestId, merchantId, caller, runtime } = ctx;
+  return withLazyFork({ requestId, merchantId, caller, modes, runtime }, () => scopedFork(runtime.orm, { merchantId, modes }));
 }
 
 @Resolver(() => VerificationType)
@@ -42,11 +51,10 @@ export class VerificationResolver {
     const scoped = inEnvironment(ctx, filter?.environment);
     // A seat asking for an environment it lacks gets an empty list.
     if (!scoped) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
-    const page = await listVerifications(
+    const page = await listVerificationItems(
       scoped,
       { status: filter?.status ?? undefined, email: filter?.email ?? undefined },
       { limit, startingAfter: after ?? undefined },
-      { withChecks: false },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
@@ -64,27 +72,27 @@ export class VerificationResolver {
   }
 
   @FieldResolver(() => [CheckType], { description: 'Per-check results in flow order.' })
-  async checks(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<CheckType[]> {
-    return (await loadersOf(ctx).checksByVerification.load(v.id)) as never;
+  async checks(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<CheckType[]> {
+    return loadersOf(ctx).checksByVerification.load(v.id);
   }
 
   @FieldResolver(() => [TagReferenceType], { description: 'Tags carried, retired ones included.' })
-  async tags(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<TagReferenceType[]> {
+  async tags(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<TagReferenceType[]> {
     return (await loadersOf(ctx).tagsByVerification.load(v.id)) as never;
   }
 
   @FieldResolver(() => FlowType, { nullable: true, description: 'The flow that actually ran.' })
-  async flow(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<FlowType | null> {
+  async flow(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<FlowType | null> {
     return (await loadersOf(ctx).flow.load(v.flow.id)) as never;
   }
 
   @FieldResolver(() => ApplicantType, { nullable: true, description: 'The person, once a face has been matched; no identity.' })
-  async applicant(@Root() v: Verification, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
+  async applicant(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
     return v.applicant ? ((await loadersOf(ctx).applicant.load(v.applicant.id)) as never) : null;
   }
 
   @FieldResolver(() => String, { description: 'Where the applicant completes the session.' })
-  hostedVerifyUrl(@Root() v: Verification, @Ctx() ctx: ServiceContext): string {
+  hostedVerifyUrl(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): string {
     return `${ctx.runtime.config.publicUrl}/verify/${v.id}`;
   }
 }

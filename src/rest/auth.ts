@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
-import { scopedFork, systemFork } from '../orm.js';
+import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { authenticateKey, authenticateMember, bearerToken, type RateLimitState } from '../services/auth.service.js';
-import type { ServiceContext } from '../services/context.js';
+import { withLazyFork, type ServiceContext } from '../services/context.js';
 import { authorize, type Requirement } from '../services/permissions.js';
 
 /** Token cost of a call (decisions.md): 1, except lookup at 1 per 50 addresses, rounded up. */
@@ -23,10 +23,10 @@ function setRateHeaders(ctx: Context, state: RateLimitState): void {
 /** Secret-key authentication and rate limiting for the key-authenticated `/v1` surface. */
 export function keyAuthentication(runtime: Runtime) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const em = systemFork(runtime.orm);
     let auth;
     try {
-      auth = await authenticateKey(em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute, runtime.keyCache);
+      // The root EntityManager only lends its connection here (a raw statement, no entities).
+      auth = await authenticateKey(runtime.orm.em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute, runtime.keyCache);
     } catch (error) {
       const state = (error as { rateLimit?: RateLimitState }).rateLimit;
       if (state) setRateHeaders(ctx, state);
@@ -34,9 +34,8 @@ export function keyAuthentication(runtime: Runtime) {
     }
     setRateHeaders(ctx, auth.rateLimit);
     const modes = [auth.caller.mode];
-    em.setFilterParams('tenant', { merchantId: auth.merchantId, modes });
-    em.setFilterParams('merchant', { merchantId: auth.merchantId });
-    ctx.state.svc = { em, requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime } satisfies ServiceContext;
+    const scope = { merchantId: auth.merchantId, modes };
+    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime }, () => scopedFork(runtime.orm, scope));
     await next();
   };
 }
@@ -44,10 +43,10 @@ export function keyAuthentication(runtime: Runtime) {
 /** Team-member session authentication for `/v1/console/*` and `/graphql`. */
 export function memberAuthentication(runtime: Runtime) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const auth = await authenticateMember(systemFork(runtime.orm), bearerToken(ctx.get('authorization')));
+    const auth = await authenticateMember(runtime.orm.em, bearerToken(ctx.get('authorization')));
     const modes = auth.caller.environments;
-    const em = scopedFork(runtime.orm, { merchantId: auth.merchantId, modes });
-    ctx.state.svc = { em, requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime } satisfies ServiceContext;
+    const scope = { merchantId: auth.merchantId, modes };
+    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, merchantId: auth.merchantId, caller: auth.caller, modes, runtime }, () => scopedFork(runtime.orm, scope));
     await next();
   };
 }

@@ -1,6 +1,5 @@
 import type { ApiKey } from '../entities/api-key.entity.js';
-import type { Merchant } from '../entities/merchant.entity.js';
-import type { Entitlements } from '../services/merchant.service.js';
+import type { Entitlements, MerchantView } from '../services/merchant.service.js';
 import type { Page } from '../services/pagination.js';
 
 /** Small pure functions that keep the `/v1` JSON stable and apart from the GraphQL types. */
@@ -28,7 +27,7 @@ export function presentApiKey(key: ApiKey, secretKey?: string) {
   };
 }
 
-export function presentMerchant(merchant: Merchant) {
+export function presentMerchant(merchant: MerchantView) {
   return {
     id: merchant.id,
     object: 'merchant',

@@ -2,6 +2,7 @@ import type { Mode } from '../config.js';
 import type { VerificationStatus, Verdict } from '../entities/verification.entity.js';
 import { ApiError, serviceUnavailable } from '../errors.js';
 import type { ServiceContext } from './context.js';
+import { readWithTimeout } from './sql.js';
 import { normaliseEmailForMatch, type Vault } from './vault.js';
 import { callerMode } from './verification.service.js';
 
@@ -85,6 +86,12 @@ left join lateral (
 ) l on true
 order by i.ord`;
 
+/** LOOKUP_SQL with PostgreSQL's own $1, $2... placeholders, for the driver directly. */
+const LOOKUP_SQL_NUMBERED = (() => {
+  let n = 0;
+  return LOOKUP_SQL.replace(/\?/g, () => `$${++n}`);
+})();
+
 /** Fingerprints are lower-case hex, so the array literal needs no quoting. */
 export const pgTextArray = (values: string[]): string => {
   for (const value of values) if (!/^[0-9a-f]+$/.test(value)) throw new Error('pgTextArray: only hex values are accepted');
@@ -145,11 +152,7 @@ export async function lookupVerifications(ctx: ServiceContext, emails: string[])
   const { perInput, distinct } = fingerprintEmails(ctx.runtime.vault, emails);
   let hits: LookupSqlRow[];
   try {
-    const connection = ctx.em.getConnection();
-    hits = await connection.transactional(async (trx) => {
-      await connection.execute(`set local statement_timeout = ${LOOKUP_STATEMENT_TIMEOUT_MS}`, [], 'run', trx);
-      return connection.execute<LookupSqlRow[]>(LOOKUP_SQL, lookupParams(distinct, ctx.merchantId, mode), 'all', trx);
-    });
+    hits = await readWithTimeout<LookupSqlRow>(ctx.runtime.orm.em.getConnection(), LOOKUP_STATEMENT_TIMEOUT_MS, LOOKUP_SQL_NUMBERED, lookupParams(distinct, ctx.merchantId, mode));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ctx.runtime.log(`lookup unavailable (request ${ctx.requestId}): ${(error as Error).message}`);

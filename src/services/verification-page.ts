@@ -1,0 +1,117 @@
+import type { Mode } from '../config.js';
+import type { ChangeReason, Verdict, VerificationStatus } from '../entities/verification.entity.js';
+import type { ServiceContext } from './context.js';
+import type { Page, PageParams } from './pagination.js';
+import { asDate, preparedRows } from './sql.js';
+import { normaliseEmailForMatch } from './vault.js';
+
+/** A verification as a list page shows it: plain values, no identity, relations by id. */
+export interface VerificationListItem {
+  id: string;
+  status: VerificationStatus;
+  mode: Mode;
+  verdict: Verdict | null;
+  score: number | null;
+  reasonCodes: string[];
+  changeReason: ChangeReason | null;
+  identityVersion: number;
+  identityEditedAt: Date | null;
+  locale: string;
+  metadata: Record<string, string>;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  flow: { id: string };
+  applicant: { id: string } | null;
+}
+
+interface Row {
+  id: string;
+  status: VerificationStatus;
+  mode: Mode;
+  verdict: Verdict | null;
+  score: number | null;
+  reason_codes: string[];
+  change_reason: ChangeReason | null;
+  identity_version: number;
+  identity_edited_at: string | Date | null;
+  locale: string;
+  metadata: Record<string, string>;
+  expires_at: string | Date;
+  created_at: string | Date;
+  updated_at: string | Date;
+  flow_id: string;
+  applicant_id: string | null;
+}
+
+const COLUMNS = `v.id, v.status, v.mode, v.verdict, v.score, v.reason_codes, v.change_reason, v.identity_version,
+  v.identity_edited_at, v.locale, v.metadata, v.expires_at, v.created_at, v.updated_at, v.flow_id, v.applicant_id`;
+
+const toItem = (r: Row): VerificationListItem => ({
+  id: r.id,
+  status: r.status,
+  mode: r.mode,
+  verdict: r.verdict,
+  score: r.score,
+  reasonCodes: r.reason_codes,
+  changeReason: r.change_reason,
+  identityVersion: r.identity_version,
+  identityEditedAt: r.identity_edited_at === null ? null : asDate(r.identity_edited_at),
+  locale: r.locale,
+  metadata: r.metadata,
+  expiresAt: asDate(r.expires_at),
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+  flow: { id: r.flow_id },
+  applicant: r.applicant_id === null ? null : { id: r.applicant_id },
+});
+
+/**
+ * The statement for one combination of filters. Each combination is its own prepared
+ * statement (not `$n is null or ...`), so PostgreSQL plans the email lookup on its index
+ * instead of a generic plan that walks the account's newest rows.
+ */
+function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string }, params: PageParams) {
+  const values: unknown[] = [ctx.merchantId, ctx.modes];
+  const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
+  let name = 'idv_verification_page_';
+  if (filter.status !== undefined) {
+    values.push(filter.status);
+    where.push(`v.status = $${values.length}`);
+    name += 's';
+  }
+  if (filter.fingerprint !== undefined) {
+    values.push(filter.fingerprint);
+    where.push(`v.email_fingerprint = $${values.length}`);
+    name += 'e';
+  }
+  if (params.startingAfter !== undefined) {
+    values.push(params.startingAfter);
+    // An id unknown in the caller's scope is ignored and the first page returned (as paginate() does).
+    const c = `select c.created_at, c.id from verifications c where c.id = $${values.length} and c.merchant_id = $1 and c.mode = any($2::text[])`;
+    where.push(`(not exists (${c}) or (v.created_at, v.id) < (${c}))`);
+    name += 'c';
+  }
+  values.push(params.limit + 1);
+  const text = `select ${COLUMNS} from verifications v where ${where.join(' and ')} order by v.created_at desc, v.id desc limit $${values.length}`;
+  return { name, text, values };
+}
+
+/**
+ * A page of the context's verifications, newest first on (created_at, id), with the same
+ * filters, cursor and `limit + 1` has-more rule as the REST list, read as plain rows: GraphQL
+ * pages of up to 100 verifications spent most of their time hydrating managed entities.
+ * Raw SQL bypasses the tenancy filters, so the account and environments are bound here.
+ */
+export async function listVerificationItems(
+  ctx: ServiceContext,
+  filter: { status?: VerificationStatus; email?: string },
+  params: PageParams,
+): Promise<Page<VerificationListItem>> {
+  const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
+  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint }, params);
+  const rows = await preparedRows<Row>(ctx.runtime.orm.em.getConnection(), name, text, values);
+  const hasMore = rows.length > params.limit;
+  const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
+  return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
+}
