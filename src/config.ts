@@ -30,6 +30,8 @@ export interface Config {
   verificationTtlSeconds: number;
   previewTtlSeconds: number;
   memberSessionTtlSeconds: number;
+  /** How long an applicant outcome email waits before it is sent; a decision reversed meanwhile drops it. */
+  outcomeEmailDelaySeconds: number;
   /** Base64 32-byte master key for identity encryption and fingerprints; unset: generated under dataDir. */
   identityEncryptionKey?: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verificationTtlSeconds: int(env, 'VERIFICATION_TTL_SECONDS', 86400),
     previewTtlSeconds: int(env, 'PREVIEW_TTL_SECONDS', 1800),
     memberSessionTtlSeconds: int(env, 'MEMBER_SESSION_TTL_SECONDS', 12 * 3600),
+    outcomeEmailDelaySeconds: int(env, 'OUTCOME_EMAIL_DELAY_SECONDS', 300),
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: ['silent', 'error', 'info', 'debug'].includes(logLevel) ? logLevel : 'info',
   };

@@ -15,6 +15,7 @@ import { Upload } from './upload.entity.js';
 import { UsageRecord } from './usage-record.entity.js';
 import { Verification } from './verification.entity.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { ApplicantNotification } from './applicant-notification.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 export { AccountSettings, ReverificationGrant };
@@ -24,11 +25,11 @@ export { ApiKey, Applicant, ApplicantTag, Check, Event, Flow, IdempotencyKey, Ma
 export const ENTITIES = [
   Merchant, ApiKey, Member, MemberSession, Flow, Verification, Check, Upload, Applicant, Tag, VerificationTag, ApplicantTag,
   Event, IdempotencyKey, UsageRecord, ManualReview, AccountSettings, ReverificationGrant,
-  WebhookEndpoint, WebhookDelivery,
+  WebhookEndpoint, WebhookDelivery, ApplicantNotification,
 ];
 
 /** Entities scoped by account and environment (the `tenant` filter). */
-export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview', 'ReverificationGrant', 'WebhookEndpoint', 'WebhookDelivery'];
+export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview', 'ReverificationGrant', 'WebhookEndpoint', 'WebhookDelivery', 'ApplicantNotification'];
 
 /** Entities scoped by account only (the `merchant` filter). */
 export const MERCHANT_ENTITIES = ['Member', 'MemberSession', 'AccountSettings'];

@@ -6,7 +6,8 @@ import { expireVerificationJob } from './expire-verification.job.js';
 import type { JobDefinition } from './job.js';
 import { retentionJob } from './retention.job.js';
 import { runChecksJob } from './run-checks.job.js';
+import { sendOutcomeEmailsJob } from './send-outcome-emails.job.js';
 import { sweepVerificationsJob } from './sweep-verifications.job.js';
 
 /** Every job of the service; registerJobs defines each on the one Agenda instance. */
-export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, cleanupIdempotencyJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob, retentionJob];
+export const JOBS: JobDefinition<any>[] = [cleanupSessionsJob, cleanupIdempotencyJob, runChecksJob, expireVerificationJob, sweepVerificationsJob, dispatchEventsJob, deliverWebhookJob, retentionJob, sendOutcomeEmailsJob];

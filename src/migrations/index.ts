@@ -3,6 +3,7 @@ import { Migration20261122010000Lifecycle } from './Migration20261122010000Lifec
 import { Migration20261122020000RepeatControl } from './Migration20261122020000RepeatControl.js';
 import { Migration20261122021000KeyReservations } from './Migration20261122021000KeyReservations.js';
 import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks.js';
+import { Migration20261123000000ApplicantNotifications } from './Migration20261123000000ApplicantNotifications.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122020000RepeatControl', class: Migration20261122020000RepeatControl },
   { name: 'Migration20261122021000KeyReservations', class: Migration20261122021000KeyReservations },
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
+  { name: 'Migration20261123000000ApplicantNotifications', class: Migration20261123000000ApplicantNotifications },
 ];

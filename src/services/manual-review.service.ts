@@ -5,6 +5,7 @@ import { Verification } from '../entities/verification.entity.js';
 import { ApiError, conflict, notFound } from '../errors.js';
 import { UUID_PATTERN } from '../ids.js';
 import type { ServiceContext } from './context.js';
+import { dropUnsentOutcomeEmails, queueOutcomeEmail } from './applicant-notification.service.js';
 import { recordVerificationEvent } from './events.service.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 import { authorize } from './permissions.js';
@@ -76,12 +77,14 @@ async function resolve(em: EntityManager, ctx: ServiceContext, review: ManualRev
     changeReason: 'reviewer',
   });
   recordVerificationEvent(em, verification, 'action.reviewed', { review: { id: review.id, decision } });
+  queueOutcomeEmail(em, ctx.runtime, verification, decision);
   if (decision === 'approve') await supersedeOtherCases(em, ctx.runtime, verification);
 }
 
 /** `review` on a decided case: the verification returns to manual_review, the review to the queue. */
-function reopenCase(em: EntityManager, review: ManualReview, verification: Verification, input: DecisionInput): void {
+async function reopenCase(em: EntityManager, review: ManualReview, verification: Verification, input: DecisionInput): Promise<void> {
   reopen(em, verification);
+  await dropUnsentOutcomeEmails(em, verification.id);
   review.status = 'queued';
   review.decision = null;
   review.reviewedAt = null;
@@ -130,7 +133,7 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
     }
     if (reopenRefusal) throw reopenRefusal;
     if (verification.status !== 'approved' && verification.status !== 'rejected') throw alreadyDecided(review, verification);
-    reopenCase(em, review, verification, input);
+    await reopenCase(em, review, verification, input);
     return review;
   });
 }

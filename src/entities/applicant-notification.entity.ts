@@ -1,0 +1,38 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { newId } from '../ids.js';
+import { TenantOwned } from './scoped.js';
+
+export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped';
+
+/**
+ * An outcome email owed to the applicant after a reviewer's approve or reject. It carries no
+ * address: the sender reads it from the verification's encrypted identity when it sends.
+ */
+@Entity({ tableName: 'applicant_notifications' })
+export class ApplicantNotification extends TenantOwned {
+  [OptionalProps]?: 'id' | 'kind' | 'status' | 'sentAt' | 'droppedAt' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'string', length: 40 })
+  id: string = newId('ntf');
+
+  @Property({ type: 'string', length: 40 })
+  verificationId!: string;
+
+  @Property({ type: 'string', length: 20 })
+  kind: 'outcome' = 'outcome';
+
+  @Property({ type: 'string', length: 10 })
+  decision!: 'approve' | 'reject';
+
+  @Property({ type: 'string', length: 20 })
+  status: ApplicantNotificationStatus = 'pending';
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)' })
+  sendAfter!: Date;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  sentAt?: Date | null = null;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  droppedAt?: Date | null = null;
+}
