@@ -67,10 +67,11 @@ export function verificationsRouter(): Router {
     const key = ctx.get('idempotency-key') || undefined;
     const result = await withIdempotency(s, key, ctx.request.body, async (claim) => {
       const body = parseInput(createVerificationBody, ctx.request.body);
-      const present = (created: CreatedVerification) => presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] });
-      // The stored answer is written with the session, so a committed create always has its answer.
-      const created = await createVerification(s, body, claim ? (c) => claim.answer(201, present(c)) : undefined);
-      return { status: 201, body: present(created), stored: !!claim };
+      let answer: ReturnType<typeof presentVerification> | undefined;
+      // Presented once: the same body is stored (with the session) and sent.
+      const present = (created: CreatedVerification) => (answer ??= presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] }));
+      const created = await createVerification(s, body, claim ? { claim, present } : undefined);
+      return { status: 201, body: present(created) };
     });
     ctx.set('Idempotency-Replayed', String(result.replayed));
     respond(ctx, result.status, result.body);

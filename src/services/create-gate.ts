@@ -5,12 +5,14 @@ import { newId } from '../ids.js';
 import type { CreateFlow } from './create-flow.js';
 import { verificationEventData, type EventSubject } from './events.service.js';
 import type { Fingerprints } from './identity.js';
+import type { AnswerSlot } from './create-session.sql.js';
 import type { RawSql } from './raw-sql.js';
 import type { MatchedOn } from './repeat-control.service.js';
 
 /**
  * Repeat control at create (R2, R3, R5, R9, R10) on the create's own connection, the same
- * rules as gateCreate in repeat-control.service.ts in three statements instead of a dozen.
+ * rules as gateDocument in repeat-control.service.ts applies later, in one statement after
+ * the person's locks (two more for a refusal) instead of a dozen.
  */
 
 interface MatchRow {
@@ -62,8 +64,12 @@ interface BumpedRow {
   mode: Mode;
 }
 
-const EVENT = `insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)
-  values ($1, $2, $3, $4, $3, 'verification.already_verified', $5, $6, $7::jsonb, false)`;
+/** The refusal's event, and (when the create claimed a key) its stored 409 answer. */
+const EVENT = `with e as (
+  insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)
+  values ($1, $2, $3, $4, $3, 'verification.already_verified', $5, $6, $7::jsonb, false)
+)
+update idempotency_keys set status = 'completed', response_status = $8, response_body = $9::jsonb where api_key_id = $10 and key = $11`;
 
 export interface RawGate {
   /** Throw after the transaction commits (the event it wrote must survive). */
@@ -72,21 +78,21 @@ export interface RawGate {
   grantId?: string;
 }
 
+/** The stored answer of a refused create that claimed an Idempotency-Key; null without one. */
+export type RefusalAnswer = (refusal: ReturnType<typeof conflict>) => AnswerSlot | null;
+
 export interface GateScope {
   merchantId: string;
   mode: Mode;
   callerKeyId: string | null;
 }
 
-/** The person's advisory locks (lockPerson's keys and order), so two creates for one person queue. */
-async function lockPerson(sql: RawSql, scope: GateScope, keys: string[]): Promise<void> {
-  const sorted = [...keys].sort();
-  const calls = sorted.map((_, i) => `pg_advisory_xact_lock(hashtextextended($${i + 1}, 0))`).join(', ');
-  await sql.query(`select ${calls}`, sorted.map((key) => `${scope.merchantId}:${scope.mode}:${key}`));
-}
+/** The person's advisory lock keys (lockPerson's keys) at create: reference and email, when given. */
+export const personLockKeys = (scope: Pick<GateScope, 'merchantId' | 'mode'>, f: Fingerprints): string[] =>
+  [f.reference, f.email].filter((k): k is string => !!k).map((k) => `${scope.merchantId}:${scope.mode}:${k}`);
 
 /** The verification.already_verified event of a refused create, on the approval it matched. */
-async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, matchedOn: MatchedOn): Promise<void> {
+async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, matchedOn: MatchedOn, answer: AnswerSlot | null): Promise<void> {
   const now = new Date();
   const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, scope.merchantId, now]);
   const subject: EventSubject = {
@@ -94,7 +100,8 @@ async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, 
     changeReason: row!.change_reason, flow: { id: row!.flow_id }, sequence: row!.sequence,
   };
   const payload = { verification: verificationEventData(subject), gate: 'create', matched_on: matchedOn };
-  await sql.query(EVENT, [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload)]);
+  const a = [answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null];
+  await sql.query(EVENT, [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a]);
 }
 
 /**
@@ -102,22 +109,21 @@ async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, 
  * session, no charge) unless an open grant lets this one through; a case waiting on review
  * refuses with VERIFICATION_IN_REVIEW even then. Nothing to match on: no lock, no query.
  */
-export async function gateCreateRaw(sql: RawSql, scope: GateScope, flow: CreateFlow, f: Fingerprints): Promise<RawGate> {
+export async function gateCreateRaw(sql: RawSql, scope: GateScope, flow: CreateFlow, f: Fingerprints, answer: RefusalAnswer): Promise<RawGate> {
   const policy = flow.repeatPolicy;
   if (!policy.enabled || (!f.reference && !f.email)) return {};
-  await lockPerson(sql, scope, [f.reference, f.email].filter((k): k is string => !!k));
+  // The person's locks were taken by the create's first statement (OPEN_CREATE in create-flow.ts).
   const rows = await sql.query<MatchRow>(MATCHES, [scope.merchantId, scope.mode, f.reference, f.email, policy.scope === 'same_flow' ? flow.id : null, flow.reverificationPeriodDays]);
   const approval = rows.find((r) => r.kind === 'approval');
   const review = rows.find((r) => r.kind === 'review');
   const on = (r: MatchRow): MatchedOn => (r.by_reference ? 'reference' : 'email');
   if (approval && !approval.grant_id) {
-    await recordRefusal(sql, scope, approval.id, on(approval));
     const until = approval.valid_until_ms === null ? null : new Date(approval.valid_until_ms).toISOString();
-    return {
-      refusal: conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
-        detail: { verification_id: approval.id, status: approval.status, verdict: approval.verdict, matched_on: on(approval), approval_valid_until: until },
-      }),
-    };
+    const refusal = conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
+      detail: { verification_id: approval.id, status: approval.status, verdict: approval.verdict, matched_on: on(approval), approval_valid_until: until },
+    });
+    await recordRefusal(sql, scope, approval.id, on(approval), answer(refusal));
+    return { refusal };
   }
   if (review) {
     return {

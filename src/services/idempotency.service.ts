@@ -34,33 +34,39 @@ export function requestHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(body ?? {}))).digest('hex');
 }
 
-/** A claimed key: the handler may write its answer in its own transaction (see `answer`). */
+/** Thrown by a handler whose claim found the key held or used: withIdempotency answers from the stored row. */
+export class KeyTaken extends Error {}
+
+/**
+ * A key for the handler to claim inside its own transaction (create-flow.ts OPEN_CREATE), so
+ * the claim, the writes and the stored answer commit together or not at all.
+ */
 export interface IdempotencyClaim {
+  /** Advisory lock key: holders of the key are told IN_USE at once instead of queueing. */
+  lockKey: string;
   apiKeyId: string;
   key: string;
-  /** The row update's values for `status` and `body`, the body sealed. */
+  requestHash: string;
+  expiresAt: Date;
+  /** The claimed row's answer: `status` and the sealed `body`. */
   answer(status: number, body: unknown): { apiKeyId: string; key: string; status: number; sealedBody: string };
 }
 
-export interface HandlerResult {
-  status: number;
-  body: unknown;
-  /** True when the handler already stored the answer under the claim, atomically with its writes. */
-  stored?: boolean;
-}
+/** Errors whose answer the handler already stored in its transaction (a refused create). */
+const answered = new WeakSet<object>();
+export const markAnswered = (error: object): void => void answered.add(error);
 
 /**
- * Claims the key in one statement: a new row, or an expired one taken over (the cleanup job
- * may not have deleted it yet). Nothing returned: someone holds or has used the key.
+ * Stores an error answer when the handler failed before claiming or rolled its claim back.
+ * Nothing returned: the key is taken (used, or held by a request that has since finished),
+ * and that stored answer is the one to give.
  */
-const CLAIM = `insert into idempotency_keys (api_key_id, key, request_hash, status, created_at, expires_at)
-  values ($1, $2, $3, 'in_flight', now(), $4)
-  on conflict (api_key_id, key) do update set request_hash = excluded.request_hash, status = 'in_flight', response_status = null,
-    response_body = null, created_at = excluded.created_at, expires_at = excluded.expires_at
+const STORE_ERROR = `insert into idempotency_keys (api_key_id, key, request_hash, status, response_status, response_body, created_at, expires_at)
+  values ($1, $2, $3, 'completed', $4, $5::jsonb, now(), $6)
+  on conflict (api_key_id, key) do update set request_hash = excluded.request_hash, status = 'completed', response_status = excluded.response_status,
+    response_body = excluded.response_body, created_at = excluded.created_at, expires_at = excluded.expires_at
   where idempotency_keys.expires_at <= now()
   returning key`;
-
-const STORE = `update idempotency_keys set status = 'completed', response_status = $1, response_body = $2::jsonb where api_key_id = $3 and key = $4`;
 
 const sealedJson = (ctx: ServiceContext, body: unknown) => JSON.stringify({ sealed: ctx.runtime.vault.encrypt(body) });
 
@@ -78,35 +84,40 @@ async function answerForTakenKey(ctx: ServiceContext, apiKeyId: string, key: str
 }
 
 /**
- * Idempotency-Key for creates (decisions.md): 24 hours, scoped to the API key. The first
- * request claims the key with an insert; a repeat with the same body replays the stored
- * answer, a different body is 409 IDEMPOTENCY_KEY_REUSED, and one arriving while the first
- * still runs is 409 IDEMPOTENCY_KEY_IN_USE. Server failures release the key for a retry.
+ * Idempotency-Key for creates (decisions.md): 24 hours, scoped to the API key. The handler
+ * claims the key in its transaction and stores its answer there; a repeat with the same body
+ * replays the stored answer, a different body is 409 IDEMPOTENCY_KEY_REUSED, and one arriving
+ * while the first still runs is 409 IDEMPOTENCY_KEY_IN_USE. Client errors are stored too;
+ * server failures roll the claim back, so a retry runs again.
  */
 export async function withIdempotency(
   ctx: ServiceContext,
   key: string | undefined,
   body: unknown,
-  handler: (claim: IdempotencyClaim | null) => Promise<HandlerResult>,
+  handler: (claim: IdempotencyClaim | null) => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredResponse> {
   if (key === undefined || ctx.caller.kind !== 'key') return { ...(await handler(null)), replayed: false };
   if (key.length === 0 || key.length > 255) throw parameterInvalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
   const apiKeyId = ctx.caller.keyId;
   const hash = requestHash(body);
-  const orm = ctx.runtime.orm;
-  const claimed = await withConnection(orm, (sql) => sql.query(CLAIM, [apiKeyId, key, hash, new Date(Date.now() + TTL_MS)]));
-  if (claimed.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash);
-  const claim: IdempotencyClaim = { apiKeyId, key, answer: (status, answerBody) => ({ apiKeyId, key, status, sealedBody: sealedJson(ctx, answerBody) }) };
-  const store = (status: number, responseBody: unknown) => withConnection(orm, (sql) => sql.query(STORE, [status, sealedJson(ctx, responseBody), apiKeyId, key]));
+  const expiresAt = new Date(Date.now() + TTL_MS);
+  const claim: IdempotencyClaim = {
+    lockKey: `idempotency:${apiKeyId}:${key}`,
+    apiKeyId,
+    key,
+    requestHash: hash,
+    expiresAt,
+    answer: (status, answerBody) => ({ apiKeyId, key, status, sealedBody: sealedJson(ctx, answerBody) }),
+  };
   try {
-    const response = await handler(claim);
-    if (!response.stored) await store(response.status, response.body);
-    return { status: response.status, body: response.body, replayed: false };
+    return { ...(await handler(claim)), replayed: false };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
-      await store(error.status, { error: error.toEnvelope(ctx.requestId) });
-    } else {
-      await withConnection(orm, (sql) => sql.query(`delete from idempotency_keys where api_key_id = $1 and key = $2`, [apiKeyId, key]));
+    if (error instanceof KeyTaken) return answerForTakenKey(ctx, apiKeyId, key, hash);
+    if (error instanceof ApiError && error.status < 500 && !answered.has(error)) {
+      const stored = await withConnection(ctx.runtime.orm, (sql) =>
+        sql.query(STORE_ERROR, [apiKeyId, key, hash, error.status, sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }), expiresAt]),
+      );
+      if (stored.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash);
     }
     throw error;
   }

@@ -8,8 +8,9 @@ import { notFound, parameterInvalid, parameterUnknown, permissionError } from '.
 import { randomBase62 } from '../ids.js';
 import type { ServiceContext } from './context.js';
 import { resolveCreateFlow } from './create-flow.js';
-import { gateCreateRaw } from './create-gate.js';
-import { buildSession, insertSession, type AnswerSlot, type NewVerification } from './create-session.sql.js';
+import { gateCreateRaw, personLockKeys } from './create-gate.js';
+import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
+import { markAnswered, type IdempotencyClaim } from './idempotency.service.js';
 import { inTransaction, withConnection } from './raw-sql.js';
 import { sealIdentity } from './identity.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
@@ -64,17 +65,19 @@ export interface CreatedVerification {
   clientToken: string;
 }
 
+/** An idempotent create: the key to claim and how its 201 answer reads (stored with the session). */
+export interface CreateIdempotency {
+  claim: IdempotencyClaim;
+  present(created: CreatedVerification): unknown;
+}
+
 /**
  * POST /v1/verifications: resolve what runs, seal the identity, gate repeats, create the
- * pending session, in one transaction on one connection (raw SQL: this is the hot path).
- * `answer` builds the idempotency row's stored answer, written by the same statement as the
- * session. A sandbox outcome other than `pending` runs at once, as if the applicant had completed it.
+ * pending session, in one transaction on one connection (raw SQL: this is the hot path),
+ * claiming the Idempotency-Key and storing its answer in the same transaction. A sandbox
+ * outcome other than `pending` runs at once, as if the applicant had completed it.
  */
-export async function createVerification(
-  ctx: ServiceContext,
-  input: CreateVerificationInput,
-  answer?: (created: CreatedVerification) => AnswerSlot | null,
-): Promise<CreatedVerification> {
+export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput, idempotency?: CreateIdempotency): Promise<CreatedVerification> {
   const mode = callerMode(ctx);
   if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
   const locale = input.locale ? canonicalLocale(input.locale) : 'en';
@@ -83,11 +86,18 @@ export async function createVerification(
   const sealed = sealIdentity(ctx.runtime.vault, identity);
   const expiry = identity.document?.expiry_date;
   const scope = { merchantId: ctx.merchantId, mode, callerKeyId: callerKeyId(ctx) };
+  const claim = idempotency?.claim ?? null;
   const outcome = await withConnection(ctx.runtime.orm, (sql) =>
     inTransaction(sql, async () => {
-      const flow = await resolveCreateFlow(sql, ctx.merchantId, mode, { flowId: input.flow, checks: input.checks });
-      const gate = await gateCreateRaw(sql, scope, flow, sealed.fingerprints);
-      if (gate.refusal) return { refusal: gate.refusal };
+      const open = { claim, personLocks: personLockKeys(scope, sealed.fingerprints) };
+      const flow = await resolveCreateFlow(sql, ctx.merchantId, mode, { flowId: input.flow, checks: input.checks }, open);
+      const gate = await gateCreateRaw(sql, scope, flow, sealed.fingerprints, (r) => claim?.answer(r.status, { error: r.toEnvelope(ctx.requestId) }) ?? null);
+      if (gate.refusal) {
+        // ALREADY_VERIFIED wrote its event (and stored answer): commit, then answer 409. Other refusals wrote nothing.
+        if (gate.refusal.code !== 'ALREADY_VERIFIED') throw gate.refusal;
+        if (claim) markAnswered(gate.refusal);
+        return { refusal: gate.refusal };
+      }
       const session = buildSession({
         merchantId: ctx.merchantId,
         mode,
@@ -103,16 +113,26 @@ export async function createVerification(
         processNow: runsNow,
       });
       const created = { verification: session.verification, clientToken: session.clientToken };
-      await insertSession(sql, session, gate.grantId ?? null, answer?.(created) ?? null);
+      await insertSession(sql, session, gate.grantId ?? null, idempotency ? idempotency.claim.answer(201, idempotency.present(created)) : null);
       return { created };
     }),
   );
-  // A refusal commits its verification.already_verified event, then answers 409.
   if ('refusal' in outcome) throw outcome.refusal;
-  const v = outcome.created.verification;
-  await scheduleExpiry(ctx.runtime, v);
-  if (runsNow) await ctx.runtime.jobs.now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode });
+  await afterCreate(ctx, outcome.created.verification, runsNow);
   return outcome.created;
+}
+
+/**
+ * Jobs for a committed session. A failure here must not fail the request (the session and
+ * its stored answer exist): the sweep expires a session whose expiry job was lost and
+ * re-queues one whose checks never started.
+ */
+async function afterCreate(ctx: ServiceContext, v: NewVerification, runsNow: boolean): Promise<void> {
+  await scheduleExpiry(ctx.runtime, v);
+  if (!runsNow) return;
+  await ctx.runtime.jobs.now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode: v.mode }).catch((error: Error) => {
+    ctx.runtime.log(`run-checks job for ${v.id} not queued (${error.message}); the sweep re-queues it`);
+  });
 }
 
 export type Include = 'applicant' | 'documents';
