@@ -91,7 +91,7 @@ async function readFlow(sql: RawSql, merchantId: string, mode: Mode, wanted: Wan
   const c = open.claim;
   const params: unknown[] = [merchantId, mode, wanted.kind, wanted.kind === 'named' ? wanted.flowId : null, presetFlowId(merchantId, mode)];
   params.push(c?.lockKey ?? null, c?.apiKeyId ?? null, c?.key ?? null, c?.requestHash ?? null, c?.expiresAt ?? null, [...open.personLocks].sort());
-  const row = (await sql.query<Row>(OPEN_CREATE, params))[0]!;
+  const row = (await sql.query<Row>(OPEN_CREATE, params, 'idv_open_create'))[0]!;
   if (c && row.claimed === 0) throw new KeyTaken();
   return row;
 }

@@ -94,14 +94,14 @@ export const personLockKeys = (scope: Pick<GateScope, 'merchantId' | 'mode'>, f:
 /** The verification.already_verified event of a refused create, on the approval it matched. */
 async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, matchedOn: MatchedOn, answer: AnswerSlot | null): Promise<void> {
   const now = new Date();
-  const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, scope.merchantId, now]);
+  const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, scope.merchantId, now], 'idv_create_refusal_bump');
   const subject: EventSubject = {
     id: row!.id, status: row!.status, verdict: row!.verdict, declineType: row!.decline_type, reasonCodes: row!.reason_codes,
     changeReason: row!.change_reason, flow: { id: row!.flow_id }, sequence: row!.sequence,
   };
   const payload = { verification: verificationEventData(subject), gate: 'create', matched_on: matchedOn };
   const a = [answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null];
-  await sql.query(EVENT, [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a]);
+  await sql.query(EVENT, [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a], 'idv_create_refusal_event');
 }
 
 /**
@@ -113,7 +113,11 @@ export async function gateCreateRaw(sql: RawSql, scope: GateScope, flow: CreateF
   const policy = flow.repeatPolicy;
   if (!policy.enabled || (!f.reference && !f.email)) return {};
   // The person's locks were taken by the create's first statement (OPEN_CREATE in create-flow.ts).
-  const rows = await sql.query<MatchRow>(MATCHES, [scope.merchantId, scope.mode, f.reference, f.email, policy.scope === 'same_flow' ? flow.id : null, flow.reverificationPeriodDays]);
+  const rows = await sql.query<MatchRow>(
+    MATCHES,
+    [scope.merchantId, scope.mode, f.reference, f.email, policy.scope === 'same_flow' ? flow.id : null, flow.reverificationPeriodDays],
+    'idv_create_matches',
+  );
   const approval = rows.find((r) => r.kind === 'approval');
   const review = rows.find((r) => r.kind === 'review');
   const on = (r: MatchRow): MatchedOn => (r.by_reference ? 'reference' : 'email');

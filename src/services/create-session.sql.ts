@@ -163,5 +163,5 @@ export async function insertSession(sql: RawSql, s: NewSession, grantId: string 
     JSON.stringify(v.metadata), v.expiresAt, v.sequence, input.sandbox ? JSON.stringify(input.sandbox) : null, v.apiKeyId, input.identity,
     f.email, f.reference, f.document, f.nationalId, input.documentExpiresOn, JSON.stringify(checks), JSON.stringify(s.events), grantId,
     answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null,
-  ]);
+  ], 'idv_insert_session');
 }

@@ -9,7 +9,11 @@ import type pg from 'pg';
  * queries here convert them in SQL when they need them.
  */
 export interface RawSql {
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * `name` makes it a prepared statement, parsed and planned once per connection: the
+   * create's statements are long CTEs whose planning would otherwise cost as much as running them.
+   */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<Row[]>;
 }
 
 interface PoolClient {
@@ -22,7 +26,7 @@ export async function withConnection<T>(orm: MikroORM, work: (sql: RawSql) => Pr
   const pool = orm.em.getConnection().getKnex().client as unknown as PoolClient;
   const connection = await pool.acquireConnection();
   try {
-    return await work({ query: async (text, params) => (await connection.query(text, params)).rows });
+    return await work({ query: async (text, params, name) => (await connection.query(name ? { name, text, values: params } : { text, values: params })).rows });
   } finally {
     await pool.releaseConnection(connection);
   }
