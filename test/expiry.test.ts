@@ -1,5 +1,6 @@
-// Session expiry: the per-session expire job (VERIFICATION_TTL_SECONDS shrunk to seconds) and the
-// bounded periodic sweep that catches sessions whose expire job was lost.
+// Session expiry: the expire-due job scheduled at each session's expires_at, shared by the sessions
+// expiring in the same second (VERIFICATION_TTL_SECONDS shrunk to seconds), and the bounded
+// periodic sweep that catches sessions whose expire job was lost.
 import { runChecks } from '../src/engine/run-checks.js';
 import { sweepVerifications } from '../src/jobs/sweep-verifications.job.js';
 import { sql } from './support/db.js';
@@ -53,6 +54,16 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
     }
   });
 
+  it('sessions expiring in the same second share one expire job, scheduled within a second after their expires_at', async () => {
+    const created = await Promise.all(Array.from({ length: 8 }, () => create('pending')));
+    const seconds = new Set(created.map((v) => Math.ceil(Date.parse(v.expires_at) / 1000)));
+    const jobs = await sql(server.databaseUrl, "select data->>'at' as at from agenda_jobs where name = 'verifications.expire-due' and (data->>'at')::timestamptz = any($1::timestamptz[])", [
+      [...seconds].map((s) => new Date(s * 1000).toISOString()),
+    ]);
+    expect(jobs.map((j) => Date.parse(j.at) / 1000).sort()).toEqual([...seconds].sort());
+    expect(jobs.length).toBeLessThan(created.length);
+  });
+
   it('a session is not expired before its expires_at', async () => {
     const created = await create('pending');
     await sleep(800);
@@ -66,9 +77,13 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
     await runChecks(server.runtime, { verificationId: created.id, merchantId, mode: 'sandbox' });
     const approved = await read(created.id);
     expect(approved).toMatchObject({ status: 'approved', verdict: 'approve' });
-    // Wait until the session's own expire job has run, at or after expires_at.
+    // Wait until the expire job scheduled for its expires_at has run, at or after expires_at.
     const job = await waitFor(async () => {
-      const jobs = await sql(server.databaseUrl, "select last_finished_at from agenda_jobs where name = 'verification.expire' and data->>'verificationId' = $1", [created.id]);
+      const jobs = await sql(
+        server.databaseUrl,
+        "select last_finished_at from agenda_jobs where name = 'verifications.expire-due' and (data->>'at')::timestamptz >= $1 and (data->>'at')::timestamptz < $1::timestamptz + interval '1 second'",
+        [approved.expires_at],
+      );
       return jobs.length === 1 && jobs[0].last_finished_at !== null ? jobs[0] : undefined;
     }, 30_000, 'the expire job to run');
     expect(job.last_finished_at.getTime()).toBeGreaterThanOrEqual(Date.parse(approved.expires_at));
@@ -95,9 +110,14 @@ describe('the sweep (TTL 1 s, no job worker)', () => {
 
   it('expires due sessions whose scheduled expire job was lost, and returns how many', async () => {
     const ids = [await createPending(), await createPending(), await createPending()];
-    const scheduled = await sql(server.databaseUrl, "select data->>'verificationId' as id from agenda_jobs where name = 'verification.expire'");
-    expect(scheduled.map((j) => j.id).sort()).toEqual([...ids].sort());
-    await sql(server.databaseUrl, "delete from agenda_jobs where name = 'verification.expire'");
+    const uncovered = await sql(
+      server.databaseUrl,
+      `select v.id from verifications v where v.id = any($1) and not exists (select 1 from agenda_jobs j where j.name = 'verifications.expire-due'
+         and (j.data->>'at')::timestamptz >= v.expires_at and (j.data->>'at')::timestamptz < v.expires_at + interval '1 second')`,
+      [ids],
+    );
+    expect(uncovered).toEqual([]);
+    await sql(server.databaseUrl, "delete from agenda_jobs where name = 'verifications.expire-due'");
 
     await sleep(1_500);
     for (const id of ids) expect(await statusOf(server, id)).toBe('pending');

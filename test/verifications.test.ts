@@ -79,6 +79,30 @@ describe('POST /v1/verifications', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('a new account\'s first creates, more at once than the database pool holds, all succeed under one built-in preset', async () => {
+    const fresh = await server.bootstrap();
+    const token = fresh.keys.sandbox.secret_key;
+    const responses = await Promise.all(Array.from({ length: 16 }, (_, i) => create(token, { applicant: { email: `first.${i}@example.org` } }, { 'idempotency-key': `first-${i}` })));
+    expect(responses.map((r) => r.status)).toEqual(Array(16).fill(201));
+    expect(new Set(responses.map((r) => r.body.flow)).size).toBe(1);
+    const presets = await sql(server.databaseUrl, 'select count(*)::int as n from flows where merchant_id = $1 and is_preset', [fresh.merchant.id]);
+    expect(presets[0].n).toBe(1);
+  });
+
+  it('writes the session, its checks, its two outbox events and the stored idempotent answer together', async () => {
+    const res = await create(sandbox, { applicant: { email: 'together@example.org' }, metadata: { k: 'v' } }, { 'idempotency-key': 'together-1' });
+    expect(res.status).toBe(201);
+    const [row] = await sql(server.databaseUrl, 'select status, sequence, email_fingerprint, identity, metadata from verifications where id = $1', [res.body.id]);
+    expect(row).toMatchObject({ status: 'pending', sequence: 2, metadata: { k: 'v' } });
+    expect(row.email_fingerprint).toHaveLength(64);
+    expect(row.identity).not.toContain('together@example.org');
+    const checks = await sql(server.databaseUrl, 'select id, type, status from checks where verification_id = $1 order by position', [res.body.id]);
+    expect(checks.map((c) => c.id)).toEqual(res.body.checks.map((c: { id: string }) => c.id));
+    expect((await eventsOf(res.body.id)).map((e) => [e.type, e.payload.verification.sequence])).toEqual([['verification.created', 1], ['verification.pending', 2]]);
+    const [stored] = await sql(server.databaseUrl, "select status, response_status from idempotency_keys where key = 'together-1'");
+    expect(stored).toEqual({ status: 'completed', response_status: 201 });
+  });
+
   it('a live key sending sandbox gets 400 PARAMETER_UNKNOWN', async () => {
     const res = await create(live, { sandbox: { outcome: 'approved' } });
     expect(res.status).toBe(400);

@@ -27,6 +27,8 @@ export class Jobs {
   private started = false;
   private stopping = false;
   private readonly lockLifetimeMs: number;
+  /** Windows this process already scheduled a coalesced job for (see scheduleCoalesced). */
+  private readonly coalesced = new Map<string, { at: number; write: Promise<void> }>();
 
   constructor(config: Config, databaseUrl: string, options: JobsOptions = {}) {
     // Agenda re-checks a running job every half lock lifetime on a timer that outlives the job
@@ -83,6 +85,29 @@ export class Jobs {
 
   async schedule<Data>(when: Date, name: string, data: Data): Promise<void> {
     await this.agenda.schedule(when, name, data);
+  }
+
+  /**
+   * One job `name` per `windowMs` window, run at the window's end: callers that each need
+   * "a run at or soon after t" share one store write per window instead of one each. A
+   * failed write is forgotten so the next caller in the window tries again.
+   */
+  scheduleCoalesced(when: Date, name: string, windowMs: number): Promise<void> {
+    const at = Math.ceil(when.getTime() / windowMs) * windowMs;
+    const key = `${name}@${at}`;
+    const pending = this.coalesced.get(key);
+    if (pending) return pending.write;
+    const write = this.schedule(new Date(at), name, { at: new Date(at).toISOString() }).catch((error: Error) => {
+      this.coalesced.delete(key);
+      throw error;
+    });
+    this.coalesced.set(key, { at, write });
+    // Windows are added in time order (one TTL), so the past ones sit at the front of the map.
+    for (const [old, entry] of this.coalesced) {
+      if (entry.at >= Date.now() - windowMs) break;
+      this.coalesced.delete(old);
+    }
+    return write;
   }
 
   /** True once stop() began: long-running jobs (the outbox dispatcher) end their run. */

@@ -17,7 +17,10 @@ export async function expireIfDue(runtime: Runtime, data: SessionJobData): Promi
   });
 }
 
-/** Scheduled at each session's expires_at (the sweep catches any that were lost). */
+/**
+ * One session's expiry job. New sessions share a per-second expire-due job instead
+ * (expire-due.job.ts); this one stays defined for jobs already in the store.
+ */
 export const expireVerificationJob: JobDefinition<SessionJobData> = {
   name: EXPIRE_JOB,
   concurrency: 10,

@@ -1,11 +1,10 @@
 import type { SessionJobData } from '../engine/run-checks.js';
 import type { Runtime } from '../runtime.js';
 import { RUN_CHECKS_JOB } from '../services/verification-lifecycle.js';
-import { expireIfDue } from './expire-verification.job.js';
+import { expireDueSessions } from './expire-due.job.js';
 import type { JobDefinition } from './job.js';
 
 const BATCH = 200;
-const MAX_BATCHES = 10;
 
 interface Row {
   id: string;
@@ -19,17 +18,7 @@ interface Row {
  */
 export async function sweepVerifications(runtime: Runtime): Promise<{ expired: number; requeued: number }> {
   const connection = runtime.orm.em.getConnection();
-  let expired = 0;
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const due = (await connection.execute(
-      `select id, merchant_id, mode from verifications where status in ('pending', 'processing') and expires_at <= now() order by expires_at limit ?`,
-      [BATCH],
-    )) as Row[];
-    for (const row of due) {
-      if (await expireIfDue(runtime, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode })) expired++;
-    }
-    if (due.length < BATCH) break;
-  }
+  const { expired } = await expireDueSessions(runtime);
   const stalled = (await connection.execute(
     `select id, merchant_id, mode from verifications where status = 'processing' and updated_at < now() - interval '2 minutes' order by updated_at limit ?`,
     [BATCH],

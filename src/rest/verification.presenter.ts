@@ -24,7 +24,19 @@ export interface VerificationView {
   evidence?: EvidenceItem[];
 }
 
-export function presentCheck(check: Check) {
+/** The check fields the resource shows: an entity, or a row the create path wrote itself. */
+export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
+
+/** The verification fields the resource shows; `checks` is a loaded collection or a plain list. */
+export type PresentableVerification = Pick<
+  Verification,
+  'id' | 'status' | 'mode' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' | 'locale' | 'metadata' | 'expiresAt' | 'createdAt' | 'updatedAt'
+> & { flow: { id: string }; checks: Verification['checks'] | PresentableCheck[] };
+
+const checksOf = (v: PresentableVerification): PresentableCheck[] =>
+  Array.isArray(v.checks) ? [...v.checks] : v.checks.isInitialized() ? [...v.checks.getItems()] : [];
+
+export function presentCheck(check: PresentableCheck) {
   return {
     id: check.id,
     object: 'check',
@@ -57,8 +69,8 @@ export function presentEvidence({ upload, url, expiresIn }: EvidenceItem) {
 }
 
 /** The Verification resource; identity only when `applicant` / `evidence` are passed in (include=). */
-export function presentVerification(v: Verification, view: VerificationView) {
-  const checks = v.checks.isInitialized() ? [...v.checks.getItems()].sort((a, b) => a.position - b.position) : [];
+export function presentVerification(v: PresentableVerification, view: VerificationView) {
+  const checks = checksOf(v).sort((a, b) => a.position - b.position);
   return {
     id: v.id,
     object: 'verification',

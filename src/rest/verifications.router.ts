@@ -12,6 +12,7 @@ import {
   listVerifications,
   tagsOfVerifications,
   uploadedEvidence,
+  type CreatedVerification,
   type Include,
 } from '../services/verification.service.js';
 import type { Verification } from '../entities/verification.entity.js';
@@ -64,10 +65,13 @@ export function verificationsRouter(): Router {
   router.post('/v1/verifications', requirePermission('verification:create'), async (ctx) => {
     const s = svc(ctx);
     const key = ctx.get('idempotency-key') || undefined;
-    const result = await withIdempotency(s, key, ctx.request.body, async () => {
+    const result = await withIdempotency(s, key, ctx.request.body, async (claim) => {
       const body = parseInput(createVerificationBody, ctx.request.body);
-      const created = await createVerification(s, body);
-      return { status: 201, body: presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] }) };
+      let answer: ReturnType<typeof presentVerification> | undefined;
+      // Presented once: the same body is stored (with the session) and sent.
+      const present = (created: CreatedVerification) => (answer ??= presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] }));
+      const created = await createVerification(s, body, claim ? { claim, present } : undefined);
+      return { status: 201, body: present(created) };
     });
     ctx.set('Idempotency-Replayed', String(result.replayed));
     respond(ctx, result.status, result.body);

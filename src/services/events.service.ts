@@ -28,8 +28,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What an event says about its verification: an entity, or a row the create path wrote itself. */
+export type EventSubject = Pick<Verification, 'id' | 'status' | 'verdict' | 'declineType' | 'reasonCodes' | 'changeReason' | 'sequence'> & { flow: { id: string } };
+
 /** The verification part of an event's `data` (decisions.md): ids and outcome facts, never identity. */
-export function verificationEventData(v: Verification): Record<string, unknown> {
+export function verificationEventData(v: EventSubject): Record<string, unknown> {
   return {
     id: v.id,
     status: v.status,

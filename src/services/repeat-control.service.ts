@@ -5,7 +5,6 @@ import { Flow } from '../entities/flow.entity.js';
 import { ManualReview } from '../entities/manual-review.entity.js';
 import { ReverificationGrant } from '../entities/reverification-grant.entity.js';
 import { Verification } from '../entities/verification.entity.js';
-import { conflict } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from './events.service.js';
 import type { Fingerprints } from './identity.js';
@@ -27,10 +26,18 @@ export async function accountSettings(em: EntityManager, merchantId: string): Pr
 
 /** R1/R10: the flow's repeat_policy replaces the account setting (no merge); on by default, same_flow. */
 export async function repeatPolicyFor(em: EntityManager, merchantId: string, flow: Flow): Promise<RepeatPolicy> {
-  const own = flow.repeatPolicy as Partial<RepeatPolicy> | null | undefined;
-  if (own && typeof own.enabled === 'boolean') return { enabled: own.enabled, scope: own.scope ?? 'same_flow' };
-  return (await accountSettings(em, merchantId))?.repeatVerification ?? DEFAULT_REPEAT_POLICY;
+  const own = ownRepeatPolicy(flow.repeatPolicy);
+  return own ?? (await accountSettings(em, merchantId))?.repeatVerification ?? DEFAULT_REPEAT_POLICY;
 }
+
+function ownRepeatPolicy(flowPolicy: Record<string, unknown> | null | undefined): RepeatPolicy | null {
+  const own = flowPolicy as Partial<RepeatPolicy> | null | undefined;
+  return own && typeof own.enabled === 'boolean' ? { enabled: own.enabled, scope: own.scope ?? 'same_flow' } : null;
+}
+
+/** The same rule for a flow and settings already read (the create reads both in one statement). */
+export const repeatPolicyOf = (flowPolicy: Record<string, unknown> | null | undefined, accountPolicy: RepeatPolicy): RepeatPolicy =>
+  ownRepeatPolicy(flowPolicy) ?? accountPolicy;
 
 /**
  * Serialises everything about one person within the transaction (creates, document matches,
@@ -103,45 +110,7 @@ async function findWaitingReview(em: EntityManager, mode: string, flowId: string
   return null;
 }
 
-export interface CreateGate {
-  /** Throw after the transaction commits (the event it wrote must survive). */
-  refusal?: ReturnType<typeof conflict>;
-  /** A grant the new verification spends. */
-  grant?: ReverificationGrant;
-}
-
-/**
- * At create (R2, R3, R5, R9, R10), inside the create transaction with the person locked:
- * reference and email only. An approval match refuses with ALREADY_VERIFIED (event
- * verification.already_verified, no session, no charge) unless an open grant lets this one
- * through (a review match still refuses); a review match refuses with VERIFICATION_IN_REVIEW.
- */
-export async function gateCreate(em: EntityManager, merchantId: string, mode: string, flow: Flow, f: Fingerprints, callerKeyId: string | null): Promise<CreateGate> {
-  const policy = await repeatPolicyFor(em, merchantId, flow);
-  if (!policy.enabled || (!f.reference && !f.email)) return {};
-  await lockPerson(em, merchantId, mode, { reference: f.reference, email: f.email });
-  const approval = await findApproval(em, merchantId, mode, flow.id, policy, f, ['reference', 'email']);
-  if (approval && !approval.grant) {
-    const v = approval.match.verification;
-    // The refused create is the calling key's traffic, whoever created the approval.
-    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'create', matched_on: approval.match.matchedOn }, { apiKeyId: callerKeyId });
-    return {
-      refusal: conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
-        detail: { verification_id: v.id, status: v.status, verdict: v.verdict, matched_on: approval.match.matchedOn, approval_valid_until: approval.until?.toISOString() ?? null },
-      }),
-    };
-  }
-  const review = await findWaitingReview(em, mode, flow.id, policy, f, ['reference', 'email']);
-  if (review) {
-    return {
-      refusal: conflict('VERIFICATION_IN_REVIEW', 'This applicant has a verification waiting on manual review; wait for its decision instead of retrying.', {
-        detail: { verification_id: review.verification.id, matched_on: review.matchedOn },
-      }),
-    };
-  }
-  // R9: an open grant lifts the approval's refusal only; a case waiting on review still refuses (R5).
-  return approval?.grant ? { grant: approval.grant } : {};
-}
+// Repeat control at create (R2, R3, R5, R9, R10) runs on the create's connection: create-gate.ts.
 
 /**
  * R4/R7 when the document is read (and again before a verdict): an approval with the same

@@ -48,6 +48,9 @@ function moveTo(verification: Verification, to: VerificationStatus): void {
 
 export const RUN_CHECKS_JOB = 'verification.run-checks';
 export const EXPIRE_JOB = 'verification.expire';
+/** Expires every session due by its run time; scheduled once per second of expires_at. */
+export const EXPIRE_DUE_JOB = 'verifications.expire-due';
+const EXPIRY_WINDOW_MS = 1000;
 
 export interface NewSession {
   merchantId: string;
@@ -117,8 +120,12 @@ export function createSession(em: EntityManager, runtime: Runtime, input: NewSes
 
 const jobData = (v: Verification) => ({ verificationId: v.id, merchantId: v.merchant.id, mode: v.mode });
 
-async function scheduleExpiry(runtime: Runtime, v: Verification): Promise<void> {
-  await runtime.jobs.schedule(v.expiresAt, EXPIRE_JOB, jobData(v)).catch((error) => {
+/**
+ * Makes sure an expire-due job runs at (or within a second after) `expiresAt`; sessions
+ * expiring in the same second share one job. Call after the session's transaction commits.
+ */
+export async function scheduleExpiry(runtime: Runtime, v: { id: string; expiresAt: Date }): Promise<void> {
+  await runtime.jobs.scheduleCoalesced(v.expiresAt, EXPIRE_DUE_JOB, EXPIRY_WINDOW_MS).catch((error) => {
     // The periodic sweep expires the session anyway; losing this job delays nothing beyond a sweep interval.
     runtime.log(`expiry job for ${v.id} not scheduled (${(error as Error).message}); the sweep will expire it`);
   });

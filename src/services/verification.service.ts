@@ -7,13 +7,16 @@ import type { DocumentRead, Identity } from '../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import type { ServiceContext } from './context.js';
-import { resolveFlowForSession } from './flow-resolution.js';
+import { resolveCreateFlow } from './create-flow.js';
+import { gateCreateRaw, personLockKeys } from './create-gate.js';
+import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
+import { markAnswered, type IdempotencyClaim } from './idempotency.service.js';
+import { inTransaction, withConnection } from './raw-sql.js';
 import { sealIdentity } from './identity.js';
 import { paginate, type Page, type PageParams } from './pagination.js';
 import { normaliseEmailForMatch } from './vault.js';
 import { callerKeyId } from './events.service.js';
-import { gateCreate, spendGrant } from './repeat-control.service.js';
-import { createSession, runAfterCommit, startProcessing, type AfterCommit, type CreatedSession } from './verification-lifecycle.js';
+import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
 
 export interface SandboxRequest extends SandboxInput {
   document?: DocumentRead;
@@ -47,48 +50,89 @@ function sandboxSpecimen(): DocumentRead {
 
 export const callerMode = (ctx: ServiceContext): Mode => (ctx.caller.kind === 'key' ? ctx.caller.mode : ctx.modes[0]);
 
-/**
- * POST /v1/verifications: resolve what runs, seal the identity, create the pending session.
- * A sandbox outcome other than `pending` runs at once, as if the applicant had completed it.
- */
-export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput): Promise<CreatedSession> {
-  const mode = callerMode(ctx);
-  if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
-  const locale = input.locale ? canonicalLocale(input.locale) : 'en';
+/** The identity a create stores: email and reference as given, a sandbox document when one is read. */
+function identityToSeal(input: CreateVerificationInput, runsNow: boolean): Identity {
   const identity: Identity = {};
   if (input.applicant?.email) identity.email = input.applicant.email.trim();
   if (input.applicant?.reference_id) identity.reference_id = input.applicant.reference_id;
-  const runsNow = input.sandbox && input.sandbox.outcome !== 'pending';
   if (input.sandbox?.document || runsNow) identity.document = input.sandbox?.document ?? sandboxSpecimen();
+  return identity;
+}
+
+export interface CreatedVerification {
+  verification: NewVerification;
+  /** Returned once; only its SHA-256 is stored. */
+  clientToken: string;
+}
+
+/** An idempotent create: the key to claim and how its 201 answer reads (stored with the session). */
+export interface CreateIdempotency {
+  claim: IdempotencyClaim;
+  present(created: CreatedVerification): unknown;
+}
+
+/**
+ * POST /v1/verifications: resolve what runs, seal the identity, gate repeats, create the
+ * pending session, in one transaction on one connection (raw SQL: this is the hot path),
+ * claiming the Idempotency-Key and storing its answer in the same transaction. A sandbox
+ * outcome other than `pending` runs at once, as if the applicant had completed it.
+ */
+export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput, idempotency?: CreateIdempotency): Promise<CreatedVerification> {
+  const mode = callerMode(ctx);
+  if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
+  const locale = input.locale ? canonicalLocale(input.locale) : 'en';
+  const runsNow = !!input.sandbox && input.sandbox.outcome !== 'pending';
+  const identity = identityToSeal(input, runsNow);
   const sealed = sealIdentity(ctx.runtime.vault, identity);
-  const after: AfterCommit = [];
-  const outcome = await ctx.em.transactional(async (em) => {
-    const { flow, steps } = await resolveFlowForSession({ ...ctx, em }, mode, { flowId: input.flow, checks: input.checks });
-    const gate = await gateCreate(em, ctx.merchantId, mode, flow, sealed.fingerprints, callerKeyId(ctx));
-    if (gate.refusal) return { refusal: gate.refusal };
-    const session = createSession(em, ctx.runtime, {
-      merchantId: ctx.merchantId,
-      mode,
-      flow,
-      steps,
-      ttlSeconds: ctx.runtime.config.verificationTtlSeconds,
-      apiKeyId: ctx.caller.kind === 'key' ? ctx.caller.keyId : null,
-      locale,
-      metadata: input.metadata ?? {},
-      sandbox: input.sandbox ? { outcome: input.sandbox.outcome, reason_codes: input.sandbox.reason_codes } : null,
-      identity: sealed.ciphertext,
-      fingerprints: sealed.fingerprints,
-    }, after);
-    const expiry = identity.document?.expiry_date;
-    if (expiry && /^\d{4}-\d{2}-\d{2}$/.test(expiry)) session.verification.documentExpiresOn = expiry;
-    if (gate.grant) spendGrant(gate.grant, session.verification.id);
-    if (runsNow) startProcessing(em, ctx.runtime, session.verification, after);
-    return { session };
-  });
-  // A refusal commits its verification.already_verified event, then answers 409.
+  const expiry = identity.document?.expiry_date;
+  const scope = { merchantId: ctx.merchantId, mode, callerKeyId: callerKeyId(ctx) };
+  const claim = idempotency?.claim ?? null;
+  const outcome = await withConnection(ctx.runtime.orm, (sql) =>
+    inTransaction(sql, async () => {
+      const open = { claim, personLocks: personLockKeys(scope, sealed.fingerprints) };
+      const flow = await resolveCreateFlow(sql, ctx.merchantId, mode, { flowId: input.flow, checks: input.checks }, open);
+      const gate = await gateCreateRaw(sql, scope, flow, sealed.fingerprints, (r) => claim?.answer(r.status, { error: r.toEnvelope(ctx.requestId) }) ?? null);
+      if (gate.refusal) {
+        // ALREADY_VERIFIED wrote its event (and stored answer): commit, then answer 409. Other refusals wrote nothing.
+        if (gate.refusal.code !== 'ALREADY_VERIFIED') throw gate.refusal;
+        if (claim) markAnswered(gate.refusal);
+        return { refusal: gate.refusal };
+      }
+      const session = buildSession({
+        merchantId: ctx.merchantId,
+        mode,
+        flow,
+        ttlSeconds: ctx.runtime.config.verificationTtlSeconds,
+        apiKeyId: scope.callerKeyId,
+        locale,
+        metadata: input.metadata ?? {},
+        sandbox: input.sandbox ? { outcome: input.sandbox.outcome, reason_codes: input.sandbox.reason_codes } : null,
+        identity: sealed.ciphertext,
+        fingerprints: sealed.fingerprints,
+        documentExpiresOn: expiry && /^\d{4}-\d{2}-\d{2}$/.test(expiry) ? expiry : null,
+        processNow: runsNow,
+      });
+      const created = { verification: session.verification, clientToken: session.clientToken };
+      await insertSession(sql, session, gate.grantId ?? null, idempotency ? idempotency.claim.answer(201, idempotency.present(created)) : null);
+      return { created };
+    }),
+  );
   if ('refusal' in outcome) throw outcome.refusal;
-  await runAfterCommit(after);
-  return outcome.session;
+  await afterCreate(ctx, outcome.created.verification, runsNow);
+  return outcome.created;
+}
+
+/**
+ * Jobs for a committed session. A failure here must not fail the request (the session and
+ * its stored answer exist): the sweep expires a session whose expiry job was lost and
+ * re-queues one whose checks never started.
+ */
+async function afterCreate(ctx: ServiceContext, v: NewVerification, runsNow: boolean): Promise<void> {
+  await scheduleExpiry(ctx.runtime, v);
+  if (!runsNow) return;
+  await ctx.runtime.jobs.now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode: v.mode }).catch((error: Error) => {
+    ctx.runtime.log(`run-checks job for ${v.id} not queued (${error.message}); the sweep re-queues it`);
+  });
 }
 
 export type Include = 'applicant' | 'documents';
