@@ -24,9 +24,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function startChild(name: string, script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Child {
+export function startChild(name: string, script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeFlags?: string[] }): Child {
   const out = fs.openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, [script], { cwd: options.cwd, env: options.env, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], { cwd: options.cwd, env: options.env, stdio: ['ignore', out, out] });
   fs.closeSync(out); // the child holds its own descriptor
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
