@@ -8,6 +8,7 @@ import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/vault.js';
 import { KeyCache } from './services/auth.service.js';
+import { MerchantCache } from './services/merchant.service.js';
 import { closeSender } from './services/webhook-sender.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
@@ -19,6 +20,7 @@ export interface Runtime {
   vault: Vault;
   /** Recently authenticated keys and their reserved rate-limit tokens (this process only). */
   keyCache: KeyCache;
+  merchantCache: MerchantCache;
   databaseUrl: string;
   /** Migrations this start applied (empty when the schema was current). */
   appliedMigrations: string[];
@@ -75,7 +77,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const jobs = new Jobs(config, databaseUrl, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
+    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
     jobs.register(runtime);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['webhook sender', () => closeSender(runtime)]);

@@ -17,8 +17,37 @@ interface MerchantRow {
   updated_at: string | Date;
 }
 
-/** The caller's own account, never another. */
+/**
+ * Recently read accounts of this process, for at most `maxAgeMs` (the key cache's window).
+ * No endpoint edits an account's profile; one that does must call `invalidate`.
+ */
+export class MerchantCache {
+  private readonly entries = new Map<string, { view: MerchantView; fetchedAt: number }>();
+
+  constructor(readonly maxAgeMs = 1000) {}
+
+  get(id: string): MerchantView | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (Date.now() - entry.fetchedAt < this.maxAgeMs) return entry.view;
+    this.entries.delete(id);
+    return undefined;
+  }
+
+  put(view: MerchantView): void {
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(view.id, { view, fetchedAt: Date.now() });
+  }
+
+  invalidate(id: string): void {
+    this.entries.delete(id);
+  }
+}
+
+/** The caller's own account, never another (served from this process's one-second cache when fresh). */
 export async function getMerchant(ctx: ServiceContext): Promise<MerchantView> {
+  const cached = ctx.runtime.merchantCache.get(ctx.merchantId);
+  if (cached) return cached;
   // A prepared read, not em.findOne: this is on every GET /v1/merchant and /v1/entitlements.
   const [row] = await preparedRows<MerchantRow>(
     ctx.runtime.orm.em.getConnection(),
@@ -27,7 +56,9 @@ export async function getMerchant(ctx: ServiceContext): Promise<MerchantView> {
     [ctx.merchantId],
   );
   if (!row) throw notFound('merchant');
-  return { id: row.id, name: row.name, slug: row.slug, status: row.status, tier: row.tier, createdAt: asDate(row.created_at), updatedAt: asDate(row.updated_at) };
+  const view = { id: row.id, name: row.name, slug: row.slug, status: row.status, tier: row.tier, createdAt: asDate(row.created_at), updatedAt: asDate(row.updated_at) };
+  ctx.runtime.merchantCache.put(view);
+  return view;
 }
 
 export interface Entitlements {
