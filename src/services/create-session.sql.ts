@@ -5,7 +5,7 @@ import type { FlowSnapshot, SandboxInput, VerificationStatus } from '../entities
 import { newId, randomBase62 } from '../ids.js';
 import type { CreateFlow } from './create-flow.js';
 import { verificationEventData, type EventType } from './events.service.js';
-import { snapshotOf } from './flow-resolution.js';
+import { checkOfStep, snapshotOf } from './flow-resolution.js';
 import type { Fingerprints } from './identity.js';
 import type { RawSql } from './raw-sql.js';
 
@@ -84,11 +84,7 @@ export interface NewSession {
 const newCheck = (step: Step, position: number, now: Date): NewCheck => ({
   id: newId('chk'),
   position,
-  type: step.type,
-  required: step.required ?? true,
-  sensitivity: step.sensitivity ?? null,
-  threshold: step.threshold ?? null,
-  config: step.config ?? {},
+  ...checkOfStep(step),
   status: 'pending',
   verdict: null,
   score: null,

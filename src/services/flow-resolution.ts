@@ -57,3 +57,14 @@ export const snapshotOf = (flow: SnapshotSource, steps: Step[] = flow.steps): Fl
 });
 
 export const merchantRef = (em: EntityManager, merchantId: string) => em.getReference(Merchant, merchantId);
+
+/** The check a step becomes when a session starts (the defaults decisions.md gives a check item). */
+export function checkOfStep(step: Step) {
+  return {
+    type: step.type,
+    required: step.required ?? true,
+    sensitivity: step.sensitivity ?? null,
+    threshold: step.threshold ?? null,
+    config: step.config ?? {},
+  };
+}

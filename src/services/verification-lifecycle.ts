@@ -11,7 +11,7 @@ import { conflict } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from './events.service.js';
-import { snapshotOf } from './flow-resolution.js';
+import { checkOfStep, snapshotOf } from './flow-resolution.js';
 
 /** Work to do once the transaction that made a change has committed (queueing jobs). */
 export type AfterCommit = (() => Promise<void>)[];
@@ -105,11 +105,7 @@ export function createSession(em: EntityManager, runtime: Runtime, input: NewSes
       mode: input.mode,
       verification,
       position,
-      type: step.type,
-      required: step.required ?? true,
-      sensitivity: step.sensitivity ?? null,
-      threshold: step.threshold ?? null,
-      config: step.config ?? {},
+      ...checkOfStep(step),
     }),
   );
   recordVerificationEvent(em, verification, 'verification.created');
