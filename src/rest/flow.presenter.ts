@@ -1,18 +1,12 @@
 import type { Flow, Step } from '../entities/flow.entity.js';
+import { checkOfStep } from '../services/flow-resolution.js';
 import type { FlowPreview } from '../services/flow.service.js';
 
 /** The `/v1` JSON of flows, kept apart from the GraphQL types. */
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
-export function presentStep(step: Step) {
-  return {
-    type: step.type,
-    required: step.required ?? true,
-    sensitivity: step.sensitivity ?? null,
-    threshold: step.threshold ?? null,
-    config: step.config ?? {},
-  };
-}
+/** A step as stored, with its defaults filled in (the same defaults a session's checks get). */
+export const presentStep = (step: Step) => checkOfStep(step);
 
 export function presentFlow(flow: Flow) {
   return {
