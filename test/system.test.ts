@@ -10,8 +10,21 @@ describe('GET /healthz', () => {
   it('answers 200 {status, service, time} without authentication', async () => {
     const res = await server.request('/healthz');
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.body).toEqual({ status: 'ok', service: expect.any(String), time: expect.any(String) });
     expect(Number.isNaN(Date.parse(res.body.time))).toBe(false);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('answers HEAD with the headers and no body, and other methods with the 404 envelope', async () => {
+    const head = await fetch(`${server.url}/healthz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(head.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await head.text()).toBe('');
+    const post = await server.request('/healthz', { method: 'POST' });
+    expect(post.status).toBe(404);
+    expect(post.body.error).toMatchObject({ type: 'not_found_error', code: 'ROUTE_NOT_FOUND' });
   });
 });
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, runNode, startChild, stopChild, waitForOk, type Child } from './children.js';
-import { measure, type LoadSettings, type Measurement } from './load.js';
+import { measure, measureInterleaved, type LoadSettings, type Measurement } from './load.js';
 import { compare, formatReport, machineInfo, writeResults, type BenchResults } from './report.js';
-import { comparisons, scenarios, type BenchContext, type Scenario } from './scenarios.js';
+import { comparisons, interleaved, scenarios, type BenchContext, type Scenario } from './scenarios.js';
 
 /**
  * `npm run bench`: the service (embedded PostgreSQL and store, in its own data folder) and a
@@ -14,6 +14,8 @@ import { comparisons, scenarios, type BenchContext, type Scenario } from './scen
  * Environment:
  *   BENCH_SECONDS=8        measured seconds per scenario (after a 2 s warm-up)
  *   BENCH_CONNECTIONS=20   concurrent connections (and pg clients for the ceilings)
+ *   BENCH_ROUNDS=4         turns the interleaved scenarios (bare, healthz, merchant) take:
+ *                          each measures BENCH_SECONDS / BENCH_ROUNDS seconds per turn
  *   BENCH_ONLY=a,b         run only these scenarios, by name (see scenarios.ts), in the usual
  *                          order; a comparison is reported only when both its scenarios ran.
  *                          e.g. BENCH_ONLY=verifications-create,verifications-create-sql
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
     connections: positiveInt('BENCH_CONNECTIONS', 20),
   };
   const selected = selectScenarios(process.env.BENCH_ONLY);
+  const rounds = positiveInt('BENCH_ROUNDS', 4);
   for (const script of ['server.js', 'cli.js', 'bench/bare-server.js']) {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
@@ -162,12 +165,24 @@ async function main(): Promise<void> {
   const measured: Record<string, Measurement> = {};
   const labelled: BenchResults['scenarios'] = {};
   if (selected.length < scenarios.length) log(`BENCH_ONLY: ${selected.map((s) => s.name).join(', ')}`);
-  for (const scenario of selected) {
-    log(`measuring ${scenario.label} (${settings.warmupSeconds} s warm-up + ${settings.seconds} s)...`);
-    const result = await scenario.run(ctx);
+  const record = (scenario: Scenario, result: Measurement) => {
     measured[scenario.name] = result;
     labelled[scenario.name] = { label: scenario.label, ...result };
-    log(`  ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.latencyP99Ms.toFixed(1)} ms`);
+    log(`  ${scenario.label}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.latencyP99Ms.toFixed(1)} ms`);
+  };
+  const inTurns = selected.filter((s) => s.target && interleaved.includes(s.name));
+  if (inTurns.length > 1) {
+    log(
+      `measuring ${inTurns.map((s) => s.name).join(', ')} in ${rounds} turns ` +
+        `(${settings.warmupSeconds} s warm-up each, then ${(settings.seconds / rounds).toFixed(1)} s per turn, ${settings.seconds} s each in all)...`,
+    );
+    const results = await measureInterleaved(inTurns.map((s) => s.target!(ctx)), settings, rounds);
+    inTurns.forEach((scenario, i) => record(scenario, results[i]!));
+  }
+  for (const scenario of selected) {
+    if (measured[scenario.name]) continue;
+    log(`measuring ${scenario.label} (${settings.warmupSeconds} s warm-up + ${settings.seconds} s)...`);
+    record(scenario, await scenario.run(ctx));
   }
 
   const results: BenchResults = {

@@ -31,6 +31,16 @@ export interface Scenario {
    * measurement. Setup belongs here, outside ctx.measure, so it is not timed.
    */
   run(ctx: BenchContext): Promise<Measurement>;
+  /**
+   * Set for a scenario that is one plain load target: the runner may then measure it in turns
+   * with the other such scenarios (see `interleaved`) instead of calling `run`.
+   */
+  target?: (ctx: BenchContext) => LoadTarget;
+}
+
+/** A scenario that is one load target, measurable alone (`run`) or in turns (`target`). */
+function single(name: string, label: string, target: (ctx: BenchContext) => LoadTarget): Scenario {
+  return { name, label, target, run: (ctx) => ctx.measure(target(ctx)) };
 }
 
 /** A throughput ratio reported as PASS / BELOW TARGET; it never fails the run. */
@@ -49,26 +59,20 @@ const bearer = (ctx: BenchContext) => ({ authorization: `Bearer ${ctx.sandboxKey
  * webhooks: its endpoint would turn every later create into deliveries to a closed receiver.
  */
 export const scenarios: Scenario[] = [
-  {
-    name: 'bare',
-    label: 'bare node:http GET /',
-    run: (ctx) => ctx.measure({ url: `${ctx.bareUrl}/` }),
-  },
-  {
-    name: 'healthz',
-    label: 'service GET /healthz',
-    run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/healthz` }),
-  },
-  {
-    name: 'merchant',
-    label: 'service GET /v1/merchant (authenticated)',
-    run: (ctx) => ctx.measure({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) }),
-  },
+  single('bare', 'bare node:http GET /', (ctx) => ({ url: `${ctx.bareUrl}/` })),
+  single('healthz', 'service GET /healthz', (ctx) => ({ url: `${ctx.serviceUrl}/healthz` })),
+  single('merchant', 'service GET /v1/merchant (authenticated)', (ctx) => ({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) })),
   ...verificationScenarios,
   ...graphqlScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
 ];
+
+/**
+ * The framework comparisons' scenarios, measured in turns (bare, healthz, merchant, bare, ...)
+ * so the ratios between them compare the same moments of a shared machine.
+ */
+export const interleaved = ['bare', 'healthz', 'merchant'];
 
 export const comparisons: Comparison[] = [
   // Framework overhead: Koa, router, middleware stack against raw node:http.
