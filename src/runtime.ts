@@ -9,6 +9,7 @@ import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/vault.js';
 import { KeyCache } from './services/auth.service.js';
 import { MerchantCache } from './services/merchant.service.js';
+import { closeOutboxSignal } from './services/outbox-signal.js';
 import { closeSender } from './services/webhook-sender.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
@@ -80,6 +81,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
     jobs.register(runtime);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
+    stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);
     stops.push(['webhook sender', () => closeSender(runtime)]);
     stops.push(['jobs', () => jobs.stop()]);
     if (options.workJobs ?? config.runJobs) await jobs.start();

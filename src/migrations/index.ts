@@ -4,6 +4,7 @@ import { Migration20261122020000RepeatControl } from './Migration20261122020000R
 import { Migration20261122021000KeyReservations } from './Migration20261122021000KeyReservations.js';
 import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks.js';
 import { Migration20261123000000ApplicantNotifications } from './Migration20261123000000ApplicantNotifications.js';
+import { Migration20261123100000OutboxNotify } from './Migration20261123100000OutboxNotify.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122021000KeyReservations', class: Migration20261122021000KeyReservations },
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
   { name: 'Migration20261123000000ApplicantNotifications', class: Migration20261123000000ApplicantNotifications },
+  { name: 'Migration20261123100000OutboxNotify', class: Migration20261123100000OutboxNotify },
 ];

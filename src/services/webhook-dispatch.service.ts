@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
+import { outboxSignalFor } from './outbox-signal.js';
 import { buildEnvelopeBody, knexOf, LEASE_SECONDS, queueDeliveries } from './webhook-delivery.service.js';
 import { senderFor, startByFor, type LeasedDelivery } from './webhook-sender.js';
 
 const FAN_OUT_BATCH = 200;
+/** The fallback poll while the LISTEN connection is down (see OutboxSignal); also how soon an idle wait notices a stop. */
 const DISPATCH_POLL_MS = 100;
 /** How often a long dispatcher run re-queues deliveries whose sender died (lease expired). */
 const RECOVERY_EVERY_MS = 2_000;
@@ -137,11 +139,14 @@ async function dispatchBatch(runtime: Runtime, stopping: boolean): Promise<numbe
 }
 
 /**
- * Drains the outbox for about `windowMs` (or until `shouldStop`), polling every 100 ms (the
- * partial index makes an empty poll cheap), so an event is fanned out within a fraction of a
- * second of its commit.
+ * Drains the outbox for about `windowMs` (or until `shouldStop`). Between batches it sleeps
+ * until an events commit notifies it (LISTEN/NOTIFY, see OutboxSignal), so an event is fanned
+ * out moments after its commit while an idle outbox costs no queries; it still wakes every
+ * RECOVERY_EVERY_MS for the stale-delivery sweep, and polls every 100 ms while the LISTEN
+ * connection is down.
  */
 export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop: () => boolean = () => false): Promise<number> {
+  const signal = await outboxSignalFor(runtime);
   const until = Date.now() + windowMs;
   let events = 0;
   let nextRecovery = 0;
@@ -150,10 +155,20 @@ export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop:
       await queueDeliveries(runtime, await recoverStaleDeliveries(runtime));
       nextRecovery = Date.now() + RECOVERY_EVERY_MS;
     }
+    // Read before looking at the table: a commit after this point wakes the wait below at once.
+    const seen = signal.generation;
     const taken = await dispatchBatch(runtime, shouldStop());
     events += taken;
     if (taken === FAN_OUT_BATCH && !shouldStop()) continue; // a full batch: more are waiting
     if (shouldStop() || Date.now() + DISPATCH_POLL_MS > until) return events;
-    await new Promise((r) => setTimeout(r, DISPATCH_POLL_MS));
+    if (!signal.listening) {
+      await new Promise((r) => setTimeout(r, DISPATCH_POLL_MS));
+      continue;
+    }
+    // Waits in short slices only to notice a stop promptly; a slice that ends costs no query.
+    const deadline = Math.min(nextRecovery, until);
+    while (signal.generation === seen && signal.listening && !shouldStop() && Date.now() < deadline) {
+      await signal.wait(seen, Math.min(DISPATCH_POLL_MS, deadline - Date.now()));
+    }
   }
 }

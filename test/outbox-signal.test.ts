@@ -1,0 +1,116 @@
+import pg from 'pg';
+import { OutboxSignal } from '../src/services/outbox-signal.js';
+import { dispatchEvents } from '../src/services/webhook-dispatch.service.js';
+import { sql } from './support/db.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { waitFor } from './support/wait.js';
+
+const insertEvent = (client: pg.Client, id: string, merchantId: string) =>
+  client.query(
+    `insert into events (id, merchant_id, mode, type, payload, test, created_at, updated_at) values ($1, $2, 'sandbox', 'verification.created', '{}', false, now(), now())`,
+    [id, merchantId],
+  );
+
+// Jobs off: the only dispatcher is the one a test runs.
+let server: TestServer;
+let merchantId: string;
+let token: string;
+beforeAll(async () => {
+  server = await startTestServer({ workJobs: false });
+  const account = await server.bootstrap();
+  merchantId = account.merchant.id;
+  token = account.keys.sandbox.secret_key;
+});
+afterAll(() => server.close());
+
+describe('outbox signal (LISTEN/NOTIFY on events)', () => {
+  let signal: OutboxSignal;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    signal = new OutboxSignal(server.databaseUrl, () => undefined);
+    await signal.start();
+    client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.end();
+    await signal.close();
+  });
+
+  it('a committed events insert wakes a waiter; an uncommitted one does not', async () => {
+    expect(signal.listening).toBe(true);
+    const seen = signal.generation;
+    await client.query('begin');
+    await insertEvent(client, 'evt_signal_uncommitted_0000001', merchantId);
+    await insertEvent(client, 'evt_signal_uncommitted_0000002', merchantId);
+    const before = Date.now();
+    await signal.wait(seen, 300);
+    expect(Date.now() - before).toBeGreaterThanOrEqual(250); // timed out: nothing was delivered before commit
+    expect(signal.generation).toBe(seen);
+
+    const woken = signal.wait(seen, 10_000);
+    const committedAt = Date.now();
+    await client.query('commit');
+    await woken;
+    expect(Date.now() - committedAt).toBeLessThan(5_000);
+    // Two inserts, one transaction: one notification.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(signal.generation).toBe(seen + 1);
+  });
+
+  it('a notification that came before the wait began is not slept through', async () => {
+    const seen = signal.generation;
+    await insertEvent(client, 'evt_signal_early_000000000001', merchantId);
+    await waitFor(async () => signal.generation !== seen, 5_000, 'the notification');
+    const before = Date.now();
+    await signal.wait(seen, 10_000);
+    expect(Date.now() - before).toBeLessThan(1_000);
+  });
+
+  it('a database it cannot reach leaves it not listening (the dispatcher then polls), logged once, and close ends waits', async () => {
+    const lines: string[] = [];
+    const unreachable = new OutboxSignal('postgres://nobody:nothing@127.0.0.1:1/none', (line) => lines.push(line));
+    await unreachable.start();
+    expect(unreachable.listening).toBe(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/LISTEN connection lost/);
+    const pending = unreachable.wait(unreachable.generation, 60_000);
+    await unreachable.close();
+    await pending; // resolves at close instead of hanging for a minute
+  });
+});
+
+describe('dispatcher woken by commits', () => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it('an event committed while the dispatcher idles is fanned out at once, not at its next 2 s sweep', async () => {
+    let stop = false;
+    try {
+      const endpoint = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}/woken`, events: ['verification.created'] } });
+      expect(endpoint.status).toBe(201);
+      const running = dispatchEvents(server.runtime, 20_000, () => stop);
+      // Let the run drain what bootstrap left and settle into its wait.
+      await new Promise((r) => setTimeout(r, 500));
+      const client = new pg.Client({ connectionString: server.databaseUrl });
+      await client.connect();
+      try {
+        await insertEvent(client, 'evt_woken_00000000000000000001', merchantId);
+      } finally {
+        await client.end();
+      }
+      const committedAt = Date.now();
+      await waitFor(async () => (await sql(server.databaseUrl, `select 1 from webhook_deliveries where event_id = 'evt_woken_00000000000000000001'`)).length > 0, 10_000, 'the delivery');
+      expect(Date.now() - committedAt).toBeLessThan(1_200);
+      stop = true;
+      await running;
+    } finally {
+      stop = true;
+    }
+  }, 30_000);
+});
