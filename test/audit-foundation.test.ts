@@ -54,11 +54,11 @@ describe('an unexpected error on REST', () => {
 });
 
 describe('shutdown', () => {
-  it('runtime.stop (what SIGTERM runs once the server is closed) stops the jobs, then the webhook sender, then the store client, then the database connections', async () => {
+  it('runtime.stop (what SIGTERM runs once the server is closed) stops the jobs, then the webhook sender and the outbox listener, then the store client, then the database connections', async () => {
     await app.close();
     await runtime.stop();
     const stopped = logs.filter((line) => line.startsWith('stopped ')).map((line) => line.slice('stopped '.length));
-    expect(stopped).toEqual(['jobs', 'webhook sender', 'store client', 'database connections']);
+    expect(stopped).toEqual(['jobs', 'webhook sender', 'outbox listener', 'store client', 'database connections']);
     // The server no longer answers.
     await expect(request(url, '/healthz')).rejects.toThrow();
   });
