@@ -14,10 +14,11 @@ import { comparisons, interleaved, scenarios, type BenchContext, type Scenario }
  * Environment:
  *   BENCH_SECONDS=8        measured seconds per scenario (after a 2 s warm-up)
  *   BENCH_CONNECTIONS=20   concurrent connections (and pg clients for the ceilings)
- *   BENCH_ROUNDS=16        turns the interleaved scenarios (bare, healthz, merchant) take:
- *                          each measures BENCH_SECONDS / BENCH_ROUNDS seconds per turn
- *                          (short turns pair the three closely in time, so a burst of
- *                          other work on the machine lands on all of them)
+ *   BENCH_ROUNDS=4         turns the interleaved scenarios (bare, healthz, merchant) take:
+ *                          each measures BENCH_SECONDS / BENCH_ROUNDS seconds per turn.
+ *                          Shorter turns are not better: 16 turns of 0.5 s measured
+ *                          healthz/bare 0.05 lower, each turn's 20 new connections and the
+ *                          previous turn's teardown weighing on the slower server
  *   BENCH_ONLY=a,b         run only these scenarios, by name (see scenarios.ts), in the usual
  *                          order; a comparison is reported only when both its scenarios ran.
  *                          e.g. BENCH_ONLY=verifications-create,verifications-create-sql
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
     connections: positiveInt('BENCH_CONNECTIONS', 20),
   };
   const selected = selectScenarios(process.env.BENCH_ONLY);
-  const rounds = positiveInt('BENCH_ROUNDS', 16);
+  const rounds = positiveInt('BENCH_ROUNDS', 4);
   for (const script of ['server.js', 'cli.js', 'bench/bare-server.js']) {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
