@@ -6,7 +6,8 @@ import type { Comparison, Scenario } from './scenarios.js';
 
 export interface ComparisonResult extends Comparison {
   ratio: number;
-  pass: boolean;
+  /** Absent when the comparison has no target. */
+  pass?: boolean;
 }
 
 export interface BenchResults {
@@ -46,7 +47,7 @@ export function compare(comparisons: Comparison[], measured: Record<string, Meas
     const den = measured[c.denominator];
     if (!num || !den || den.requestsPerSecond === 0) return [];
     const ratio = Math.round((num.requestsPerSecond / den.requestsPerSecond) * 1000) / 1000;
-    return [{ ...c, ratio, pass: ratio >= c.target }];
+    return [{ ...c, ratio, pass: c.target === undefined ? undefined : ratio >= c.target }];
   });
 }
 
@@ -76,7 +77,8 @@ export function formatReport(results: BenchResults, order: Scenario[]): string {
     lines.push('');
     const cw = Math.max(...results.comparisons.map((c) => c.name.length));
     for (const c of results.comparisons) {
-      lines.push(`${pad(c.name, cw)}  ${c.ratio.toFixed(3)}  (target >= ${c.target})  ${c.pass ? 'PASS' : 'BELOW TARGET'}`);
+      const verdict = c.target === undefined ? '(context, no target)' : `(target >= ${c.target})  ${c.pass ? 'PASS' : 'BELOW TARGET'}`;
+      lines.push(`${pad(c.name, cw)}  ${c.ratio.toFixed(3)}  ${verdict}`);
     }
   }
   return lines.join('\n');

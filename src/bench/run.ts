@@ -8,13 +8,14 @@ import { compare, formatReport, machineInfo, writeResults, type BenchResults } f
 import { comparisons, interleaved, scenarios, type BenchContext, type Scenario } from './scenarios.js';
 
 /**
- * `npm run bench`: the service (embedded PostgreSQL and store, in its own data folder) and a
- * bare node:http server as child processes, autocannon in this process, one scenario at a time.
+ * `npm run bench`: the service (embedded PostgreSQL and store, in its own data folder), a bare
+ * node:http server and a one-middleware Koa app as child processes, autocannon in this
+ * process, one scenario at a time.
  *
  * Environment:
  *   BENCH_SECONDS=8        measured seconds per scenario (after a 2 s warm-up)
  *   BENCH_CONNECTIONS=20   concurrent connections (and pg clients for the ceilings)
- *   BENCH_ROUNDS=4         turns the interleaved scenarios (bare, healthz, merchant) take:
+ *   BENCH_ROUNDS=4         turns the interleaved scenarios (bare, koa, healthz, merchant) take:
  *                          each measures BENCH_SECONDS / BENCH_ROUNDS seconds per turn.
  *                          Shorter turns are not better: 16 turns of 0.5 s measured
  *                          healthz/bare 0.05 lower, each turn's 20 new connections and the
@@ -110,6 +111,21 @@ function stopChildren(): Promise<void> {
   return stopping;
 }
 
+/** A baseline server as a child process (its own event loop, never the load generator's); resolves with its URL. */
+async function startBaseline(name: string, script: string, nodeFlags: string[]): Promise<string> {
+  const port = await freePort();
+  const child = startChild(name, path.join(dist, 'bench', script), {
+    cwd: repo,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    logFile: path.join(dataDir, `${name}.log`),
+    nodeFlags,
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(child, `${url}/`, 15_000);
+  return url;
+}
+
 async function main(): Promise<void> {
   const tag = process.env.BENCH_TAG || 'foundation';
   const settings: LoadSettings = {
@@ -119,7 +135,7 @@ async function main(): Promise<void> {
   };
   const selected = selectScenarios(process.env.BENCH_ONLY);
   const rounds = positiveInt('BENCH_ROUNDS', 4);
-  for (const script of ['server.js', 'cli.js', 'bench/bare-server.js']) {
+  for (const script of ['server.js', 'cli.js', 'bench/bare-server.js', 'bench/koa-server.js']) {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
   fs.mkdirSync(dataDir, { recursive: true });
@@ -144,20 +160,14 @@ async function main(): Promise<void> {
   const { merchantId, sandboxKey, memberToken } = parseBootstrap(stdout);
   log(`account ${merchantId || '(id not reported)'} ready`);
 
-  log('starting bare node:http server...');
-  const barePort = await freePort();
-  const bare = startChild('bare', path.join(dist, 'bench', 'bare-server.js'), {
-    cwd: repo,
-    env: { ...process.env, PORT: String(barePort), HOST: '127.0.0.1' },
-    logFile: path.join(dataDir, 'bare.log'),
-  });
-  children.push(bare);
-  const bareUrl = `http://127.0.0.1:${barePort}`;
-  await waitForOk(bare, `${bareUrl}/`, 15_000);
+  log('starting the baselines (bare node:http, one-middleware Koa)...');
+  const bareUrl = await startBaseline('bare', 'bare-server.js', []);
+  const koaUrl = await startBaseline('koa', 'koa-server.js', SERVICE_NODE_FLAGS);
 
   const ctx: BenchContext = {
     serviceUrl,
     bareUrl,
+    koaUrl,
     sandboxKey,
     memberToken,
     merchantId,
