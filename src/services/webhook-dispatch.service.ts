@@ -142,10 +142,15 @@ async function dispatchBatch(runtime: Runtime, stopping: boolean): Promise<numbe
  * Drains the outbox for about `windowMs` (or until `shouldStop`). Between batches it sleeps
  * until an events commit notifies it (LISTEN/NOTIFY, see OutboxSignal), so an event is fanned
  * out moments after its commit while an idle outbox costs no queries; it still wakes every
- * RECOVERY_EVERY_MS for the stale-delivery sweep, and polls every 100 ms while the LISTEN
- * connection is down.
+ * `recoveryEveryMs` (2 s) for the stale-delivery sweep, and polls every 100 ms while the
+ * LISTEN connection is down.
  */
-export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop: () => boolean = () => false): Promise<number> {
+export async function dispatchEvents(
+  runtime: Runtime,
+  windowMs = 0,
+  shouldStop: () => boolean = () => false,
+  recoveryEveryMs = RECOVERY_EVERY_MS,
+): Promise<number> {
   const signal = await outboxSignalFor(runtime);
   const until = Date.now() + windowMs;
   let events = 0;
@@ -153,7 +158,7 @@ export async function dispatchEvents(runtime: Runtime, windowMs = 0, shouldStop:
   for (;;) {
     if (Date.now() >= nextRecovery) {
       await queueDeliveries(runtime, await recoverStaleDeliveries(runtime));
-      nextRecovery = Date.now() + RECOVERY_EVERY_MS;
+      nextRecovery = Date.now() + recoveryEveryMs;
     }
     // Read before looking at the table: a commit after this point wakes the wait below at once.
     const seen = signal.generation;
