@@ -32,6 +32,10 @@ export interface Config {
   memberSessionTtlSeconds: number;
   /** How long an applicant outcome email waits before it is sent; a decision reversed meanwhile drops it. */
   outcomeEmailDelaySeconds: number;
+  /** SMTP server for applicant emails (`smtp://user:pass@host:587`, `smtps://...`); unset: emails are a log line. */
+  smtpUrl?: string;
+  /** The From of applicant emails. */
+  mailFrom: string;
   /** Base64 32-byte master key for identity encryption and fingerprints; unset: generated under dataDir. */
   identityEncryptionKey?: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -53,6 +57,19 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+/** SMTP_URL must name an smtp: or smtps: server; a typo fails at start, not at the first email. */
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must use smtp: or smtps:, got "${url.protocol}"`);
+  return raw;
 }
 
 /** Reads the operator settings of decisions.md from the environment. */
@@ -89,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewTtlSeconds: int(env, 'PREVIEW_TTL_SECONDS', 1800),
     memberSessionTtlSeconds: int(env, 'MEMBER_SESSION_TTL_SECONDS', 12 * 3600),
     outcomeEmailDelaySeconds: int(env, 'OUTCOME_EMAIL_DELAY_SECONDS', 300),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Identity verification <no-reply@localhost>',
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: ['silent', 'error', 'info', 'debug'].includes(logLevel) ? logLevel : 'info',
   };

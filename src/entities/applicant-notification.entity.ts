@@ -2,7 +2,8 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../ids.js';
 import { TenantOwned } from './scoped.js';
 
-export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped';
+/** pending (waiting, or between retries), sent (the mail server accepted it), dropped (reversed decision or no address left), failed (every retry refused). */
+export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped' | 'failed';
 
 /**
  * An outcome email owed to the applicant after a reviewer's approve or reject. It carries no
@@ -10,7 +11,7 @@ export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped';
  */
 @Entity({ tableName: 'applicant_notifications' })
 export class ApplicantNotification extends TenantOwned {
-  [OptionalProps]?: 'id' | 'kind' | 'status' | 'sentAt' | 'droppedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'kind' | 'status' | 'sentAt' | 'droppedAt' | 'attempts' | 'lastError' | 'failedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('ntf');
@@ -35,4 +36,14 @@ export class ApplicantNotification extends TenantOwned {
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
   droppedAt?: Date | null = null;
+
+  @Property({ type: 'integer', default: 0 })
+  attempts: number = 0;
+
+  /** The mail server's last refusal (no address, no body). */
+  @Property({ type: 'string', length: 300, nullable: true })
+  lastError?: string | null = null;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  failedAt?: Date | null = null;
 }

@@ -5,6 +5,7 @@ import { Migration20261122021000KeyReservations } from './Migration2026112202100
 import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks.js';
 import { Migration20261123000000ApplicantNotifications } from './Migration20261123000000ApplicantNotifications.js';
 import { Migration20261123100000OutboxNotify } from './Migration20261123100000OutboxNotify.js';
+import { Migration20261123200000NotificationAttempts } from './Migration20261123200000NotificationAttempts.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
   { name: 'Migration20261123000000ApplicantNotifications', class: Migration20261123000000ApplicantNotifications },
   { name: 'Migration20261123100000OutboxNotify', class: Migration20261123100000OutboxNotify },
+  { name: 'Migration20261123200000NotificationAttempts', class: Migration20261123200000NotificationAttempts },
 ];

@@ -1,0 +1,194 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../src/config.js';
+import type { BootstrapResult } from '../src/services/account.service.js';
+import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/applicant-notification.service.js';
+import { sql } from './support/db.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { waitFor } from './support/wait.js';
+
+/** One message as the SMTP server received it. */
+interface Received {
+  from: string;
+  to: string[];
+  headers: string;
+  text: string;
+}
+
+/** Decodes a quoted-printable body (soft line breaks, =XX bytes) as UTF-8. */
+const decodeQuotedPrintable = (body: string) =>
+  Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
+/** A real SMTP server on 127.0.0.1: keeps what it accepts, refuses recipients whose address starts with `refuse`. */
+async function startMailServer() {
+  const received: Received[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith('refuse')) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const split = raw.indexOf('\r\n\r\n');
+        const headers = raw.slice(0, split);
+        const body = raw.slice(split + 4);
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          headers,
+          text: /content-transfer-encoding: quoted-printable/i.test(headers) ? decodeQuotedPrintable(body) : body,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  return { received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+let mail: Awaited<ReturnType<typeof startMailServer>>;
+let server: TestServer;
+let account: BootstrapResult;
+let sandbox: string;
+
+beforeAll(async () => {
+  mail = await startMailServer();
+  server = await startTestServer({
+    env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  // The checks still run as jobs; the sender does not: each test sends with sendDueOutcomeEmails
+  // itself (through SMTP_URL's server), so it can count attempts without racing the job.
+  expect(await server.runtime.jobs.agenda.disable({ name: 'applicant-notifications.send' })).toBe(1);
+  account = await server.bootstrap();
+  sandbox = account.keys.sandbox.secret_key;
+});
+afterAll(async () => {
+  await server.close();
+  await mail.close();
+});
+
+const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+interface NotificationRow { id: string; status: string; attempts: number; last_error: string | null; retry_in: number; failed_at: Date | null }
+const notificationOf = async (verificationId: string) =>
+  (
+    await db<NotificationRow>(
+      `select id, status, attempts, last_error, failed_at, extract(epoch from send_after - now())::int as retry_in from applicant_notifications where verification_id = $1`,
+      [verificationId],
+    )
+  )[0]!;
+const makeDue = (verificationId: string) => db(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [verificationId]);
+
+let counter = 0;
+const address = (local = 'applicant') => `${local}-${Date.now()}-${++counter}@example.com`;
+
+/** A sandbox case decided by a reviewer: its outcome email is queued (and made due). */
+async function decidedCase(email: string, decision: 'approve' | 'reject', locale?: string) {
+  const created = await server.request('/v1/verifications', {
+    token: sandbox,
+    body: { applicant: { email }, ...(locale ? { locale } : {}), sandbox: { outcome: 'review' } },
+  });
+  expect(created.status).toBe(201);
+  const verificationId: string = created.body.id;
+  await waitFor(async () => (await db('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
+  const [review] = await db<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+  expect((await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision } })).status).toBe(200);
+  await makeDue(verificationId);
+  return verificationId;
+}
+
+describe('outcome emails through SMTP_URL', () => {
+  it('a due email goes to the SMTP server, to the address given at create, from MAIL_FROM, and is marked sent once', async () => {
+    const email = address();
+    const verificationId = await decidedCase(email, 'approve');
+    const before = mail.received.length;
+    await sendDueOutcomeEmails(server.runtime);
+    await sendDueOutcomeEmails(server.runtime);
+    const messages = mail.received.slice(before).filter((m) => m.to.includes(email));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.from).toBe('verify@idv.example');
+    expect(messages[0]!.headers).toMatch(/^Subject: Your identity verification is complete$/m);
+    expect(messages[0]!.headers).toMatch(/^Content-Language: en$/m);
+    expect(messages[0]!.text).toContain(`reference ${verificationId}) has been approved`);
+    expect(await notificationOf(verificationId)).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
+  });
+
+  it("a rejection is written in the verification's language (de-CH reads as de) and names no reason", async () => {
+    const email = address();
+    const verificationId = await decidedCase(email, 'reject', 'de-CH');
+    await sendDueOutcomeEmails(server.runtime);
+    const message = mail.received.find((m) => m.to.includes(email))!;
+    expect(message.headers).toMatch(/^Content-Language: de$/m);
+    expect(message.text).toContain(`Ihre Identitätsprüfung (Referenz ${verificationId}) konnte nicht bestätigt werden.`);
+    expect(message.text).not.toMatch(/[A-Z]{4,}_[A-Z_]+/); // no reason codes
+  });
+
+  it('a refused recipient is retried on the schedule, the stored reason never names the address, and the last refusal fails it', async () => {
+    const email = address('refuse');
+    const verificationId = await decidedCase(email, 'approve');
+    await sendDueOutcomeEmails(server.runtime);
+    const first = await notificationOf(verificationId);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, failed_at: null });
+    expect(first.last_error).toMatch(/550/);
+    expect(first.last_error).not.toContain(email);
+    expect(first.last_error).not.toContain('@');
+    expect(first.retry_in).toBeGreaterThan(OUTCOME_EMAIL_RETRIES[0]! - 5);
+    expect(first.retry_in).toBeLessThanOrEqual(OUTCOME_EMAIL_RETRIES[0]!);
+
+    // Not due yet: another pass leaves it alone.
+    await sendDueOutcomeEmails(server.runtime);
+    expect((await notificationOf(verificationId)).attempts).toBe(1);
+
+    // Every retry refused: after the last one it is failed, not retried again.
+    for (let attempt = 2; attempt <= OUTCOME_EMAIL_RETRIES.length + 1; attempt++) {
+      await makeDue(verificationId);
+      await sendDueOutcomeEmails(server.runtime);
+      expect((await notificationOf(verificationId)).attempts).toBe(attempt);
+    }
+    const last = await notificationOf(verificationId);
+    expect(last.status).toBe('failed');
+    expect(last.failed_at).not.toBeNull();
+    await makeDue(verificationId);
+    await sendDueOutcomeEmails(server.runtime);
+    expect((await notificationOf(verificationId)).attempts).toBe(OUTCOME_EMAIL_RETRIES.length + 1);
+    expect(mail.received.some((m) => m.to.includes(email))).toBe(false);
+  });
+
+  it('a mail server that is down loses nothing: the email stays pending for its retry, then goes out', async () => {
+    const email = address();
+    const verificationId = await decidedCase(email, 'approve');
+    await sendDueOutcomeEmails(server.runtime, 200, smtpTransport('smtp://127.0.0.1:1', 'x@idv.example'));
+    expect(await notificationOf(verificationId)).toMatchObject({ status: 'pending', attempts: 1 });
+    await makeDue(verificationId);
+    await sendDueOutcomeEmails(server.runtime);
+    expect(await notificationOf(verificationId)).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+    expect(mail.received.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('an email whose address retention has purged is dropped, not sent', async () => {
+    const email = address();
+    const verificationId = await decidedCase(email, 'approve');
+    await db(`update verifications set identity = null where id = $1`, [verificationId]);
+    await sendDueOutcomeEmails(server.runtime);
+    expect((await notificationOf(verificationId)).status).toBe('dropped');
+    expect(mail.received.some((m) => m.to.includes(email))).toBe(false);
+  });
+});
+
+describe('SMTP_URL', () => {
+  it('must be an smtp: or smtps: URL; a bad value stops the start instead of the first email', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465' }).smtpUrl).toBe('smtps://user:secret@mail.example.com:465');
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/smtp: or smtps:/);
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL must be a URL/);
+  });
+});
