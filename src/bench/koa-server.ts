@@ -1,5 +1,6 @@
 import http from 'node:http';
 import Koa from 'koa';
+import { serveBaseline } from './baseline.js';
 
 /**
  * The framework floor: a Koa app with one middleware answering the same JSON as /healthz,
@@ -7,9 +8,6 @@ import Koa from 'koa';
  * our own layer (request id, error envelope, routing); what this loses against the bare
  * server is Koa's per-request machinery, which any route of a Koa service pays.
  */
-const port = Number(process.env.PORT ?? 0);
-const host = process.env.HOST ?? '127.0.0.1';
-
 const app = new Koa({ proxy: false });
 app.use((ctx) => {
   ctx.set('Content-Type', 'application/json; charset=utf-8');
@@ -18,11 +16,4 @@ app.use((ctx) => {
 
 const server = http.createServer(app.callback());
 server.keepAliveTimeout = 65_000;
-server.listen(port, host, () => {
-  const address = server.address();
-  console.log(`koa listening on ${typeof address === 'object' && address ? address.port : port}`);
-});
-
-const stop = () => server.close(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBaseline('koa', server);
