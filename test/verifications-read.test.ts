@@ -41,6 +41,47 @@ describe('GET /v1/verifications', () => {
     expect((await list('?status=done')).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'status' });
   });
 
+  it('each item is the same resource GET /v1/verifications/{id} answers: checks in order, tags, every field', async () => {
+    const approved = await create({ sandbox: { outcome: 'approved' } });
+    const pending = await create({ applicant: { email: 'list-item@example.org' }, sandbox: { outcome: 'pending' } });
+    await waitFor(async () => (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved');
+    const tag = await server.request('/v1/tags', { token: sandbox, body: { name: `Listed ${Date.now()}`, color: 'blue' } });
+    expect(tag.status).toBe(201);
+    expect((await server.request(`/v1/verifications/${approved.body.id}/tags`, { token: sandbox, body: { tags: [tag.body.id] } })).status).toBe(200);
+    const items = (await list('?limit=100')).body.data as { id: string; checks: unknown[]; tags: unknown[] }[];
+    for (const id of [approved.body.id, pending.body.id]) {
+      const single = await server.request(`/v1/verifications/${id}`, { token: sandbox });
+      const item = items.find((v) => v.id === id);
+      expect(item).toEqual(single.body);
+      expect(item!.checks.length).toBeGreaterThan(0);
+    }
+    expect(items.find((v) => v.id === approved.body.id)!.tags).toEqual([expect.objectContaining({ id: tag.body.id })]);
+  });
+
+  it('walks newest first with limit and starting_after; a cursor from another account is ignored (first page)', async () => {
+    for (let i = 0; i < 3; i++) await create({ sandbox: { outcome: 'pending' } });
+    const all = (await list('?limit=100')).body.data.map((v: { id: string }) => v.id);
+    const walked: string[] = [];
+    let query = '?limit=2';
+    for (;;) {
+      const page = await list(query);
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body.data.map((v: { id: string }) => v.id));
+      if (!page.body.has_more) {
+        expect(page.body.next_cursor).toBeNull();
+        break;
+      }
+      expect(page.body.next_cursor).toBe(walked[walked.length - 1]);
+      query = `?limit=2&starting_after=${page.body.next_cursor}`;
+    }
+    expect(walked).toEqual(all);
+    const other = await server.bootstrap();
+    const theirs = await server.request('/v1/verifications', { token: other.keys.sandbox.secret_key, body: { sandbox: { outcome: 'pending' } } });
+    const first = await list(`?limit=2&starting_after=${theirs.body.id}`);
+    expect(first.body.data.map((v: { id: string }) => v.id)).toEqual(all.slice(0, 2));
+  });
+
   it('a verification of the other environment or another account answers 404', async () => {
     const mine = await create({ sandbox: { outcome: 'pending' } });
     const liveRes = await server.request(`/v1/verifications/${mine.body.id}`, { token: account.keys.live.secret_key });

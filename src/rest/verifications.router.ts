@@ -4,12 +4,12 @@ import { z } from 'zod';
 import type { ServiceContext } from '../services/context.js';
 import { withIdempotency } from '../services/idempotency.service.js';
 import { applicantFields } from '../services/identity.js';
+import { checksOfVerifications, listVerificationItems } from '../services/verification-page.js';
 import {
   assertMayInclude,
   createVerification,
   getVerification,
   identityOf,
-  listVerifications,
   tagsOfVerifications,
   uploadedEvidence,
   type CreatedVerification,
@@ -80,9 +80,13 @@ export function verificationsRouter(): Router {
   router.get('/v1/verifications', requirePermission('verification:read'), async (ctx) => {
     const query = parseInput(listVerificationsQuery, ctx.query);
     const s = svc(ctx);
-    const page = await listVerifications(s, { status: query.status, email: query.email }, pageParams(query));
-    const tags = await tagsOfVerifications(s, page.data.map((v) => v.id));
-    ctx.body = presentList(page, (v) => presentVerification(v, { publicUrl: publicUrl(s), tags: tags.get(v.id) ?? [] }));
+    // Plain rows, like GraphQL's page: hydrating each verification and its checks as managed
+    // entities held this endpoint to about 35 pages a second (README, Benchmarks).
+    const page = await listVerificationItems(s, { status: query.status, email: query.email }, pageParams(query));
+    const ids = page.data.map((v) => v.id);
+    const checks = await checksOfVerifications(s, ids);
+    const tags = await tagsOfVerifications(s, ids);
+    ctx.body = presentList(page, (v) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: publicUrl(s), tags: tags.get(v.id) ?? [] }));
   });
 
   router.get('/v1/verifications/:id', requirePermission('verification:read'), async (ctx) => {

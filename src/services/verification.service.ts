@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { Mode } from '../config.js';
 import type { Step } from '../entities/flow.entity.js';
 import { Upload } from '../entities/upload.entity.js';
@@ -13,8 +12,6 @@ import { buildSession, insertSession, type NewVerification } from './create-sess
 import { markAnswered, type IdempotencyClaim } from './idempotency.service.js';
 import { inTransaction, withConnection } from './raw-sql.js';
 import { sealIdentity } from './identity.js';
-import { paginate, type Page, type PageParams } from './pagination.js';
-import { normaliseEmailForMatch } from './vault.js';
 import { callerKeyId } from './events.service.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
 
@@ -160,20 +157,6 @@ export async function identityOf(ctx: ServiceContext, v: Verification): Promise<
 
 export async function uploadedEvidence(ctx: ServiceContext, v: Verification): Promise<Upload[]> {
   return ctx.em.find(Upload, { verification: v, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
-}
-
-export interface VerificationFilter {
-  status?: VerificationStatus;
-  email?: string;
-}
-
-/** Newest first; `email` matches the normalised fingerprint exactly (no partial or domain match). */
-export async function listVerifications(ctx: ServiceContext, filter: VerificationFilter, params: PageParams, options: { withChecks?: boolean } = {}): Promise<Page<Verification>> {
-  const where: FilterQuery<Verification> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.email !== undefined) where.emailFingerprint = ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  // GraphQL reads checks through its request DataLoader (only when asked for), so it skips the populate.
-  return paginate(ctx, Verification, where, params, options.withChecks === false ? {} : { populate: ['checks'] });
 }
 
 /** Tag references of many verifications in one query. */
