@@ -65,6 +65,19 @@ async function page(ctx: BenchContext): Promise<Measurement> {
   });
 }
 
+/** The same page through REST (`GET /v1/verifications?limit=50`: every field, checks and tags), as an integrator reads it. */
+async function restPage(ctx: BenchContext): Promise<Measurement> {
+  const seeded = await seed(ctx);
+  const url = `${ctx.serviceUrl}/v1/verifications?limit=${PAGE}`;
+  const res = expectStatus(await call(url, ctx.sandboxKey, 'GET'), 200, 'GET /v1/verifications');
+  const items = res.body.data as PageNode[];
+  const complete = items.filter((v) => seeded.has(v.id) && v.checks.length > 0 && v.tags.length > 0);
+  if (items.length !== PAGE || complete.length !== PAGE) throw new Error(`REST page: ${items.length} items, ${complete.length} of them seeded with checks and tags (expected ${PAGE})`);
+  ctx.log(`  seeded ${PAGE} verifications with checks and 1-2 tags`);
+  return ctx.measure({ url, headers: { authorization: `Bearer ${ctx.sandboxKey}` } });
+}
+
 export const graphqlScenarios: Scenario[] = [
   { name: 'graphql-verifications', label: `GraphQL verifications(first: ${PAGE}) + checks, tags, flow (member)`, run: page },
+  { name: 'verifications-list', label: `REST GET /v1/verifications?limit=${PAGE} (the same page)`, run: restPage },
 ];
