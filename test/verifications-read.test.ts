@@ -53,6 +53,10 @@ describe('GET /v1/verifications', () => {
       const single = await server.request(`/v1/verifications/${id}`, { token: sandbox });
       const item = items.find((v) => v.id === id);
       expect(item).toEqual(single.body);
+      // Both read plain rows; the include= read goes through the entity: the same resource plus `applicant`.
+      const { applicant, ...throughEntity } = (await server.request(`/v1/verifications/${id}?include=applicant`, { token: sandbox })).body;
+      expect(applicant).toMatchObject({ object: 'applicant_data' });
+      expect(single.body).toEqual(throughEntity);
       expect(item!.checks.length).toBeGreaterThan(0);
     }
     expect(items.find((v) => v.id === approved.body.id)!.tags).toEqual([expect.objectContaining({ id: tag.body.id })]);
@@ -84,6 +88,11 @@ describe('GET /v1/verifications', () => {
 
   it('a verification of the other environment or another account answers 404', async () => {
     const mine = await create({ sandbox: { outcome: 'pending' } });
+    for (const id of ['vs_doesnotexist000000000000', 'not-an-id']) {
+      const missing = await server.request(`/v1/verifications/${id}`, { token: sandbox });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatchObject({ type: 'not_found_error' });
+    }
     const liveRes = await server.request(`/v1/verifications/${mine.body.id}`, { token: account.keys.live.secret_key });
     expect(liveRes.status).toBe(404);
     expect(liveRes.body.error.type).toBe('not_found_error');

@@ -3,8 +3,9 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ServiceContext } from '../services/context.js';
 import { withIdempotency } from '../services/idempotency.service.js';
+import { notFound } from '../errors.js';
 import { applicantFields } from '../services/identity.js';
-import { checksOfVerifications, listVerificationItems } from '../services/verification-page.js';
+import { checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verification-page.js';
 import {
   assertMayInclude,
   createVerification,
@@ -50,6 +51,15 @@ async function viewWithIncludes(ctx: ServiceContext, v: Verification, include: I
   return view;
 }
 
+/** Presents plain verification items with their checks and tags, read for all of them in two statements. */
+async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]): Promise<(item: VerificationListItem) => unknown> {
+  const ids = items.map((v) => v.id);
+  const checks = await checksOfVerifications(ctx, ids);
+  const tags = await tagsOfVerifications(ctx, ids);
+  const url = publicUrl(ctx);
+  return (v) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [] });
+}
+
 const parseInclude = (raw: string | undefined): Include[] =>
   [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => s === 'applicant' || s === 'documents');
 
@@ -83,10 +93,8 @@ export function verificationsRouter(): Router {
     // Plain rows, like GraphQL's page: hydrating each verification and its checks as managed
     // entities held this endpoint to about 35 pages a second (README, Benchmarks).
     const page = await listVerificationItems(s, { status: query.status, email: query.email }, pageParams(query));
-    const ids = page.data.map((v) => v.id);
-    const checks = await checksOfVerifications(s, ids);
-    const tags = await tagsOfVerifications(s, ids);
-    ctx.body = presentList(page, (v) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: publicUrl(s), tags: tags.get(v.id) ?? [] }));
+    const present = await presenterFor(s, page.data);
+    ctx.body = presentList(page, present);
   });
 
   router.get('/v1/verifications/:id', requirePermission('verification:read'), async (ctx) => {
@@ -94,6 +102,13 @@ export function verificationsRouter(): Router {
     const s = svc(ctx);
     const include = parseInclude(query.include);
     assertMayInclude(s, include);
+    if (include.length === 0) {
+      // The status poll: plain rows, like the list (the identity reads below need the entity).
+      const item = await verificationItem(s, ctx.params.id);
+      if (!item) throw notFound('verification', ctx.params.id);
+      ctx.body = (await presenterFor(s, [item]))(item);
+      return;
+    }
     const v = await getVerification(s, ctx.params.id);
     ctx.body = presentVerification(v, await viewWithIncludes(s, v, include));
   });

@@ -117,6 +117,21 @@ export async function listVerificationItems(
   return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
 }
 
+/**
+ * One of the context's verifications as a plain row, or null (unknown, malformed, or another
+ * account's or environment's id): the read integrators poll, without hydrating entities.
+ */
+export async function verificationItem(ctx: ServiceContext, id: string): Promise<VerificationListItem | null> {
+  if (!/^vs_[0-9A-Za-z]+$/.test(id)) return null;
+  const rows = await preparedRows<Row>(
+    ctx.runtime.orm.em.getConnection(),
+    'idv_verification_item',
+    `select ${COLUMNS} from verifications v where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`,
+    [ctx.merchantId, ctx.modes, id],
+  );
+  return rows[0] ? toItem(rows[0]) : null;
+}
+
 /** A check as a list shows it: plain values (the REST presenter and GraphQL's CheckType read these). */
 export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
 
