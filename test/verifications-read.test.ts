@@ -53,7 +53,7 @@ describe('GET /v1/verifications', () => {
       const single = await server.request(`/v1/verifications/${id}`, { token: sandbox });
       const item = items.find((v) => v.id === id);
       expect(item).toEqual(single.body);
-      // Both read plain rows; the include= read goes through the entity: the same resource plus `applicant`.
+      // include= answers the same resource plus what it includes.
       const { applicant, ...throughEntity } = (await server.request(`/v1/verifications/${id}?include=applicant`, { token: sandbox })).body;
       expect(applicant).toMatchObject({ object: 'applicant_data' });
       expect(single.body).toEqual(throughEntity);

@@ -9,14 +9,12 @@ import { checksOfVerifications, listVerificationItems, verificationItem, type Ve
 import {
   assertMayInclude,
   createVerification,
-  getVerification,
   identityOf,
   tagsOfVerifications,
   uploadedEvidence,
   type CreatedVerification,
   type Include,
 } from '../services/verification.service.js';
-import type { Verification } from '../entities/verification.entity.js';
 import { requirePermission, svc } from './auth.js';
 import { presentList } from './presenters.js';
 import { presentVerification, type VerificationView } from './verification.presenter.js';
@@ -36,14 +34,15 @@ const EVIDENCE_URL_SECONDS = 300;
 
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
 
-async function viewWithIncludes(ctx: ServiceContext, v: Verification, include: Include[]): Promise<VerificationView> {
-  const view: VerificationView = { publicUrl: publicUrl(ctx), tags: (await tagsOfVerifications(ctx, [v.id])).get(v.id) ?? [] };
+/** What `include=` adds to one verification: its decrypted applicant data and/or its evidence with short-lived URLs. */
+async function includedView(ctx: ServiceContext, v: VerificationListItem, include: Include[]): Promise<Partial<VerificationView>> {
+  const view: Partial<VerificationView> = {};
   if (include.includes('applicant')) {
-    const identity = await identityOf(ctx, v);
+    const identity = await identityOf(ctx, v.id);
     view.applicant = { version: Math.max(1, v.identityVersion), fields: identity ? applicantFields(identity) : null };
   }
   if (include.includes('documents')) {
-    const uploads = await uploadedEvidence(ctx, v);
+    const uploads = await uploadedEvidence(ctx, v.id);
     view.evidence = await Promise.all(
       uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(upload.storageKey, EVIDENCE_URL_SECONDS), expiresIn: EVIDENCE_URL_SECONDS })),
     );
@@ -51,13 +50,16 @@ async function viewWithIncludes(ctx: ServiceContext, v: Verification, include: I
   return view;
 }
 
-/** Presents plain verification items with their checks and tags, read for all of them in two statements. */
-async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]): Promise<(item: VerificationListItem) => unknown> {
+/**
+ * Presents plain verification items (a page, or one) with their checks and tags, read for all
+ * of them in two statements; `extra` adds what `include=` read.
+ */
+async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => unknown> {
   const ids = items.map((v) => v.id);
   const checks = await checksOfVerifications(ctx, ids);
   const tags = await tagsOfVerifications(ctx, ids);
   const url = publicUrl(ctx);
-  return (v) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [] });
+  return (v, extra = {}) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [], ...extra });
 }
 
 const parseInclude = (raw: string | undefined): Include[] =>
@@ -102,15 +104,11 @@ export function verificationsRouter(): Router {
     const s = svc(ctx);
     const include = parseInclude(query.include);
     assertMayInclude(s, include);
-    if (include.length === 0) {
-      // The status poll: plain rows, like the list (the identity reads below need the entity).
-      const item = await verificationItem(s, ctx.params.id);
-      if (!item) throw notFound('verification', ctx.params.id);
-      ctx.body = (await presenterFor(s, [item]))(item);
-      return;
-    }
-    const v = await getVerification(s, ctx.params.id);
-    ctx.body = presentVerification(v, await viewWithIncludes(s, v, include));
+    // Plain rows, like the list: this is the read integrators poll.
+    const item = await verificationItem(s, ctx.params.id);
+    if (!item) throw notFound('verification', ctx.params.id);
+    const present = await presenterFor(s, [item]);
+    ctx.body = present(item, include.length ? await includedView(s, item, include) : {});
   });
 
   return router;

@@ -11,6 +11,7 @@ import { gateCreateRaw, personLockKeys } from './create-gate.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
 import { markAnswered, type IdempotencyClaim } from './idempotency.service.js';
 import { inTransaction, withConnection } from './raw-sql.js';
+import { preparedRows } from './sql.js';
 import { sealIdentity } from './identity.js';
 import { callerKeyId } from './events.service.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
@@ -149,14 +150,19 @@ export function assertMayInclude(ctx: ServiceContext, include: Include[]): void 
   }
 }
 
-/** The decrypted identity of a verification (only for explicit, authorised reads). */
-export async function identityOf(ctx: ServiceContext, v: Verification): Promise<Identity | null> {
-  await ctx.em.populate(v, ['identity'] as never);
-  return v.identity ? ctx.runtime.vault.decrypt<Identity>(v.identity) : null;
+/** The decrypted identity of one of the context's verifications (only for explicit, authorised reads); null once purged. */
+export async function identityOf(ctx: ServiceContext, verificationId: string): Promise<Identity | null> {
+  const [row] = await preparedRows<{ identity: string | null }>(
+    ctx.runtime.orm.em.getConnection(),
+    'idv_verification_identity',
+    'select identity from verifications where id = $3 and merchant_id = $1 and mode = any($2::text[])',
+    [ctx.merchantId, ctx.modes, verificationId],
+  );
+  return row?.identity ? ctx.runtime.vault.decrypt<Identity>(row.identity) : null;
 }
 
-export async function uploadedEvidence(ctx: ServiceContext, v: Verification): Promise<Upload[]> {
-  return ctx.em.find(Upload, { verification: v, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
+export async function uploadedEvidence(ctx: ServiceContext, verificationId: string): Promise<Upload[]> {
+  return ctx.em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
 }
 
 /** Tag references of many verifications in one query. */
