@@ -4,8 +4,7 @@ import { notFound, parameterInvalid } from '../errors.js';
 import { loadersOf } from '../graphql/loaders.js';
 import { scopedFork } from '../orm.js';
 import { withLazyFork, type ServiceContext } from '../services/context.js';
-import { getVerification } from '../services/verification.service.js';
-import { listVerificationItems } from '../services/verification-page.js';
+import { listVerificationItems, verificationItem } from '../services/verification-page.js';
 import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
@@ -68,7 +67,11 @@ export class VerificationResolver {
   ): Promise<VerificationType> {
     const scoped = inEnvironment(ctx, environment);
     if (!scoped) throw notFound('verification', id);
-    return (await getVerification(scoped, id)) as never;
+    // A plain row, as the connection's nodes are: the field resolvers read checks, tags, flow
+    // and applicant through the request's loaders either way.
+    const item = await verificationItem(scoped, id);
+    if (!item) throw notFound('verification', id);
+    return item as never;
   }
 
   @FieldResolver(() => [CheckType], { description: 'Per-check results in flow order.' })
