@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { OutboxSignal, outboxSignalFor } from '../src/services/outbox-signal.js';
 import { dispatchEvents } from '../src/services/webhook-dispatch.service.js';
+import { senderFor } from '../src/services/webhook-sender.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -69,6 +70,36 @@ describe('outbox signal (LISTEN/NOTIFY on events)', () => {
     expect(Date.now() - before).toBeLessThan(1_000);
   });
 
+  it("a webhook endpoint's url, secret, status or deletion change notifies its id; outcome bookkeeping does not", async () => {
+    const account = await server.bootstrap();
+    const key = account.keys.sandbox.secret_key;
+    const created = await server.request('/v1/webhooks', { token: key, body: { url: 'https://hooks.example.com/a', events: ['verification.created'] } });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    const seen: string[] = [];
+    const unsubscribe = signal.onEndpointChange((endpointId) => seen.push(endpointId));
+    try {
+      const changes: [string, Parameters<TestServer['request']>[1]][] = [
+        [`/v1/webhooks/${id}/rotate_secret`, { token: key, method: 'POST' }],
+        [`/v1/webhooks/${id}`, { token: key, method: 'PATCH', body: { status: 'disabled' } }],
+        [`/v1/webhooks/${id}`, { token: key, method: 'PATCH', body: { url: 'https://hooks.example.com/b' } }],
+        [`/v1/webhooks/${id}`, { token: key, method: 'DELETE' }],
+      ];
+      for (const [path, options] of changes) {
+        const before = seen.length;
+        expect((await server.request(path, options)).status).toBe(200);
+        await waitFor(async () => seen.length > before, 5_000, `the notification of ${options?.method} ${path}`);
+        expect(seen[seen.length - 1]).toBe(id);
+      }
+      const before = seen.length;
+      await client.query(`update webhook_endpoints set failing_since = now(), updated_at = now() where id = $1`, [id]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen.length).toBe(before);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('a database it cannot reach leaves it not listening (the dispatcher then polls), logged once, and close ends waits', async () => {
     const lines: string[] = [];
     const unreachable = new OutboxSignal('postgres://nobody:nothing@127.0.0.1:1/none', (line) => lines.push(line));
@@ -117,4 +148,22 @@ describe('dispatcher woken by commits', () => {
       stop = true;
     }
   }, 30_000);
+
+  it("the dispatching process's sender hears of endpoint changes: a rotated secret reaches it", async () => {
+    await dispatchEvents(server.runtime, 0); // the first run wires the sender to the signal
+    const sender = senderFor(server.runtime);
+    const heard: string[] = [];
+    const original = sender.endpointChanged.bind(sender);
+    sender.endpointChanged = (endpointId: string) => {
+      heard.push(endpointId);
+      original(endpointId);
+    };
+    try {
+      const endpoint = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}/rotated`, events: ['verification.created'] } });
+      expect((await server.request(`/v1/webhooks/${endpoint.body.id}/rotate_secret`, { token, method: 'POST' })).status).toBe(200);
+      await waitFor(async () => heard.includes(endpoint.body.id), 5_000, 'the sender to hear of the rotation');
+    } finally {
+      sender.endpointChanged = original;
+    }
+  });
 });

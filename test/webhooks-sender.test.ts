@@ -123,6 +123,32 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     expect(await recoverStaleDeliveries(server.runtime)).toContain(leased[0]!.id);
   });
 
+  it("an endpoint's change hands back the first attempts still waiting for it (lease ended); other endpoints' wait on", async () => {
+    const changed = await endpoint('/changed');
+    const other = await endpoint('/unchanged');
+    receiver.queue('/changed', { hang: true });
+    await outbox(3);
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
+    expect(leased).toHaveLength(6);
+    // One attempt at a time, the changed endpoint's first: it hangs, so the rest wait behind it.
+    const ordered = [...leased].sort((a, b) => Number(b.endpointId === changed.id) - Number(a.endpointId === changed.id));
+    const sender = new DeliverySender(server.runtime, { concurrency: 1 });
+    sender.enqueue(ordered);
+    await receiver.waitFor(1, atPath('/changed'));
+    sender.endpointChanged(changed.id);
+    const waitingChanged = ordered.slice(1).filter((d) => d.endpointId === changed.id).map((d) => d.id);
+    await waitFor(async () => {
+      for (const id of waitingChanged) if (new Date((await delivery(id)).lease_until).getTime() > Date.now()) return false;
+      return true;
+    }, 5_000, 'the changed endpoint\'s waiting attempts handed back');
+    expect(await recoverStaleDeliveries(server.runtime)).toEqual(expect.arrayContaining(waitingChanged));
+    for (const d of ordered.filter((d) => d.endpointId === other.id)) {
+      expect(new Date((await delivery(d.id)).lease_until).getTime()).toBeGreaterThan(Date.now());
+    }
+    await sender.close(100);
+    expect(receiver.requests.filter(atPath('/unchanged'))).toHaveLength(0);
+  });
+
   it('closing while an attempt hangs abandons it to its lease: nothing is written, the delivery stays pending and leased', async () => {
     await endpoint('/hangs');
     receiver.queue('/hangs', { hang: true });

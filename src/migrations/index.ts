@@ -6,6 +6,7 @@ import { Migration20261122030000Webhooks } from './Migration20261122030000Webhoo
 import { Migration20261123000000ApplicantNotifications } from './Migration20261123000000ApplicantNotifications.js';
 import { Migration20261123100000OutboxNotify } from './Migration20261123100000OutboxNotify.js';
 import { Migration20261123200000NotificationAttempts } from './Migration20261123200000NotificationAttempts.js';
+import { Migration20261123210000EndpointNotify } from './Migration20261123210000EndpointNotify.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000ApplicantNotifications', class: Migration20261123000000ApplicantNotifications },
   { name: 'Migration20261123100000OutboxNotify', class: Migration20261123100000OutboxNotify },
   { name: 'Migration20261123200000NotificationAttempts', class: Migration20261123200000NotificationAttempts },
+  { name: 'Migration20261123210000EndpointNotify', class: Migration20261123210000EndpointNotify },
 ];

@@ -3,6 +3,8 @@ import type { Runtime } from '../runtime.js';
 
 /** The channel the `events` insert trigger notifies (migration OutboxNotify). */
 export const OUTBOX_CHANNEL = 'events_outbox';
+/** The channel a webhook endpoint's url, secret, status or deletion change notifies, with its id (migration EndpointNotify). */
+export const ENDPOINTS_CHANNEL = 'webhook_endpoints_changed';
 /** How long a lost LISTEN connection waits before it connects again. */
 const RECONNECT_MS = 1_000;
 
@@ -24,6 +26,7 @@ export class OutboxSignal {
   /** A loss was logged and no connection came back since: one line per outage, not per retry. */
   private down = false;
   private readonly waiters = new Set<() => void>();
+  private readonly endpointListeners = new Set<(endpointId: string) => void>();
 
   constructor(
     private readonly databaseUrl: string,
@@ -76,13 +79,17 @@ export class OutboxSignal {
     // A dropped connection reports 'error' and then 'end'; without a listener 'error' would crash the process.
     client.on('error', (error) => this.lost(client, error.message));
     client.on('end', () => this.lost(client, 'connection ended'));
-    client.on('notification', () => {
+    client.on('notification', (message) => {
+      if (message.channel === ENDPOINTS_CHANNEL) {
+        for (const listener of this.endpointListeners) listener(message.payload ?? '');
+        return;
+      }
       this.generation++;
       this.wake();
     });
     try {
       await client.connect();
-      await client.query(`listen ${OUTBOX_CHANNEL}`);
+      await client.query(`listen ${OUTBOX_CHANNEL}; listen ${ENDPOINTS_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       this.lost(client, (error as Error).message);
@@ -98,6 +105,15 @@ export class OutboxSignal {
     // Events committed while nobody listened: let the dispatcher look once.
     this.generation++;
     this.wake();
+  }
+
+  /**
+   * Calls `listener` with the id of each webhook endpoint whose url, secret, status or deletion
+   * another transaction committed (from any process). Returns the unsubscribe function.
+   */
+  onEndpointChange(listener: (endpointId: string) => void): () => void {
+    this.endpointListeners.add(listener);
+    return () => this.endpointListeners.delete(listener);
   }
 
   private lost(client: pg.Client, why: string): void {

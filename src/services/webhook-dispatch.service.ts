@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
-import { outboxSignalFor } from './outbox-signal.js';
+import { outboxSignalFor, type OutboxSignal } from './outbox-signal.js';
 import { buildEnvelopeBody, knexOf, LEASE_SECONDS, queueDeliveries } from './webhook-delivery.service.js';
 import { senderFor, startByFor, type LeasedDelivery } from './webhook-sender.js';
 
@@ -138,6 +138,15 @@ async function dispatchBatch(runtime: Runtime, stopping: boolean): Promise<numbe
   return batch.events;
 }
 
+const following = new WeakSet<Runtime>();
+
+/** Once per process: an endpoint changed anywhere hands back the first attempts this process's sender holds for it. */
+function followEndpointChanges(runtime: Runtime, signal: OutboxSignal): void {
+  if (following.has(runtime)) return;
+  following.add(runtime);
+  signal.onEndpointChange((endpointId) => senderFor(runtime).endpointChanged(endpointId));
+}
+
 /**
  * Drains the outbox for about `windowMs` (or until `shouldStop`). Between batches it sleeps
  * until an events commit notifies it (LISTEN/NOTIFY, see OutboxSignal), so an event is fanned
@@ -152,6 +161,7 @@ export async function dispatchEvents(
   recoveryEveryMs = RECOVERY_EVERY_MS,
 ): Promise<number> {
   const signal = await outboxSignalFor(runtime);
+  followEndpointChanges(runtime, signal);
   const until = Date.now() + windowMs;
   let events = 0;
   let nextRecovery = 0;

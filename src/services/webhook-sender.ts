@@ -90,6 +90,21 @@ export class DeliverySender {
     this.pump();
   }
 
+  /**
+   * An endpoint's url, secret, status or deletion changed: the first attempts still waiting for
+   * it are handed back (their leases ended), so delivery jobs send them with the endpoint as it
+   * is now, or not at all. Attempts already in flight finish as they started.
+   */
+  endpointChanged(endpointId: string): void {
+    const waiting = this.queue.slice(this.head);
+    const stale = waiting.filter((d) => d.endpointId === endpointId);
+    if (stale.length === 0) return;
+    this.queue = waiting.filter((d) => d.endpointId !== endpointId);
+    this.head = 0;
+    this.handBack.push(...stale);
+    this.pump();
+  }
+
   private pump(): void {
     while (!this.closed && this.inFlight < this.concurrency && this.waiting > 0 && this.unwritten.length < this.maxUnwritten) {
       const delivery = this.queue[this.head++]!;
