@@ -1,20 +1,15 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import type { BootstrapResult } from '../src/services/account.service.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox, live } = t));
 
 async function dbRow(id: string) {
   const client = new pg.Client({ connectionString: server.databaseUrl });

@@ -9,20 +9,18 @@ import { tagReferencesFor } from '../src/services/tag.service.js';
 import { createSession } from '../src/services/verification-lifecycle.js';
 import { ApplicantDocument, ApplicantsDocument, TagApplicantDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let other: BootstrapResult;
 let sandbox: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
+withTestAccount(async (t) => {
+  ({ server, account, sandbox } = t);
   other = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
 });
-afterAll(() => server.close());
 
 const fork = (merchantId: string, mode: Mode = 'sandbox') => scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
 

@@ -6,20 +6,15 @@ import { presetFlowId } from '../src/services/flow-resolution.js';
 import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verification-lifecycle.js';
 import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox, live } = t));
 
 async function sql(text: string, params: unknown[] = []) {
   const client = new pg.Client({ connectionString: server.databaseUrl });

@@ -2,15 +2,12 @@
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { SettingsDocument, UpdateSettingsDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account } = t));
 
 const token = () => account.member.session_token;
 

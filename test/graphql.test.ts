@@ -4,17 +4,16 @@ import { buildGraphqlSchema, formatError, SCHEMA_FILE } from '../src/graphql/apo
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, ViewerDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let token: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
+withTestAccount((t) => {
+  ({ server, account } = t);
   token = account.member.session_token;
 });
-afterAll(() => server.close());
 
 describe('GraphQL for team members', () => {
   it('viewer returns the member, its merchant and the environments of its seat', async () => {

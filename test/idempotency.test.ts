@@ -1,16 +1,12 @@
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let token: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  token = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox: token } = t));
 
 const create = (body: Record<string, unknown>, key?: string, as = token) =>
   server.request('/v1/verifications', { token: as, body, headers: key ? { 'idempotency-key': key } : {} });

@@ -4,18 +4,14 @@ import { seedRandom } from '../src/bench/lookup-seed.js';
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { LOOKUP_SQL, lookupParams, pgTextArray } from '../src/services/lookup.service.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
-beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '100' } });
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100' } });
 
 const lookup = (emails: unknown, token = sandbox) => server.request('/v1/verifications/lookup', { token, body: { emails } });
 const create = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/verifications', { token, body });

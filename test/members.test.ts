@@ -3,15 +3,12 @@ import { createHash } from 'node:crypto';
 import { systemFork } from '../src/orm.js';
 import { createMember } from '../src/services/member.service.js';
 import type { BootstrapResult } from '../src/services/account.service.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account } = t));
 
 const signIn = (email: string, password: string) => server.request('/v1/console/sessions', { body: { email, password } });
 

@@ -1,15 +1,12 @@
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account } = t));
 
 describe('GET /v1/merchant (own account only)', () => {
   it('answers the calling key\'s account; a profile change is seen within the one-second cache window', async () => {

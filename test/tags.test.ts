@@ -7,7 +7,8 @@ import { resolveOrCreateTag, tagReferencesFor } from '../src/services/tag.servic
 import { createSession } from '../src/services/verification-lifecycle.js';
 import { CreateTagDocument, RetireTagDocument, TagsDocument, TagVerificationDocument, UntagVerificationDocument, UpdateTagDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
@@ -15,14 +16,10 @@ let other: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
+withTestAccount(async (t) => {
+  ({ server, account, sandbox, live } = t);
   other = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
 });
-afterAll(() => server.close());
 
 /** A pending verification made directly through the lifecycle service (independent of POST /v1/verifications). */
 async function makeVerification(merchantId: string, mode: Mode = 'sandbox'): Promise<string> {

@@ -10,20 +10,15 @@ import { ensurePresetFlow, PRESET_STEPS } from '../src/services/flow-resolution.
 import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verification-lifecycle.js';
 import { Storage } from '../src/storage/s3.js';
 import { heicBytes, jpegBytes, movBytes, mp4Bytes, pdfBytes, pngBytes } from './support/fixtures.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox, live } = t));
 
 const em = (merchantId: string, mode: Mode) => scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
 

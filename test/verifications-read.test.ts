@@ -1,16 +1,12 @@
 import type { BootstrapResult } from '../src/services/account.service.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox } = t));
 
 const create = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/verifications', { token, body });
 const list = (query: string, token = sandbox) => server.request(`/v1/verifications${query}`, { token });

@@ -1,6 +1,7 @@
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
@@ -8,13 +9,7 @@ let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
-});
-afterAll(() => server.close());
+withTestAccount((t) => ({ server, account, sandbox, live } = t));
 
 const create = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   server.request('/v1/verifications', { token, body, headers });

@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/account.service.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
@@ -11,17 +12,12 @@ let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
+// The ladder shrunk to three attempts: at once, then 1 s, then 1 s.
+withTestAccount((t) => ({ server, account, sandbox, live } = t), { env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } });
 beforeAll(async () => {
-  // The ladder shrunk to three attempts: at once, then 1 s, then 1 s.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } }), startReceiver()]);
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
+  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 let pathCounter = 0;
 const freshPath = () => `/delivery-${++pathCounter}`;
