@@ -8,6 +8,7 @@ import { bodyParserError, edge } from './rest/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
+import { requestListener } from './request-loop.js';
 import type { Runtime } from './runtime.js';
 
 export interface App {
@@ -37,7 +38,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   );
   koa.use(graphql.middleware);
   koa.use(v1(runtime));
-  const server = http.createServer(koa.callback());
+  const server = http.createServer(requestListener(koa));
   server.keepAliveTimeout = 65_000;
   return {
     koa,
