@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
-import { bodyParserError, edge } from './rest/middleware.js';
+import { bodyParserError, edgeHooks } from './rest/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
@@ -24,7 +24,6 @@ export interface App {
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
-  koa.use(edge(runtime.log));
   koa.use(systemRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
@@ -38,7 +37,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   );
   koa.use(graphql.middleware);
   koa.use(v1(runtime));
-  const server = http.createServer(requestListener(koa));
+  const server = http.createServer(requestListener(koa, edgeHooks(runtime.log)));
   server.keepAliveTimeout = 65_000;
   return {
     koa,

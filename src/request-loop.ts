@@ -8,6 +8,19 @@ import compose from 'koa-compose';
 const EMPTY_BODY_STATUS = new Set([204, 205, 304]);
 
 /**
+ * What the loop runs around the middleware chain for every request. Without hooks a failure goes
+ * to Koa's `ctx.onerror`, as under Koa's own `callback()`.
+ */
+export interface RequestHooks {
+  /** Before the first middleware (the request id). */
+  begin?(ctx: Context): void;
+  /** After the chain settled without a failure, before the answer is written. */
+  answered?(ctx: Context): void;
+  /** Instead of `ctx.onerror` when the chain failed; sets the answer that is then written. */
+  failed?(ctx: Context, error: unknown): void;
+}
+
+/**
  * The process's request listener: Koa's context, middleware chain and error handling, with the
  * answer written by `respond` below instead of Koa's `callback()`. Koa's own loop also puts
  * `on-finished` listeners on every response and its socket (an async resource plus four
@@ -15,18 +28,38 @@ const EMPTY_BODY_STATUS = new Set([204, 205, 304]);
  * `ctx.onerror`; every body this service sends is a string, a Buffer or JSON written by one
  * `res.end`, and streams are piped with `Stream.pipeline`, which reports their errors itself, so
  * those listeners bought nothing here and cost about a sixth of the throughput of the cheapest
- * routes (README, Benchmarks). Everything else is Koa's: `createContext`, `koa.middleware`
- * composed by koa-compose, `ctx.onerror` and the app's `error` event.
+ * routes (README, Benchmarks). The hooks take the place of an outermost middleware, whose
+ * dispatch and promise hop every request would pay. Everything else is Koa's: `createContext`,
+ * `koa.middleware` composed by koa-compose, `ctx.onerror` and the app's `error` event.
  */
-export function requestListener(koa: Koa): http.RequestListener {
+export function requestListener(koa: Koa, hooks: RequestHooks = {}): http.RequestListener {
   const run = compose(koa.middleware as compose.Middleware<Context>[]);
   if (!koa.listenerCount('error')) koa.on('error', koa.onerror.bind(koa));
+  const { begin, answered, failed } = hooks;
+  const finish = (ctx: Context, error: unknown, failure: boolean) => {
+    try {
+      if (!failure) answered?.(ctx);
+      else if (failed) failed(ctx, error);
+      else return ctx.onerror(error as Error);
+      respond(ctx);
+    } catch (unexpected) {
+      ctx.onerror(unexpected as Error);
+    }
+  };
   return (req, res) => {
     const ctx = koa.createContext(req, res);
     res.statusCode = 404;
-    run(ctx)
-      .then(() => respond(ctx))
-      .catch((error: unknown) => ctx.onerror(error as Error));
+    let chain: Promise<void>;
+    try {
+      begin?.(ctx);
+      chain = run(ctx);
+    } catch (error) {
+      chain = Promise.reject(error);
+    }
+    chain.then(
+      () => finish(ctx, undefined, false),
+      (error: unknown) => finish(ctx, error, true),
+    );
   };
 }
 

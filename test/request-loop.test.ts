@@ -164,3 +164,53 @@ describe('requestListener answers as Koa callback() does', () => {
     expect(ours.map((error) => error.message)).toEqual(expect.arrayContaining(['secret detail', 'source failed']));
   });
 });
+
+describe('requestListener hooks', () => {
+  const reported: Error[] = [];
+  let hooked: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    hooked = await serve(
+      requestListener(app(reported), {
+        begin: (ctx) => {
+          if (ctx.path === '/begin-throws') throw new Error('begin failed');
+          ctx.set('X-Begun', 'yes');
+        },
+        answered: (ctx) => {
+          if (ctx.path === '/answered-throws') throw new Error('hook failed');
+          if (ctx.status === 404 && ctx.body === undefined) {
+            ctx.status = 404;
+            ctx.body = { error: 'route' };
+          }
+        },
+        failed: (ctx, error) => {
+          ctx.status = 400;
+          ctx.body = { error: (error as Error).message };
+        },
+      }),
+    );
+  });
+  afterAll(() => hooked.close());
+
+  async function get(path: string) {
+    const res = await fetch(`${hooked.url}${path}`);
+    return { status: res.status, begun: res.headers.get('x-begun'), body: await res.text() };
+  }
+
+  it('runs begin before the middleware and answered before the answer is written', async () => {
+    expect(await get('/text')).toEqual({ status: 200, begun: 'yes', body: 'hello' });
+    expect(await get('/unknown')).toEqual({ status: 404, begun: 'yes', body: '{"error":"route"}' });
+  });
+
+  it('gives a failure of the chain or of begin to failed instead of ctx.onerror', async () => {
+    reported.length = 0;
+    expect(await get('/crashes')).toEqual({ status: 400, begun: 'yes', body: '{"error":"secret detail"}' });
+    expect(await get('/begin-throws')).toEqual({ status: 400, begun: null, body: '{"error":"begin failed"}' });
+    expect(reported).toEqual([]);
+  });
+
+  it('sends a hook that throws to ctx.onerror: a plain 500 and the error event', async () => {
+    reported.length = 0;
+    expect(await get('/answered-throws')).toMatchObject({ status: 500, body: 'Internal Server Error' });
+    expect(reported.map((error) => error.message)).toEqual(['hook failed']);
+  });
+});

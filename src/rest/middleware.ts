@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ApiError, fromDatabaseError, internalError, invalidRequest, parameterInvalid } from '../errors.js';
 import { newId } from '../ids.js';
+import type { RequestHooks } from '../request-loop.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,200}$/;
 
@@ -39,23 +40,21 @@ function renderError(ctx: Context, caught: unknown, log: (line: string) => void)
 }
 
 /**
- * The outermost middleware: the request id, then every failure rendered as the spec's
- * envelope (an unmatched route is 404 ROUTE_NOT_FOUND). One middleware rather than two, and
- * a single `then` rather than an async function, because each layer and promise is paid on
- * every request, /healthz included. Koa's `next()` never throws synchronously (compose turns a
- * throw into a rejection), so the rejection handler sees every failure below.
+ * What every request gets before and after the middleware: the request id first, then an
+ * unanswered request rendered as 404 ROUTE_NOT_FOUND and any failure as the spec's envelope.
+ * These run in the request loop itself (src/request-loop.ts) rather than as an outermost
+ * middleware: that layer's extra dispatch and promise hop were paid on every request,
+ * /healthz included, and measured about 6-10% of the cheapest routes' throughput.
  */
-export function edge(log: (line: string) => void) {
-  return (ctx: Context, next: Next): Promise<void> => {
-    assignRequestId(ctx);
-    return next().then(
-      () => {
-        if (ctx.status === 404 && ctx.body === undefined) {
-          renderError(ctx, new ApiError(404, 'not_found_error', 'ROUTE_NOT_FOUND', `Unrecognized request URL (${ctx.method} ${ctx.path}).`), log);
-        }
-      },
-      (caught: unknown) => renderError(ctx, caught, log),
-    );
+export function edgeHooks(log: (line: string) => void): RequestHooks {
+  return {
+    begin: assignRequestId,
+    answered: (ctx) => {
+      if (ctx.status === 404 && ctx.body === undefined) {
+        renderError(ctx, new ApiError(404, 'not_found_error', 'ROUTE_NOT_FOUND', `Unrecognized request URL (${ctx.method} ${ctx.path}).`), log);
+      }
+    },
+    failed: (ctx, caught) => renderError(ctx, caught, log),
   };
 }
 
