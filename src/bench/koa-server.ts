@@ -3,10 +3,11 @@ import Koa from 'koa';
 import { serveBaseline } from './baseline.js';
 
 /**
- * The framework floor: a Koa app with one middleware answering the same JSON as /healthz,
- * with the same node flags as the service. What the service's /healthz loses against it is
- * our own layer (request id, error envelope, routing); what this loses against the bare
- * server is Koa's per-request machinery, which any route of a Koa service pays.
+ * Stock Koa: an app with one middleware answering the same JSON as /healthz through Koa's own
+ * `callback()`, with the same node flags as the service. What this loses against the bare
+ * server is Koa's per-request machinery as shipped; the service serves its Koa app through its
+ * own request loop (src/request-loop.ts, without Koa's per-response on-finished listeners) and
+ * adds its request id and error hooks, so healthz/koa shows the two differences together.
  */
 const app = new Koa({ proxy: false });
 app.use((ctx) => {
