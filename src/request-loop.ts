@@ -106,8 +106,9 @@ export function respond(ctx: Context): void {
     res.end(body);
     return;
   }
-  if (body instanceof Stream) {
-    Stream.pipeline(body as Stream.Readable, res, (error) => {
+  const stream = streamOf(body);
+  if (stream) {
+    Stream.pipeline(stream, res, (error) => {
       if (error) ctx.onerror(error);
     });
     return;
@@ -115,4 +116,13 @@ export function respond(ctx: Context): void {
   body = JSON.stringify(body);
   if (!res.headersSent) ctx.length = Buffer.byteLength(body as string);
   res.end(body as string);
+}
+
+/** A body Koa sends as a stream (node stream, web stream, Blob, fetch Response) as a node stream; null for anything else. */
+function streamOf(body: unknown): Stream.Readable | null {
+  if (body instanceof Stream) return body as Stream.Readable;
+  if (body instanceof Blob) return Stream.Readable.from(body.stream());
+  if (body instanceof ReadableStream) return Stream.Readable.from(body);
+  if (body instanceof Response) return Stream.Readable.from(body.body ?? '');
+  return null;
 }

@@ -56,6 +56,21 @@ function app(errors: Error[]): Koa {
         ctx.type = 'text/plain';
         ctx.body = Readable.from(['a', 'b', 'c']);
         return;
+      case '/blob':
+        ctx.body = new Blob(['blob body']);
+        return;
+      case '/web-stream':
+        ctx.body = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('web '));
+            controller.enqueue(new TextEncoder().encode('stream'));
+            controller.close();
+          },
+        });
+        return;
+      case '/fetch-response':
+        ctx.body = new Response('from a Response');
+        return;
       case '/broken-stream':
         ctx.body = new Readable({
           read() {
@@ -128,6 +143,9 @@ describe('requestListener answers as Koa callback() does', () => {
     ['GET', '/explicit-null'],
     ['GET', '/status-only'],
     ['GET', '/stream'],
+    ['GET', '/blob'],
+    ['GET', '/web-stream'],
+    ['GET', '/fetch-response'],
     ['GET', '/throws'],
     ['GET', '/crashes'],
     ['GET', '/manual'],
@@ -150,6 +168,9 @@ describe('requestListener answers as Koa callback() does', () => {
     const empty = await wire(ourServer.url, '/no-content');
     expect(empty).toMatchObject({ status: 204, body: '', headers: { 'content-type': undefined, 'content-length': undefined } });
     expect(await wire(ourServer.url, '/stream')).toMatchObject({ status: 200, body: 'abc' });
+    expect(await wire(ourServer.url, '/blob')).toMatchObject({ status: 200, body: 'blob body' });
+    expect(await wire(ourServer.url, '/web-stream')).toMatchObject({ status: 200, body: 'web stream' });
+    expect(await wire(ourServer.url, '/fetch-response')).toMatchObject({ status: 200, body: 'from a Response' });
     // Koa keeps an expose-able error's message and hides any other behind the status text.
     expect(await wire(ourServer.url, '/throws')).toMatchObject({ status: 422, body: 'nope' });
     expect(await wire(ourServer.url, '/crashes')).toMatchObject({ status: 500, body: 'Internal Server Error' });
