@@ -36,11 +36,10 @@ export function requestListener(koa: Koa, hooks: RequestHooks = {}): http.Reques
   const run = compose(koa.middleware as compose.Middleware<Context>[]);
   if (!koa.listenerCount('error')) koa.on('error', koa.onerror.bind(koa));
   const { begin, answered, failed } = hooks;
-  const finish = (ctx: Context, error: unknown, failure: boolean) => {
+  /** Runs a hook, then writes the answer; anything either throws goes to `ctx.onerror`. */
+  const complete = (ctx: Context, hook?: (ctx: Context) => void) => {
     try {
-      if (!failure) answered?.(ctx);
-      else if (failed) failed(ctx, error);
-      else return ctx.onerror(error as Error);
+      hook?.(ctx);
       respond(ctx);
     } catch (unexpected) {
       ctx.onerror(unexpected as Error);
@@ -57,8 +56,8 @@ export function requestListener(koa: Koa, hooks: RequestHooks = {}): http.Reques
       chain = Promise.reject(error);
     }
     chain.then(
-      () => finish(ctx, undefined, false),
-      (error: unknown) => finish(ctx, error, true),
+      () => complete(ctx, answered),
+      (error: unknown) => (failed ? complete(ctx, (c) => failed(c, error)) : ctx.onerror(error as Error)),
     );
   };
 }
@@ -71,7 +70,7 @@ export function respond(ctx: Context): void {
     res.end();
     return;
   }
-  let body: unknown = ctx.body;
+  const body: unknown = ctx.body;
   if (EMPTY_BODY_STATUS.has(ctx.status)) {
     ctx.body = null; // Koa strips the body's headers on this assignment
     res.end();
@@ -85,8 +84,8 @@ export function respond(ctx: Context): void {
     return;
   }
   if (body === null || body === undefined) {
-    // The edge renders every unanswered request as a 404 envelope, so this is a handler that
-    // set `ctx.body = null` on purpose (an empty answer) or a status without a body.
+    // A handler's deliberate `ctx.body = null` is an empty answer; otherwise the status text
+    // (the service's hooks answer unmatched requests before this, with the 404 envelope).
     if ((ctx.response as { _explicitNullBody?: boolean })._explicitNullBody) {
       ctx.remove('Content-Type');
       ctx.remove('Transfer-Encoding');
@@ -113,9 +112,9 @@ export function respond(ctx: Context): void {
     });
     return;
   }
-  body = JSON.stringify(body);
-  if (!res.headersSent) ctx.length = Buffer.byteLength(body as string);
-  res.end(body as string);
+  const json = JSON.stringify(body);
+  if (!res.headersSent) ctx.length = Buffer.byteLength(json);
+  res.end(json);
 }
 
 /** A body Koa sends as a stream (node stream, web stream, Blob, fetch Response) as a node stream; null for anything else. */
