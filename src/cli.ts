@@ -6,9 +6,9 @@ import { ApiError } from './errors.js';
 import { buildGraphqlSchema } from './graphql/apollo.js';
 import { systemFork } from './orm.js';
 import { startRuntime } from './runtime.js';
-import { bootstrapAccount } from './services/account.service.js';
-import { createMember } from './services/member.service.js';
-import { MEMBER_PERMISSIONS } from './services/permissions.js';
+import { bootstrapAccount } from './services/access/index.js';
+import { createMember } from './services/access/index.js';
+import { MEMBER_PERMISSIONS } from './services/access/index.js';
 
 const USAGE = `usage: npm run cli -- <command>
 

@@ -6,11 +6,11 @@ import { startEmbeddedS3 } from './embedded/s3.js';
 import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
-import { loadMasterKey, Vault } from './services/vault.js';
-import { KeyCache } from './services/auth.service.js';
-import { MerchantCache } from './services/merchant.service.js';
-import { closeOutboxSignal } from './services/outbox-signal.js';
-import { closeSender } from './services/webhook-sender.js';
+import { loadMasterKey, Vault } from './services/shared/index.js';
+import { KeyCache } from './services/access/index.js';
+import { MerchantCache } from './services/access/index.js';
+import { closeOutboxSignal } from './services/webhooks/index.js';
+import { closeSender } from './services/webhooks/index.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 

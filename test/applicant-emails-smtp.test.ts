@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/applicant-notification.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/review/index.js';
 import { sql } from './support/db.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';

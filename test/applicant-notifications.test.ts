@@ -1,5 +1,5 @@
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { sendDueOutcomeEmails, type OutcomeEmail } from '../src/services/applicant-notification.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { sendDueOutcomeEmails, type OutcomeEmail } from '../src/services/review/index.js';
 import { sql } from './support/db.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp, type App } from '../src/app.js';
-import { bootstrapAccount } from '../src/services/account.service.js';
+import { bootstrapAccount } from '../src/services/access/index.js';
 import { systemFork } from '../src/orm.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
 import { sql } from './support/db.js';

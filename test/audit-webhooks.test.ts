@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { decide, type SendResult } from '../src/services/webhook-delivery.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { decide, type SendResult } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

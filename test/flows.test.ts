@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { Flow } from '../src/entities/flow.entity.js';
 import { scopedFork } from '../src/orm.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { presetFlowId } from '../src/services/flow-resolution.js';
-import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verification-lifecycle.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { presetFlowId } from '../src/services/catalog/index.js';
+import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verifications/index.js';
 import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';

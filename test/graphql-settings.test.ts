@@ -1,5 +1,5 @@
 // Account settings in GraphQL: the same service, rules and optimistic versioning as /v1/console/settings.
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { SettingsDocument, UpdateSettingsDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';

@@ -1,5 +1,5 @@
 import type { LogContext } from '@mikro-orm/core';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { VerificationDocument, VerificationIdsDocument, VerificationsDocument, VerificationTypeFieldsDocument } from './graphql/generated.js';
 import { sql } from './support/db.js';
 import { gql } from './support/graphql.js';

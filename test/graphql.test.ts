@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildGraphqlSchema, formatError, SCHEMA_FILE } from '../src/graphql/apollo.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, ViewerDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';

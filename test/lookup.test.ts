@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { seedRandom } from '../src/bench/lookup-seed.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { LOOKUP_SQL, lookupParams, pgTextArray } from '../src/services/lookup.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { LOOKUP_SQL, lookupParams, pgTextArray } from '../src/services/repeat-control/index.js';
 import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';

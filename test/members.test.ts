@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { systemFork } from '../src/orm.js';
-import { createMember } from '../src/services/member.service.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import { createMember } from '../src/services/access/index.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 

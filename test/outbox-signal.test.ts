@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { OutboxSignal, outboxSignalFor } from '../src/services/outbox-signal.js';
-import { dispatchEvents } from '../src/services/webhook-dispatch.service.js';
-import { senderFor } from '../src/services/webhook-sender.js';
+import { OutboxSignal, outboxSignalFor } from '../src/services/webhooks/index.js';
+import { dispatchEvents } from '../src/services/webhooks/index.js';
+import { senderFor } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

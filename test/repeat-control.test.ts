@@ -1,4 +1,4 @@
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { sql } from './support/db.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';

@@ -1,6 +1,6 @@
 import { purgeExpiredVerifications, retentionJob } from '../src/jobs/retention.job.js';
 import { JOBS } from '../src/jobs/index.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { sql } from './support/db.js';
 import { jpegBytes } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

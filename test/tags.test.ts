@@ -1,10 +1,10 @@
 import pg from 'pg';
 import type { Mode } from '../src/config.js';
 import { scopedFork } from '../src/orm.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { ensurePresetFlow } from '../src/services/flow-resolution.js';
-import { resolveOrCreateTag, tagReferencesFor } from '../src/services/tag.service.js';
-import { createSession } from '../src/services/verification-lifecycle.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { ensurePresetFlow } from '../src/services/catalog/index.js';
+import { resolveOrCreateTag, tagReferencesFor } from '../src/services/catalog/index.js';
+import { createSession } from '../src/services/verifications/index.js';
 import { CreateTagDocument, RetireTagDocument, TagsDocument, TagVerificationDocument, UntagVerificationDocument, UpdateTagDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';

@@ -1,7 +1,7 @@
 import { ApiKey } from '../src/entities/api-key.entity.js';
 import { scopedFork, systemFork } from '../src/orm.js';
-import { revokeApiKey } from '../src/services/api-key.service.js';
-import type { ServiceContext } from '../src/services/context.js';
+import { revokeApiKey } from '../src/services/access/index.js';
+import type { ServiceContext } from '../src/services/shared/index.js';
 import { gql } from './support/graphql.js';
 import { RevokeApiKeyDocument } from './graphql/generated.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -2,10 +2,10 @@ import pg from 'pg';
 import type { Mode } from '../src/config.js';
 import { Verification } from '../src/entities/verification.entity.js';
 import { scopedFork } from '../src/orm.js';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { ensurePresetFlow } from '../src/services/flow-resolution.js';
-import { recordUsage } from '../src/services/usage.service.js';
-import { createSession } from '../src/services/verification-lifecycle.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { ensurePresetFlow } from '../src/services/catalog/index.js';
+import { recordUsage } from '../src/services/reporting/index.js';
+import { createSession } from '../src/services/verifications/index.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { BootstrapResult } from '../src/services/account.service.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import type { TestServer } from './support/test-server.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { fanOutBatch } from '../src/services/webhook-dispatch.service.js';
+import { fanOutBatch } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import type { BootstrapResult } from '../src/services/account.service.js';
-import { fanOutBatch, recoverStaleDeliveries } from '../src/services/webhook-dispatch.service.js';
-import { endpointActions, recordOutcomes, type AttemptOutcome } from '../src/services/webhook-outcomes.js';
-import { knexOf } from '../src/services/webhook-delivery.service.js';
-import { DeliverySender } from '../src/services/webhook-sender.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { fanOutBatch, recoverStaleDeliveries } from '../src/services/webhooks/index.js';
+import { endpointActions, recordOutcomes, type AttemptOutcome } from '../src/services/webhooks/index.js';
+import { knexOf } from '../src/services/webhooks/index.js';
+import { DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

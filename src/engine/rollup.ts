@@ -1,5 +1,5 @@
 import type { Check } from '../entities/check.entity.js';
-import type { Outcome } from '../services/verification-lifecycle.js';
+import type { Outcome } from '../services/verifications/index.js';
 
 /** Reason codes a retry can fix (R6: a retryable rejection never refuses the retry). */
 export const RETRYABLE_CODES = new Set(['LIVENESS_FAILED', 'SELFIE_MISMATCH', 'IMAGE_UNREADABLE', 'DOCUMENT_EXPIRED', 'DOCUMENT_TYPE_NOT_ACCEPTED', 'IMAGE_QUALITY']);

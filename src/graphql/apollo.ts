@@ -17,7 +17,7 @@ import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../rest/auth.js';
 import { pathOfNulCharacter } from '../rest/middleware.js';
 import type { Runtime } from '../runtime.js';
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../services/shared/index.js';
 
 export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver] as const;
 

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { DELIVER_WEBHOOK_JOB, deliverWebhook } from '../services/webhook-delivery.service.js';
+import { DELIVER_WEBHOOK_JOB, deliverWebhook } from '../services/webhooks/index.js';
 import type { JobDefinition } from './job.js';
 
 export interface DeliverWebhookData {

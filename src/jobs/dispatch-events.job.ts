@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
-import { DISPATCH_EVENTS_JOB } from '../services/webhook-delivery.service.js';
-import { dispatchEvents } from '../services/webhook-dispatch.service.js';
+import { DISPATCH_EVENTS_JOB } from '../services/webhooks/index.js';
+import { dispatchEvents } from '../services/webhooks/index.js';
 import type { JobDefinition } from './job.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { EXPIRE_DUE_JOB } from '../services/verification-lifecycle.js';
+import { EXPIRE_DUE_JOB } from '../services/verifications/index.js';
 import { expireIfDue } from './expire-verification.job.js';
 import type { JobDefinition } from './job.js';
 

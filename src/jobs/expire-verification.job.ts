@@ -3,7 +3,7 @@ import type { SessionJobData } from '../engine/run-checks.js';
 import { Verification } from '../entities/verification.entity.js';
 import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
-import { EXPIRE_JOB, expire, OPEN_STATUSES } from '../services/verification-lifecycle.js';
+import { EXPIRE_JOB, expire, OPEN_STATUSES } from '../services/verifications/index.js';
 import type { JobDefinition } from './job.js';
 
 /** Expires one session if it is still pending or processing at its expires_at; a no-op otherwise. */

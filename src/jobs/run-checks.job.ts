@@ -1,5 +1,5 @@
 import { runChecks, type SessionJobData } from '../engine/run-checks.js';
-import { RUN_CHECKS_JOB } from '../services/verification-lifecycle.js';
+import { RUN_CHECKS_JOB } from '../services/verifications/index.js';
 import type { JobDefinition } from './job.js';
 
 /** Runs a processing verification's checks and settles it (queued when it enters processing). */

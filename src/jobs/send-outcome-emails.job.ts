@@ -1,4 +1,4 @@
-import { sendDueOutcomeEmails } from '../services/applicant-notification.service.js';
+import { sendDueOutcomeEmails } from '../services/review/index.js';
 import type { JobDefinition } from './job.js';
 
 /** Sends applicant outcome emails whose hold-back window has passed, in bounded batches. */

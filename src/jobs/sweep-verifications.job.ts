@@ -1,6 +1,6 @@
 import type { SessionJobData } from '../engine/run-checks.js';
 import type { Runtime } from '../runtime.js';
-import { RUN_CHECKS_JOB } from '../services/verification-lifecycle.js';
+import { RUN_CHECKS_JOB } from '../services/verifications/index.js';
 import { expireDueSessions } from './expire-due.job.js';
 import type { JobDefinition } from './job.js';
 

@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Applicant } from '../entities/applicant.entity.js';
-import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/applicant.service.js';
-import type { ServiceContext } from '../services/context.js';
-import { applicantTagReferencesFor, type TagReference } from '../services/tag.service.js';
+import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/verifications/index.js';
+import type { ServiceContext } from '../services/shared/index.js';
+import { applicantTagReferencesFor, type TagReference } from '../services/catalog/index.js';
 import { ApplicantConnection, ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { TagReferenceType, TagRemovalType } from '../schema/tag.types.js';

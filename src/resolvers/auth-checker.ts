@@ -1,6 +1,6 @@
 import type { AuthChecker } from 'type-graphql';
-import type { ServiceContext } from '../services/context.js';
-import { authorize, type MemberPermission } from '../services/permissions.js';
+import type { ServiceContext } from '../services/shared/index.js';
+import { authorize, type MemberPermission } from '../services/access/index.js';
 
 /**
  * type-graphql's authChecker over the same `authorize()` the REST guard uses.

@@ -3,8 +3,8 @@ import type { AccountSettings } from '../entities/account-settings.entity.js';
 import { ApiError, parameterMissing } from '../errors.js';
 import { patchSettingsBody } from '../rest/settings.schema.js';
 import { parseInput } from '../rest/validate.js';
-import type { ServiceContext } from '../services/context.js';
-import { getSettings, updateSettings } from '../services/settings.service.js';
+import type { ServiceContext } from '../services/shared/index.js';
+import { getSettings, updateSettings } from '../services/access/index.js';
 import { AccountSettingsType, UpdateSettingsInput } from '../schema/settings.types.js';
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parameterMissing } from '../errors.js';
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../services/shared/index.js';
 import {
   createTag,
   listTags,
@@ -12,7 +12,7 @@ import {
   updateTag,
   type TaggingInput,
   type TagReference,
-} from '../services/tag.service.js';
+} from '../services/catalog/index.js';
 import { Environment } from '../schema/enums.js';
 import { CreateTagInput, TagConnection, TagReferenceType, TagRemovalType, TagType, UpdateTagInput } from '../schema/tag.types.js';
 import { pageSize } from './api-key.resolver.js';

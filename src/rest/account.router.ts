@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { getEntitlements, getMerchant } from '../services/merchant.service.js';
+import { getEntitlements, getMerchant } from '../services/access/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentEntitlements, presentMerchant } from './presenters.js';
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/applicant.service.js';
+import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/verifications/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentList } from './presenters.js';
 import { presentApplicant, presentTagReferenceList, presentTagRemoval } from './tag.presenter.js';

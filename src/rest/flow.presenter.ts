@@ -1,6 +1,6 @@
 import type { Flow, Step } from '../entities/flow.entity.js';
-import { checkOfStep } from '../services/flow-resolution.js';
-import type { FlowPreview } from '../services/flow.service.js';
+import { checkOfStep } from '../services/catalog/index.js';
+import type { FlowPreview } from '../services/catalog/index.js';
 
 /** The `/v1` JSON of flows, kept apart from the GraphQL types. */
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);

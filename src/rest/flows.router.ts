@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { createFlow, deleteFlow, getFlow, listFlows, previewFlow, updateFlow } from '../services/flow.service.js';
+import { createFlow, deleteFlow, getFlow, listFlows, previewFlow, updateFlow } from '../services/catalog/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentDeletedFlow, presentFlow, presentFlowPreview } from './flow.presenter.js';
 import { createFlowBody, listFlowsQuery, previewFlowBody, toFlowFields, updateFlowBody } from './flows.schema.js';

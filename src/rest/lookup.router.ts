@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupRow } from '../services/lookup.service.js';
+import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupRow } from '../services/repeat-control/index.js';
 import { requirePermission, svc } from './auth.js';
 import { parseInput } from './validate.js';
 

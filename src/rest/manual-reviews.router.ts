@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { notFound } from '../errors.js';
-import { decideManualReview, listManualReviews } from '../services/manual-review.service.js';
+import { decideManualReview, listManualReviews } from '../services/review/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentManualReview } from './manual-review.presenter.js';
 import { decisionBody, listManualReviewsQuery } from './manual-reviews.schema.js';

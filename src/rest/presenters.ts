@@ -1,6 +1,6 @@
 import type { ApiKey } from '../entities/api-key.entity.js';
-import type { Entitlements, MerchantView } from '../services/merchant.service.js';
-import type { Page } from '../services/pagination.js';
+import type { Entitlements, MerchantView } from '../services/access/index.js';
+import type { Page } from '../services/shared/index.js';
 
 /** Small pure functions that keep the `/v1` JSON stable and apart from the GraphQL types. */
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { GRANT_REASONS } from '../entities/reverification-grant.entity.js';
-import { grantReverification, presentGrant, withdrawReverification } from '../services/reverification.service.js';
+import { grantReverification, presentGrant, withdrawReverification } from '../services/repeat-control/index.js';
 import { requirePermission, svc } from './auth.js';
 import { parseInput } from './validate.js';
 

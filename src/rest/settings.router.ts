@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { AccountSettings } from '../entities/account-settings.entity.js';
 import { parameterMissing } from '../errors.js';
-import { getSettings, updateSettings } from '../services/settings.service.js';
+import { getSettings, updateSettings } from '../services/access/index.js';
 import { svc } from './auth.js';
 import { patchSettingsBody } from './settings.schema.js';
 import { parseInput } from './validate.js';

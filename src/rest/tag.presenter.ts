@@ -1,7 +1,7 @@
 import type { Applicant } from '../entities/applicant.entity.js';
 import type { Tag } from '../entities/tag.entity.js';
-import type { TagReference } from '../services/tag.service.js';
-import type { UsageSummary } from '../services/usage.service.js';
+import type { TagReference } from '../services/catalog/index.js';
+import type { UsageSummary } from '../services/reporting/index.js';
 
 /** `/v1` JSON of tags, tag references, applicants and the usage summary. */
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);

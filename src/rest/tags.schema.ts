@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TAG_COLORS } from '../services/tag.service.js';
+import { TAG_COLORS } from '../services/catalog/index.js';
 import { listQuery } from './validate.js';
 
 /** Request shapes of the tags, applicants and usage routers; one `/** *\/` line per field. */

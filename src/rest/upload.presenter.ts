@@ -1,5 +1,5 @@
 import type { Upload } from '../entities/upload.entity.js';
-import type { CreatedUpload } from '../services/upload.service.js';
+import type { CreatedUpload } from '../services/verifications/index.js';
 
 /** The Upload URL of the create response: where to PUT the bytes, and for how long. */
 export function presentUploadUrl(created: CreatedUpload) {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { completeUpload, createUpload } from '../services/upload.service.js';
+import { completeUpload, createUpload } from '../services/verifications/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentUpload, presentUploadUrl } from './upload.presenter.js';
 import { completeUploadBody, createUploadBody } from './uploads.schema.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DOCUMENT_TYPES } from '../services/flow-resolution.js';
-import { UPLOAD_KINDS, UPLOAD_SIDES } from '../services/upload.service.js';
+import { DOCUMENT_TYPES } from '../services/catalog/index.js';
+import { UPLOAD_KINDS, UPLOAD_SIDES } from '../services/verifications/index.js';
 
 /** Request shapes of /v1/verifications/{id}/uploads; one `/** *\/` line per field. */
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { usageSummary } from '../services/usage.service.js';
+import { usageSummary } from '../services/reporting/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentUsage } from './tag.presenter.js';
 import { usageQuery } from './tags.schema.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidRequest, parameterInvalid, parameterMissing, parameterUnknown, type ApiError } from '../errors.js';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageParams } from '../services/pagination.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageParams } from '../services/shared/index.js';
 
 type Path = readonly PropertyKey[];
 

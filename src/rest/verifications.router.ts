@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { ServiceContext } from '../services/context.js';
-import { withIdempotency } from '../services/idempotency.service.js';
+import type { ServiceContext } from '../services/shared/index.js';
+import { withIdempotency } from '../services/shared/index.js';
 import { notFound } from '../errors.js';
-import { applicantFields } from '../services/identity.js';
-import { checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verification-page.js';
+import { applicantFields } from '../services/verifications/index.js';
+import { checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verifications/index.js';
 import {
   assertMayInclude,
   createVerification,
@@ -14,7 +14,7 @@ import {
   uploadedEvidence,
   type CreatedVerification,
   type Include,
-} from '../services/verification.service.js';
+} from '../services/verifications/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentList } from './presenters.js';
 import { presentVerification, type VerificationView } from './verification.presenter.js';

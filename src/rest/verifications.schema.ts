@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHECK_TYPES, DOCUMENT_TYPES } from '../services/flow-resolution.js';
+import { CHECK_TYPES, DOCUMENT_TYPES } from '../services/catalog/index.js';
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const reasonCode = z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/, 'must be an UPPER_SNAKE_CASE code');

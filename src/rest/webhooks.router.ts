@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { parameterMissing } from '../errors.js';
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rotateWebhookSecret, sendTestWebhook, updateWebhookEndpoint,
-} from '../services/webhook.service.js';
+} from '../services/webhooks/index.js';
 import { requirePermission, svc } from './auth.js';
 import { presentList } from './presenters.js';
 import { presentWebhookDelivery, presentWebhookEndpoint, presentWebhookEndpointDeletion } from './webhook.presenter.js';

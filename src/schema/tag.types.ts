@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { TAG_COLORS } from '../services/tag.service.js';
+import { TAG_COLORS } from '../services/catalog/index.js';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
 

@@ -1,4 +1,4 @@
-import type { BootstrapResult } from '../../src/services/account.service.js';
+import type { BootstrapResult } from '../../src/services/access/index.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /** What most test files share: their own server and one bootstrapped account with its two keys. */

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { randomBase62 } from '../../src/ids.js';
 import { migrate, openOrm, systemFork } from '../../src/orm.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
-import { bootstrapAccount, type BootstrapResult } from '../../src/services/account.service.js';
+import { bootstrapAccount, type BootstrapResult } from '../../src/services/access/index.js';
 
 export interface ApiResponse<T = any> {
   status: number;

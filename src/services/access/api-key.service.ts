@@ -1,0 +1,103 @@
+import type { Mode } from '../../config.js';
+import { sha256Hex } from '../../crypto.js';
+import { ApiKey, type KeyAccess } from '../../entities/api-key.entity.js';
+import { Merchant } from '../../entities/merchant.entity.js';
+import { notFound, parameterInvalid, permissionError } from '../../errors.js';
+import { randomBase62, UUID_PATTERN } from '../../ids.js';
+import type { ServiceContext } from '../shared/index.js';
+import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { DEFAULT_KEY_PERMISSIONS, isKeyPermission, type KeyPermission } from './permissions.js';
+
+export const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
+
+export const modeOfSecret = (secret: string): Mode => (secret.startsWith('sk_live_') ? 'live' : 'sandbox');
+
+/** `sk_live_` / `sk_test_` + 32 random base62 characters (decisions.md). */
+export function generateSecretKey(mode: Mode): string {
+  return `${mode === 'live' ? 'sk_live_' : 'sk_test_'}${randomBase62(32)}`;
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  environment: Mode;
+  permissions?: string[];
+  access?: KeyAccess;
+  expiresAt?: Date | null;
+}
+
+export interface CreatedApiKey {
+  key: ApiKey;
+  /** Shown exactly once; only its SHA-256 is stored. */
+  secretKey: string;
+}
+
+/** Keys of the environments the caller may see, newest first. */
+export async function listApiKeys(ctx: ServiceContext, params: PageParams, environment?: Mode): Promise<Page<ApiKey>> {
+  const where = environment ? { mode: environment } : {};
+  return paginate(ctx, ApiKey, where, params);
+}
+
+export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  const key = UUID_PATTERN.test(id) ? await ctx.em.findOne(ApiKey, { id }) : null;
+  if (!key) throw notFound('api_key', id);
+  return key;
+}
+
+/**
+ * Mints a key. A key caller mints only in its own environment and never grants a scope it
+ * does not hold itself (a sandbox key must not mint live access or widen its own rights); a
+ * member grants applicant:read only when holding verifications.reveal.
+ */
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const name = input.name.trim();
+  if (!name) throw parameterInvalid('name', 'name must not be empty.');
+  if (!ctx.modes.includes(input.environment)) {
+    if (ctx.caller.kind === 'key') {
+      throw parameterInvalid('environment', `A ${ctx.caller.mode} key can only create ${ctx.caller.mode} keys.`);
+    }
+    throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${input.environment} environment.`);
+  }
+  const permissions = input.permissions ? [...new Set(input.permissions)] : [...DEFAULT_KEY_PERMISSIONS[input.environment]];
+  const unknown = permissions.find((p) => !isKeyPermission(p));
+  if (unknown) throw parameterInvalid('permissions', `Unknown permission "${unknown}".`);
+  if (ctx.caller.kind === 'key') {
+    const callerPermissions = ctx.caller.permissions;
+    const beyond = permissions.filter((p) => !callerPermissions.includes(p as KeyPermission));
+    if (beyond.length > 0) {
+      throw permissionError('INSUFFICIENT_PERMISSIONS', `A key cannot grant permissions it does not hold: ${beyond.join(', ')}.`);
+    }
+  }
+  // A key holding applicant:read reads identity without the member's reveal permission or its
+  // audit trail, so only a member who may reveal identity can mint one.
+  if (ctx.caller.kind === 'member' && permissions.includes('applicant:read') && !ctx.caller.permissions.includes('verifications.reveal')) {
+    throw permissionError('INSUFFICIENT_PERMISSIONS', 'Minting a key with applicant:read needs the verifications.reveal member permission.');
+  }
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    throw parameterInvalid('expires_at', 'expires_at must be in the future.');
+  }
+  const secretKey = generateSecretKey(input.environment);
+  const key = ctx.em.create(ApiKey, {
+    merchant: ctx.em.getReference(Merchant, ctx.merchantId),
+    mode: input.environment,
+    name,
+    secretHash: sha256Hex(secretKey),
+    keyPrefix: secretKey.slice(0, 12),
+    permissions,
+    access: input.access ?? 'read_write',
+    expiresAt: input.expiresAt ?? null,
+  });
+  await ctx.em.flush();
+  return { key, secretKey };
+}
+
+/** Revokes for good; the row is kept. Revoking an already revoked key returns it unchanged. */
+export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  const key = await getApiKey(ctx, id);
+  if (key.status !== 'revoked') {
+    key.status = 'revoked';
+    key.revokedAt = new Date();
+    await ctx.em.flush();
+    ctx.runtime.keyCache.invalidateKey(key.id);
+  }
+  return key;
+}

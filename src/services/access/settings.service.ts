@@ -1,0 +1,49 @@
+import { AccountSettings, type RepeatPolicy, type ReviewPolicy } from '../../entities/account-settings.entity.js';
+import { Merchant } from '../../entities/merchant.entity.js';
+import { conflict } from '../../errors.js';
+import type { ServiceContext } from '../shared/index.js';
+
+export interface SettingsPatch {
+  repeat_verification?: Partial<RepeatPolicy>;
+  reverification_period_days?: number | null;
+  retention_days?: number;
+  review_policy?: Partial<ReviewPolicy>;
+  /** When sent and not the current version: nothing applied, 409 STALE_VERSION. */
+  version?: number;
+}
+
+/** The account's settings, created with the defaults on first read. */
+export async function getSettings(ctx: ServiceContext): Promise<AccountSettings> {
+  const existing = await ctx.em.findOne(AccountSettings, { merchant: ctx.merchantId });
+  if (existing) return existing;
+  await ctx.em.getConnection().execute(
+    `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, version, updated_at)
+     values (?, ?::jsonb, ?::jsonb, 1095, 1, now()) on conflict do nothing`,
+    [ctx.merchantId, JSON.stringify(new AccountSettings().repeatVerification), JSON.stringify(new AccountSettings().reviewPolicy)],
+  );
+  return ctx.em.findOneOrFail(AccountSettings, { merchant: ctx.merchantId });
+}
+
+/**
+ * PATCH semantics with optimistic versioning: the row is locked, the version compared, the
+ * changes applied and the version incremented, or nothing at all. A repeat-control change
+ * is effective for the next request (R10: immediate).
+ */
+export async function updateSettings(ctx: ServiceContext, patch: SettingsPatch): Promise<AccountSettings> {
+  await getSettings(ctx);
+  return ctx.em.transactional(async (em) => {
+    const settings = await em.findOneOrFail(AccountSettings, { merchant: em.getReference(Merchant, ctx.merchantId) }, { lockMode: 4 /* PESSIMISTIC_WRITE */, refresh: true });
+    if (patch.version !== undefined && patch.version !== settings.version) {
+      throw conflict('STALE_VERSION', 'The settings were edited since you read them; nothing was applied. Read them again and resubmit with the new version.', {
+        param: 'version',
+        detail: { current_version: settings.version },
+      });
+    }
+    if (patch.repeat_verification) settings.repeatVerification = { ...settings.repeatVerification, ...patch.repeat_verification };
+    if (patch.reverification_period_days !== undefined) settings.reverificationPeriodDays = patch.reverification_period_days;
+    if (patch.retention_days !== undefined) settings.retentionDays = patch.retention_days;
+    if (patch.review_policy) settings.reviewPolicy = { ...settings.reviewPolicy, ...patch.review_policy };
+    settings.version += 1;
+    return settings;
+  });
+}

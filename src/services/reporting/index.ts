@@ -1,0 +1,2 @@
+/** Public face of the reporting domain: adapters import from here. */
+export * from './usage.service.js';

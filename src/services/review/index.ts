@@ -1,0 +1,4 @@
+/** Public face of the review domain: adapters import from here. */
+export * from './applicant-notification.service.js';
+export * from './manual-review.service.js';
+export * from './outcome-messages.js';

@@ -1,0 +1,7 @@
+/** Public face of the shared domain: adapters import from here. */
+export * from './context.js';
+export * from './idempotency.service.js';
+export * from './pagination.js';
+export * from './raw-sql.js';
+export * from './sql.js';
+export * from './vault.js';

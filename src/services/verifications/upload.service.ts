@@ -1,0 +1,222 @@
+import { LockMode } from '@mikro-orm/core';
+import { fileTypeFromBuffer } from 'file-type';
+import { Upload, type UploadKind } from '../../entities/upload.entity.js';
+import { Verification } from '../../entities/verification.entity.js';
+import { ApiError, conflict, invalidRequest, notFound, parameterInvalid, serviceUnavailable } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ServiceContext } from '../shared/index.js';
+import { onUploadCompleted, runAfterCommit, type AfterCommit } from './verification-lifecycle.js';
+
+/** Upload rules (spec): the only content types accepted, compared case-insensitively. */
+export const SUPPORTED_CONTENT_TYPES = [
+  'image/jpeg',
+  'image/jpg',
+  'image/png',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'application/pdf',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+] as const;
+export type SupportedContentType = (typeof SUPPORTED_CONTENT_TYPES)[number];
+
+export const UPLOAD_KINDS = ['document', 'selfie', 'video'] as const;
+export const UPLOAD_SIDES = ['front', 'back'] as const;
+export type UploadSide = (typeof UPLOAD_SIDES)[number];
+
+/** Lifetime of a presigned `upload_url` (decisions.md: 15 minutes). */
+export const UPLOAD_URL_TTL_SECONDS = 900;
+const MiB = 1024 * 1024;
+/** Size limits (decisions.md): 20 MiB for images and PDF, 100 MiB for video. */
+export const MAX_IMAGE_BYTES = 20 * MiB;
+export const MAX_VIDEO_BYTES = 100 * MiB;
+/** How much of the stored object is read to sniff its real type. */
+const SNIFF_BYTES = 4100;
+
+export const UPLOAD_ID_PATTERN = /^(doc|bio)_[0-9A-Za-z]{1,64}$/;
+const VERIFICATION_ID_PATTERN = /^vs_[0-9A-Za-z]{1,64}$/;
+
+const isVideo = (type: string) => type.startsWith('video/');
+const isImage = (type: string) => type.startsWith('image/');
+
+/** Content types each kind may carry: documents are images or PDF, selfies images, videos video. */
+const KIND_ACCEPTS: Record<UploadKind, (type: string) => boolean> = {
+  document: (type) => isImage(type) || type === 'application/pdf',
+  selfie: isImage,
+  video: isVideo,
+};
+
+/**
+ * The detected MIME types that satisfy a declared one: `image/jpg` is JPEG, the HEIC/HEIF
+ * family accepts each other (and their sequence variants), MP4 accepts the M4V brand.
+ */
+const HEIF_FAMILY = ['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'];
+const SNIFF_MATCHES: Record<SupportedContentType, string[]> = {
+  'image/jpeg': ['image/jpeg'],
+  'image/jpg': ['image/jpeg'],
+  'image/png': ['image/png'],
+  'image/webp': ['image/webp'],
+  'image/heic': HEIF_FAMILY,
+  'image/heif': HEIF_FAMILY,
+  'application/pdf': ['application/pdf'],
+  'video/mp4': ['video/mp4', 'video/x-m4v'],
+  'video/webm': ['video/webm'],
+  'video/quicktime': ['video/quicktime'],
+};
+
+export interface CreateUploadInput {
+  kind: UploadKind;
+  contentType: string;
+  side?: UploadSide;
+  documentType?: string;
+}
+
+export interface CreatedUpload {
+  upload: Upload;
+  uploadUrl: string;
+  expiresIn: number;
+}
+
+/** The caller's verification (tenancy filters apply: another account or environment is 404). */
+async function findVerification(ctx: ServiceContext, verificationId: string): Promise<Verification> {
+  const verification = VERIFICATION_ID_PATTERN.test(verificationId) ? await ctx.em.findOne(Verification, { id: verificationId }) : null;
+  if (!verification) throw notFound('verification', verificationId);
+  return verification;
+}
+
+/** A store that cannot be reached is a 503 the caller may retry, never a 500. */
+async function withStorage<T>(ctx: ServiceContext, operation: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    ctx.runtime.log(`storage ${operation} failed request_id=${ctx.requestId}: ${(error as Error)?.message ?? String(error)}`);
+    throw serviceUnavailable('STORAGE_UNAVAILABLE', 'The artefact store is temporarily unavailable. Retry with backoff.');
+  }
+}
+
+/** Refuses a content type, side or document type the kind or the flow does not accept. */
+function checkCreateInput(verification: Verification, input: CreateUploadInput): SupportedContentType {
+  const contentType = input.contentType.trim().toLowerCase() as SupportedContentType;
+  if (!SUPPORTED_CONTENT_TYPES.includes(contentType)) {
+    throw invalidRequest('UNSUPPORTED_CONTENT_TYPE', `Unsupported content_type '${input.contentType}'. Supported: ${SUPPORTED_CONTENT_TYPES.join(', ')}.`, {
+      param: 'content_type',
+    });
+  }
+  if (!KIND_ACCEPTS[input.kind](contentType)) {
+    throw parameterInvalid('content_type', `content_type ${contentType} cannot be uploaded as kind ${input.kind}.`);
+  }
+  if (input.kind !== 'document') {
+    if (input.side !== undefined) throw parameterInvalid('side', 'side is accepted only when kind is document.');
+    if (input.documentType !== undefined) throw parameterInvalid('document_type', 'document_type is accepted only when kind is document.');
+  }
+  const accepted = verification.flowSnapshot.acceptedDocumentTypes ?? [];
+  if (input.documentType !== undefined && accepted.length > 0 && !accepted.includes(input.documentType)) {
+    throw invalidRequest('DOCUMENT_TYPE_NOT_ACCEPTED', `This verification's flow does not accept ${input.documentType}. Accepted: ${accepted.join(', ')}.`, {
+      param: 'document_type',
+    });
+  }
+  return contentType;
+}
+
+/**
+ * Step one of the two-step upload: records a pending upload and presigns a PUT straight to
+ * storage (the bytes never pass through the API). Only while the verification is pending.
+ */
+export async function createUpload(ctx: ServiceContext, verificationId: string, input: CreateUploadInput): Promise<CreatedUpload> {
+  const verification = await findVerification(ctx, verificationId);
+  const contentType = checkCreateInput(verification, input);
+  if (verification.status !== 'pending' || verification.expiresAt.getTime() <= Date.now()) {
+    throw conflict('VERIFICATION_NOT_PENDING', `Verification ${verification.id} is ${verification.status}; uploads are accepted only while it is pending.`);
+  }
+  const id = newId(input.kind === 'document' ? 'doc' : 'bio');
+  const storageKey = `${verification.merchant.id}/${verification.mode}/${verification.id}/${id}`;
+  // Signed with the caller's own spelling: the PUT must send exactly this Content-Type.
+  const uploadUrl = await withStorage(ctx, 'presign', () => ctx.runtime.storage.presignPut(storageKey, input.contentType.trim(), UPLOAD_URL_TTL_SECONDS));
+  const upload = ctx.em.create(Upload, {
+    id,
+    merchant: verification.merchant,
+    mode: verification.mode,
+    verification,
+    kind: input.kind,
+    side: input.kind === 'document' ? (input.side ?? 'front') : null,
+    documentType: input.documentType ?? null,
+    contentType,
+    storageKey,
+  });
+  await ctx.em.flush();
+  return { upload, uploadUrl, expiresIn: UPLOAD_URL_TTL_SECONDS };
+}
+
+/** The caller's upload of that verification; any other is 404. */
+async function findUpload(ctx: ServiceContext, verification: Verification, uploadId: string): Promise<Upload> {
+  const upload = UPLOAD_ID_PATTERN.test(uploadId) ? await ctx.em.findOne(Upload, { id: uploadId, verification }) : null;
+  if (!upload) throw notFound('upload', uploadId);
+  return upload;
+}
+
+export const maxBytesFor = (contentType: string): number => (isVideo(contentType) ? MAX_VIDEO_BYTES : MAX_IMAGE_BYTES);
+
+/** Whether sniffed bytes (a MIME type from file-type, or undefined) are what was declared. */
+export function contentMatches(declared: string, detected: string | undefined): boolean {
+  const allowed = SNIFF_MATCHES[declared as SupportedContentType];
+  return Boolean(detected && allowed?.includes(detected));
+}
+
+/**
+ * Checks the stored object: it must exist (else 400 UPLOAD_NOT_RECEIVED, upload stays
+ * pending), be within the size limit and sniff as the declared type; an object failing
+ * either is deleted (400 UPLOAD_TOO_LARGE / UPLOAD_CONTENT_MISMATCH). Returns its size.
+ */
+async function inspectObject(ctx: ServiceContext, upload: Upload): Promise<number> {
+  const storage = ctx.runtime.storage;
+  const head = await withStorage(ctx, 'head', () => storage.head(upload.storageKey));
+  if (!head) {
+    throw invalidRequest('UPLOAD_NOT_RECEIVED', `Nothing has been stored for upload ${upload.id} yet. PUT the bytes to upload_url, then call complete.`);
+  }
+  const limit = maxBytesFor(upload.contentType);
+  if (head.size > limit) {
+    await withStorage(ctx, 'delete', () => storage.delete(upload.storageKey));
+    throw invalidRequest('UPLOAD_TOO_LARGE', `Upload ${upload.id} is ${head.size} bytes; the limit for ${upload.contentType} is ${limit} bytes. The object was deleted.`, {
+      detail: { size: head.size, max_size: limit },
+    });
+  }
+  const prefix = await withStorage(ctx, 'read', () => storage.readPrefix(upload.storageKey, SNIFF_BYTES));
+  const detected = (await fileTypeFromBuffer(prefix))?.mime;
+  if (!contentMatches(upload.contentType, detected)) {
+    await withStorage(ctx, 'delete', () => storage.delete(upload.storageKey));
+    throw invalidRequest('UPLOAD_CONTENT_MISMATCH', `The bytes of upload ${upload.id} are not ${upload.contentType}. The object was deleted.`);
+  }
+  return head.size;
+}
+
+/**
+ * Step two: marks the upload uploaded once its object is in storage and passes the checks,
+ * then lets the lifecycle move the session to processing when this was the last upload it
+ * needed. Completing an uploaded upload again returns it unchanged.
+ */
+export async function completeUpload(ctx: ServiceContext, verificationId: string, uploadId: string): Promise<Upload> {
+  const verification = await findVerification(ctx, verificationId);
+  const upload = await findUpload(ctx, verification, uploadId);
+  if (upload.status === 'uploaded') return upload;
+  const size = await inspectObject(ctx, upload);
+  const after: AfterCommit = [];
+  const completed = await ctx.em.transactional(async (em) => {
+    // The row lock serialises concurrent completes of one session, so the move to processing
+    // (and its awaiting_service event) happens once, decided on committed upload states.
+    const locked = await em.findOneOrFail(Verification, { id: verification.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const current = await em.findOneOrFail(Upload, { id: upload.id }, { refresh: true });
+    if (current.status === 'uploaded') return current;
+    current.status = 'uploaded';
+    current.size = size;
+    current.uploadedAt = new Date();
+    await em.flush();
+    await onUploadCompleted(em, ctx.runtime, locked, after);
+    return current;
+  });
+  // The upload is committed either way; a queueing failure is the lifecycle's to recover, not the caller's to retry.
+  await runAfterCommit(after).catch((error) => ctx.runtime.log(`after-commit work for upload ${uploadId} failed: ${(error as Error)?.message}`));
+  return completed;
+}

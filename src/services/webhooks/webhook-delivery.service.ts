@@ -1,0 +1,186 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Knex } from '@mikro-orm/postgresql';
+import type { Runtime } from '../../runtime.js';
+import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './ssrf.js';
+import { recordOutcomes, type Decision, type ScheduledRetry, type SendResult } from './webhook-outcomes.js';
+
+export type { Decision, SendResult } from './webhook-outcomes.js';
+
+/** Agenda job names; the job files register handlers under these. */
+export const DELIVER_WEBHOOK_JOB = 'webhooks.deliver';
+export const DISPATCH_EVENTS_JOB = 'webhooks.dispatch';
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** Longer than any attempt (the timeout bounds lookup, connect and response), so a live sender never loses it. */
+export const LEASE_SECONDS = 20;
+const MAX_DEFERRAL_SECONDS = 6 * 3600;
+const MAX_TOTAL_DEFERRAL_SECONDS = 24 * 3600;
+
+export interface EnvelopeSource {
+  id: string;
+  type: string;
+  createdAt: Date;
+  mode: string;
+  test: boolean;
+  payload: unknown;
+}
+
+/** The decisions.md envelope, serialised once: these exact bytes are signed and sent on every attempt. */
+export function buildEnvelopeBody(event: EnvelopeSource): string {
+  return JSON.stringify({ id: event.id, object: 'event', type: event.type, created_at: event.createdAt.toISOString(), mode: event.mode, test: event.test, data: event.payload });
+}
+
+/** Standard Webhooks: base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed by the secret's decoded bytes. */
+export function signPayload(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export const knexOf = (runtime: Runtime): Knex => runtime.orm.em.getConnection().getKnex();
+
+/** Standard Webhooks headers for one attempt, signed with a fresh timestamp. */
+export function signedHeaders(secret: string, eventId: string, body: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signPayload(secret, eventId, timestamp, body) };
+}
+
+/** Hands deliveries to the Agenda delivery job, which claims each before its attempt. */
+export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
+  for (const deliveryId of ids) await runtime.jobs.now(DELIVER_WEBHOOK_JOB, { deliveryId });
+}
+
+/** Retries and deferrals wake as Agenda jobs at their due time (the stale sweep covers a lost one). */
+export async function scheduleRetries(runtime: Runtime, retries: ScheduledRetry[]): Promise<void> {
+  for (const retry of retries) await runtime.jobs.schedule(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId });
+}
+
+/** `Retry-After` as seconds (delta or HTTP date); null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Keep-alive agents; idle sockets are unref'd by Node, so they never hold a process open. */
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }) };
+
+/**
+ * One POST, bounded by the timeout from lookup to the last response byte. Redirects are not
+ * followed, and the address actually connected is validated by the guarded lookup. `signal`
+ * lets a stopping process abandon the attempt (its lease then hands the delivery on).
+ */
+export function postWebhook(urlText: string, headers: Record<string, string>, body: string, allowPrivate: boolean, signal?: AbortSignal): Promise<SendResult> {
+  const started = Date.now();
+  const done = (statusCode: number | null, error: string | null, retryAfterSeconds: number | null = null): SendResult => ({ statusCode, error, durationMs: Date.now() - started, retryAfterSeconds });
+  const url = parseWebhookUrl(urlText);
+  if (!(url instanceof URL)) return Promise.resolve(done(null, url.reason));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A literal IP never goes through `lookup`, so it is checked here.
+  if (!allowPrivate && net.isIP(host) && isForbiddenAddress(host)) return Promise.resolve(done(null, 'forbidden address'));
+  return new Promise((resolve) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request(url, {
+      method: 'POST',
+      agent: url.protocol === 'https:' ? agents.https : agents.http,
+      signal,
+      lookup: guardedLookup(allowPrivate),
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'idv-platform-webhooks/1' },
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), DELIVERY_TIMEOUT_MS);
+    req.on('response', (res) => {
+      res.resume(); // the body is not kept: it may echo anything
+      res.on('end', () => {
+        clearTimeout(timer);
+        const status = res.statusCode ?? 0;
+        const error = status >= 300 && status < 400 ? 'redirect not followed' : status >= 200 && status < 300 ? null : `HTTP ${status}`;
+        resolve(done(status, error, parseRetryAfter(res.headers['retry-after'] as string | undefined)));
+      });
+      res.on('error', (e) => {
+        clearTimeout(timer);
+        resolve(done(res.statusCode ?? null, describe(e)));
+      });
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      resolve(done(null, describe(e)));
+    });
+    req.end(body);
+  });
+}
+
+const describe = (e: Error): string =>
+  e instanceof ForbiddenAddressError ? 'forbidden address' : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 300);
+
+/** Up to +10% jitter, so receivers recovering from an outage are not hit by a thundering herd. */
+const jitter = (seconds: number): number => seconds * (1 + Math.random() * 0.1);
+
+/**
+ * What to do after one attempt: the decisions.md ladder (schedule[i] = wait before attempt
+ * i+1), 429/503 deferrals that consume no attempt within their budget, 410 as gone.
+ */
+export function decide(result: SendResult, state: { attemptCount: number; deferredSeconds: number }, schedule: number[]): Decision {
+  const code = result.statusCode;
+  if (code !== null && code >= 200 && code < 300) return { kind: 'delivered' };
+  if (code === 410) return { kind: 'gone' };
+  const nextDelay = schedule[Math.min(state.attemptCount + 1, schedule.length - 1)] ?? 0;
+  if (code === 429 || code === 503) {
+    const budget = MAX_TOTAL_DEFERRAL_SECONDS - state.deferredSeconds;
+    if (budget > 0) return { kind: 'defer', delaySeconds: Math.max(1, Math.min(result.retryAfterSeconds ?? nextDelay, MAX_DEFERRAL_SECONDS, budget)) };
+  }
+  if (state.attemptCount + 1 >= schedule.length) return { kind: 'failed' };
+  return { kind: 'retry', delaySeconds: jitter(nextDelay) };
+}
+
+interface ClaimedDelivery { id: string; endpoint_id: string; event_id: string; body: string; attempt_count: number; deferred_seconds: number }
+interface EndpointState { url: string; status: string; deleted_at: Date | null; secret_ciphertext: string; failing_since: Date | null }
+
+/** Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds it. */
+async function claim(runtime: Runtime, deliveryId: string, token: string): Promise<ClaimedDelivery | undefined> {
+  const result = await knexOf(runtime).raw(
+    `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), claim_token = ?, updated_at = now()
+     where id = ? and status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+     returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
+    [LEASE_SECONDS, token, deliveryId],
+  );
+  return result.rows[0];
+}
+
+/** A wake-up that came before the due time (clocks, duplicates) goes back to sleep until then. */
+async function rescheduleIfEarly(runtime: Runtime, deliveryId: string): Promise<void> {
+  const row: { next_attempt_at: Date } | undefined = (
+    await knexOf(runtime).raw(`select next_attempt_at from webhook_deliveries where id = ? and status = 'pending' and lease_until is null and next_attempt_at > now()`, [deliveryId])
+  ).rows[0];
+  if (row) await runtime.jobs.schedule(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId });
+}
+
+/** Closes a delivery without an attempt (endpoint deleted or disabled: deliveries stop). */
+async function abandon(runtime: Runtime, id: string, token: string, reason: string): Promise<void> {
+  await knexOf(runtime).raw(
+    `update webhook_deliveries set status = 'failed', last_error = ?, lease_until = null, claim_token = null, updated_at = now() where id = ? and claim_token = ?`,
+    [reason, id, token],
+  );
+}
+
+/**
+ * One attempt of one delivery: claim, sign with a fresh timestamp, POST the stored body, log
+ * the attempt and schedule the next. Idempotent: a delivered or claimed delivery is left alone.
+ */
+export async function deliverWebhook(runtime: Runtime, deliveryId: string): Promise<void> {
+  const token = randomUUID();
+  const delivery = await claim(runtime, deliveryId, token);
+  if (!delivery) return rescheduleIfEarly(runtime, deliveryId);
+  const endpoint: EndpointState | undefined = (
+    await knexOf(runtime).raw(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = ?`, [delivery.endpoint_id])
+  ).rows[0];
+  if (!endpoint || endpoint.deleted_at) return abandon(runtime, delivery.id, token, 'endpoint deleted');
+  if (endpoint.status !== 'active') return abandon(runtime, delivery.id, token, 'endpoint disabled');
+  const secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext);
+  const result = await postWebhook(endpoint.url, signedHeaders(secret, delivery.event_id, delivery.body), delivery.body, runtime.config.webhookAllowPrivateNetworks);
+  const decision = decide(result, { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds }, runtime.config.webhookRetrySchedule);
+  const outcome = { deliveryId: delivery.id, claimToken: token, endpointId: delivery.endpoint_id, result, decision, finishedAt: Date.now() };
+  await scheduleRetries(runtime, await recordOutcomes(knexOf(runtime), [outcome]));
+}
