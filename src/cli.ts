@@ -6,9 +6,7 @@ import { ApiError } from './errors.js';
 import { buildGraphqlSchema } from './graphql/apollo.js';
 import { systemFork } from './orm.js';
 import { startRuntime } from './runtime.js';
-import { bootstrapAccount } from './services/access/index.js';
-import { createMember } from './services/access/index.js';
-import { MEMBER_PERMISSIONS } from './services/access/index.js';
+import { bootstrapAccount, createMember, MEMBER_PERMISSIONS } from './services/access/index.js';
 
 const USAGE = `usage: npm run cli -- <command>
 

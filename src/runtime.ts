@@ -7,10 +7,8 @@ import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/shared/index.js';
-import { KeyCache } from './services/access/index.js';
-import { MerchantCache } from './services/access/index.js';
-import { closeOutboxSignal } from './services/webhooks/index.js';
-import { closeSender } from './services/webhooks/index.js';
+import { KeyCache, MerchantCache } from './services/access/index.js';
+import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {

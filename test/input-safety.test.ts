@@ -1,7 +1,6 @@
 // Bad input never gives a 500, on either surface; read-only means writes only; members cannot mint identity access they lack.
 import { systemFork } from '../src/orm.js';
-import type { BootstrapResult } from '../src/services/access/index.js';
-import { createMember } from '../src/services/access/index.js';
+import { type BootstrapResult, createMember } from '../src/services/access/index.js';
 import { ApiKeysDocument, CreateApiKeyDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';

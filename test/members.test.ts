@@ -1,8 +1,7 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { systemFork } from '../src/orm.js';
-import { createMember } from '../src/services/access/index.js';
-import type { BootstrapResult } from '../src/services/access/index.js';
+import { createMember, type BootstrapResult } from '../src/services/access/index.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 

@@ -1,7 +1,5 @@
 import pg from 'pg';
-import { OutboxSignal, outboxSignalFor } from '../src/services/webhooks/index.js';
-import { dispatchEvents } from '../src/services/webhooks/index.js';
-import { senderFor } from '../src/services/webhooks/index.js';
+import { OutboxSignal, outboxSignalFor, dispatchEvents, senderFor } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

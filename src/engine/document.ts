@@ -1,6 +1,5 @@
 import type { FlowSnapshot } from '../entities/verification.entity.js';
-import type { CheckInput, CheckResult, CheckRunner, DocumentRead } from './types.js';
-import { result } from './types.js';
+import { type CheckInput, type CheckResult, type CheckRunner, type DocumentRead, result } from './types.js';
 
 /** Fields every document of a kind always prints (INCOMPLETE_DOCUMENT when one is missing). */
 const PRINTED_FIELDS: Record<string, (keyof DocumentRead)[]> = {

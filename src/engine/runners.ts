@@ -1,8 +1,7 @@
 import { ageRunner } from './age.js';
 import { documentRunner } from './document.js';
 import { imageAnalysisUnavailable, sandboxImageResult } from './sandbox.js';
-import type { CheckInput, CheckResult, CheckRunner } from './types.js';
-import { result } from './types.js';
+import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
 
 /** Liveness and face match need image analysis: sandbox simulates them, live says so honestly. */
 const imageRunner = (type: string): CheckRunner => ({

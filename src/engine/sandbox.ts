@@ -1,6 +1,5 @@
 import type { SandboxInput, Verdict } from '../entities/verification.entity.js';
-import type { CheckResult } from './types.js';
-import { result } from './types.js';
+import { type CheckResult, result } from './types.js';
 
 /** Checks whose verdict needs image analysis; the sandbox outcome decides them. */
 export const IMAGE_CHECKS = ['liveness', 'face_match'];

@@ -1,8 +1,7 @@
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../ids.js';
 import { TenantOwned } from './scoped.js';
-import type { Verdict } from './verification.entity.js';
-import { Verification } from './verification.entity.js';
+import { type Verdict, Verification } from './verification.entity.js';
 
 export type CheckStatus = 'pending' | 'processing' | 'completed' | 'skipped' | 'errored';
 

@@ -3,8 +3,7 @@ import { Applicant } from '../entities/applicant.entity.js';
 import { Flow } from '../entities/flow.entity.js';
 import type { CheckType } from '../schema/verification.types.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { checksOfVerifications } from '../services/verifications/index.js';
-import { tagsOfVerifications } from '../services/verifications/index.js';
+import { checksOfVerifications, tagsOfVerifications } from '../services/verifications/index.js';
 
 export interface TagRef {
   id: string;

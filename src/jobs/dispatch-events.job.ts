@@ -1,6 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { DISPATCH_EVENTS_JOB } from '../services/webhooks/index.js';
-import { dispatchEvents } from '../services/webhooks/index.js';
+import { DISPATCH_EVENTS_JOB, dispatchEvents } from '../services/webhooks/index.js';
 import type { JobDefinition } from './job.js';
 
 /**

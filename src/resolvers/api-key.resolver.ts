@@ -1,8 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parameterInvalid } from '../errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/access/index.js';
-import type { ServiceContext } from '../services/shared/index.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/index.js';
+import { type ServiceContext, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/index.js';
 import { ApiKeyConnection, ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../schema/api-key.types.js';
 import { Environment } from '../schema/enums.js';
 

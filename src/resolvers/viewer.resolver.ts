@@ -1,7 +1,6 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { notFound } from '../errors.js';
-import { getMember } from '../services/access/index.js';
-import { getMerchant } from '../services/access/index.js';
+import { getMember, getMerchant } from '../services/access/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
 import { ViewerType } from '../schema/account.types.js';
 import type { Environment } from '../schema/enums.js';

@@ -1,9 +1,8 @@
 import type { Context, Next } from 'koa';
 import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
-import { authenticateKey, authenticateMember, bearerToken, type RateLimitState } from '../services/access/index.js';
 import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
-import { authorize, type Requirement } from '../services/access/index.js';
+import { authenticateKey, authenticateMember, bearerToken, type RateLimitState, authorize, type Requirement } from '../services/access/index.js';
 
 /** Token cost of a call (decisions.md): 1, except lookup at 1 per 50 addresses, rounded up. */
 export function costOf(ctx: Context): number {

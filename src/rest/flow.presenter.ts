@@ -1,6 +1,5 @@
 import type { Flow, Step } from '../entities/flow.entity.js';
-import { checkOfStep } from '../services/catalog/index.js';
-import type { FlowPreview } from '../services/catalog/index.js';
+import { checkOfStep, type FlowPreview } from '../services/catalog/index.js';
 
 /** The `/v1` JSON of flows, kept apart from the GraphQL types. */
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);

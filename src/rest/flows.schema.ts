@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Step } from '../entities/flow.entity.js';
-import { CHECK_TYPES, DOCUMENT_TYPES } from '../services/catalog/index.js';
-import type { FlowFields, FlowStatus } from '../services/catalog/index.js';
+import { CHECK_TYPES, DOCUMENT_TYPES, type FlowFields, type FlowStatus } from '../services/catalog/index.js';
 import { listQuery } from './validate.js';
 
 /** Request shapes of /v1/flows (also used by the GraphQL flow mutations); one `/** *\/` line per field. */

@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { ServiceContext } from '../services/shared/index.js';
-import { withIdempotency } from '../services/shared/index.js';
+import { type ServiceContext, withIdempotency } from '../services/shared/index.js';
 import { notFound } from '../errors.js';
-import { applicantFields } from '../services/verifications/index.js';
-import { checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verifications/index.js';
+import { applicantFields, checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verifications/index.js';
 import {
   assertMayInclude,
   createVerification,

@@ -4,8 +4,7 @@ import { ApiKey, type KeyAccess } from '../../entities/api-key.entity.js';
 import { Merchant } from '../../entities/merchant.entity.js';
 import { notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { randomBase62, UUID_PATTERN } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { DEFAULT_KEY_PERMISSIONS, isKeyPermission, type KeyPermission } from './permissions.js';
 
 export const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;

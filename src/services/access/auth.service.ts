@@ -4,8 +4,7 @@ import { sha256Hex } from '../../crypto.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
 import { authenticationError, rateLimited } from '../../errors.js';
 import { SECRET_KEY_PATTERN } from './api-key.service.js';
-import type { KeyCaller, MemberCaller } from '../shared/index.js';
-import { asDate, preparedRows } from '../shared/index.js';
+import { type KeyCaller, type MemberCaller, asDate, preparedRows } from '../shared/index.js';
 
 export const SESSION_TOKEN_PATTERN = /^mst_[0-9A-Za-z]{40}$/;
 

@@ -1,8 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { Merchant } from '../../entities/merchant.entity.js';
 import { notFound } from '../../errors.js';
-import type { ServiceContext } from '../shared/index.js';
-import { asDate, preparedRows } from '../shared/index.js';
+import { type ServiceContext, asDate, preparedRows } from '../shared/index.js';
 
 /** The account as read: a plain snapshot, not a managed entity (nothing here writes it). */
 export type MerchantView = Pick<Merchant, 'id' | 'name' | 'slug' | 'status' | 'tier' | 'createdAt' | 'updatedAt'>;

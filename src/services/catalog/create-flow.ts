@@ -3,8 +3,7 @@ import { DEFAULT_REPEAT_POLICY, type RepeatPolicy } from '../../entities/account
 import type { Step } from '../../entities/flow.entity.js';
 import { invalidRequest } from '../../errors.js';
 import { PRESET_INSERT, presetFlowId, presetInsertParams, type SnapshotSource } from './flow-resolution.js';
-import { KeyTaken } from '../shared/index.js';
-import type { RawSql } from '../shared/index.js';
+import { KeyTaken, type RawSql } from '../shared/index.js';
 import { repeatPolicyOf } from '../repeat-control/index.js';
 
 /** The flow a create runs and the account settings its repeat control needs, read together. */

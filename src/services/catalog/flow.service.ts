@@ -4,9 +4,8 @@ import type { Mode } from '../../config.js';
 import { Flow, type Step } from '../../entities/flow.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
 import { conflict, invalidRequest, notFound, parameterInvalid, permissionError } from '../../errors.js';
-import type { ServiceContext } from '../shared/index.js';
 import { ensurePresetFlow, merchantRef, presetFlowId } from './flow-resolution.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { createSession, runAfterCommit, type AfterCommit } from '../verifications/index.js';
 
 export type FlowStatus = 'active' | 'archived';
@@ -47,14 +46,6 @@ export interface FlowPreview {
 
 const FLOW_ID = /^flw_[0-9A-Za-z]+$/;
 
-/** The environment a write goes to: the key's own, or one the member's seat holds. */
-export function writeEnvironment(ctx: ServiceContext, environment?: Mode): Mode {
-  if (ctx.caller.kind === 'key') return ctx.caller.mode;
-  const mode = environment ?? (ctx.modes.length === 1 ? ctx.modes[0] : undefined);
-  if (!mode) throw parameterInvalid('environment', 'Name the environment of the flow.');
-  if (!ctx.modes.includes(mode)) throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${mode} environment.`);
-  return mode;
-}
 
 /** Flows of the caller's environments (the built-in preset and archived ones included), newest first. */
 export async function listFlows(ctx: ServiceContext, params: PageParams, environment?: Mode): Promise<Page<Flow>> {
@@ -102,7 +93,7 @@ function applyFields(flow: Flow, fields: FlowFields): void {
 
 /** Creates a flow in `environment` (a key: its own); is_default moves the default mark to it. */
 export async function createFlow(ctx: ServiceContext, fields: FlowFields & { name: string }, environment?: Mode): Promise<Flow> {
-  const mode = writeEnvironment(ctx, environment);
+  const mode = actingEnvironment(ctx, environment);
   // The preset exists before any flow of the environment, so it stays the oldest in lists.
   await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
   return ctx.em.transactional(async (em) => {

@@ -6,9 +6,8 @@ import { ApplicantTag, Tag, VerificationTag } from '../../entities/tag.entity.js
 import { Verification } from '../../entities/verification.entity.js';
 import { conflict, notFound, parameterInvalid, parameterMissing } from '../../errors.js';
 import { isPrefixedId, newId } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
 import { callerKeyId, recordVerificationEvent, type EventSource } from '../webhooks/index.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 
 /** Tag colors (decisions.md); `slate` is the default. */
 export const TAG_COLORS = ['slate', 'gray', 'red', 'orange', 'amber', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'] as const;
@@ -43,20 +42,6 @@ export function normalizeTagName(name: string): string {
 }
 
 export const tagReference = (tag: Tag): TagReference => ({ id: tag.id, name: tag.name, color: tag.color });
-
-/**
- * The one environment an operation acts in: a key's own; a member names one of its seat's (or has
- * only one).
- */
-export function environmentOf(ctx: ServiceContext, environment?: Mode | null): Mode {
-  if (ctx.caller.kind === 'key') return ctx.caller.mode;
-  if (environment) {
-    if (!ctx.modes.includes(environment)) throw parameterInvalid('environment', `Your seat does not hold the ${environment} environment.`);
-    return environment;
-  }
-  if (ctx.modes.length === 1) return ctx.modes[0];
-  throw parameterMissing('environment');
-}
 
 function checkedName(name: string, param = 'name'): { name: string; slug: string } {
   const trimmed = name.trim();
@@ -112,7 +97,7 @@ export async function resolveOrCreateTag(em: EntityManager, merchantId: string, 
 
 /** POST /v1/tags: the live tag of that normalised name (created: false) or a new one. */
 export async function createTag(ctx: ServiceContext, input: TagInput, environment?: Mode | null): Promise<{ tag: Tag; created: boolean }> {
-  return resolveOrCreateTag(ctx.em, ctx.merchantId, environmentOf(ctx, environment), input);
+  return resolveOrCreateTag(ctx.em, ctx.merchantId, actingEnvironment(ctx, environment), input);
 }
 
 export interface TagUpdate {

@@ -4,8 +4,7 @@ import { conflict } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { CreateFlow } from '../catalog/index.js';
 import { verificationEventData, type EventSubject } from '../webhooks/index.js';
-import type { Fingerprints } from '../verifications/index.js';
-import type { AnswerSlot } from '../verifications/index.js';
+import type { Fingerprints, AnswerSlot } from '../verifications/index.js';
 import type { RawSql } from '../shared/index.js';
 import type { MatchedOn } from './repeat-control.service.js';
 

@@ -1,10 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { VerificationStatus, Verdict } from '../../entities/verification.entity.js';
 import { ApiError, serviceUnavailable } from '../../errors.js';
-import type { ServiceContext } from '../shared/index.js';
-import { readWithTimeout } from '../shared/index.js';
-import { normaliseEmailForMatch, type Vault } from '../shared/index.js';
-import { callerMode } from '../verifications/index.js';
+import { actingEnvironment, type ServiceContext, readWithTimeout, normaliseEmailForMatch, type Vault } from '../shared/index.js';
 
 /** Spec Limits: at most 1,000 addresses per call. */
 export const LOOKUP_MAX_EMAILS = 1000;
@@ -148,7 +145,7 @@ function toRow(email: string, hit: LookupSqlRow | undefined): LookupRow {
  * LOOKUP_STATEMENT_TIMEOUT_MS answers 503 LOOKUP_UNAVAILABLE, never an empty result.
  */
 export async function lookupVerifications(ctx: ServiceContext, emails: string[]): Promise<LookupResult> {
-  const mode = callerMode(ctx);
+  const mode = actingEnvironment(ctx);
   const { perInput, distinct } = fingerprintEmails(ctx.runtime.vault, emails);
   let hits: LookupSqlRow[];
   try {

@@ -7,8 +7,7 @@ import { ReverificationGrant } from '../../entities/reverification-grant.entity.
 import { Verification } from '../../entities/verification.entity.js';
 import type { Runtime } from '../../runtime.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
-import type { Fingerprints } from '../verifications/index.js';
-import { expire } from '../verifications/index.js';
+import { type Fingerprints, expire } from '../verifications/index.js';
 
 export type MatchedOn = 'reference' | 'email' | 'document';
 

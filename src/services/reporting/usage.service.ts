@@ -3,8 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
 import { UsageRecord } from '../../entities/usage-record.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
-import type { ServiceContext } from '../shared/index.js';
-import { environmentOf } from '../catalog/index.js';
+import { actingEnvironment, type ServiceContext } from '../shared/index.js';
 
 /** Meters one check run in the caller's transaction; sandbox runs are recorded but not billable. */
 export function recordUsage(em: EntityManager, verification: Verification, checkType: string): void {
@@ -36,7 +35,7 @@ export interface UsageSummary {
  * aggregate query grouped by check type; the tenant filter scopes it to the account.
  */
 export async function usageSummary(ctx: ServiceContext, since: Date | null, environment?: Mode | null): Promise<UsageSummary> {
-  const mode = environmentOf(ctx, environment);
+  const mode = actingEnvironment(ctx, environment);
   const qb = ctx.em
     .createQueryBuilder(UsageRecord, 'u')
     .select(['u.check_type', raw('count(*)::int as count'), raw('(count(*) filter (where u.billable))::int as billable')])

@@ -4,10 +4,9 @@ import { ManualReview, type ReviewStatus } from '../../entities/manual-review.en
 import { Verification } from '../../entities/verification.entity.js';
 import { ApiError, conflict, notFound } from '../../errors.js';
 import { UUID_PATTERN } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
 import { dropUnsentOutcomeEmails, queueOutcomeEmail } from './applicant-notification.service.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { authorize } from '../access/index.js';
 import { fingerprintsOfVerification, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
 import { reopen, settle } from '../verifications/index.js';

@@ -3,6 +3,7 @@ import type { Config, Mode } from '../../config.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
 import type { Loaders } from '../../graphql/loaders.js';
 import type { Runtime } from '../../runtime.js';
+import { parameterMissing, permissionError } from '../../errors.js';
 
 export interface KeyCaller {
   kind: 'key';
@@ -62,3 +63,19 @@ export function withLazyFork(fields: Omit<ServiceContext, 'em'>, fork: () => Ent
 }
 
 export const configOf = (ctx: ServiceContext): Config => ctx.runtime.config;
+
+/**
+ * The one environment an operation acts in (every write, and reads that take one environment):
+ * a key's own; a member names one its seat holds, or may omit it when the seat holds one.
+ * A seat lacking the named environment: 403 ENVIRONMENT_NOT_HELD; several held and none
+ * named: 400 parameter_missing `environment`.
+ */
+export function actingEnvironment(ctx: ServiceContext, environment?: Mode | null): Mode {
+  if (ctx.caller.kind === 'key') return ctx.caller.mode;
+  if (environment) {
+    if (!ctx.modes.includes(environment)) throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${environment} environment.`);
+    return environment;
+  }
+  if (ctx.modes.length === 1) return ctx.modes[0]!;
+  throw parameterMissing('environment');
+}

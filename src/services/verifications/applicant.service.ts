@@ -7,8 +7,7 @@ import { ApplicantTag } from '../../entities/tag.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
 import { notFound } from '../../errors.js';
 import { isPrefixedId } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { applicantTagReferencesFor, appliedClock, applyApplicantTagsToVerification, resolveTagsForTagging, type TagReference, type TaggingInput } from '../catalog/index.js';
 
 /**

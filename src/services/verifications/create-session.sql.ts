@@ -3,9 +3,8 @@ import { sha256Hex } from '../../crypto.js';
 import type { Step } from '../../entities/flow.entity.js';
 import type { FlowSnapshot, SandboxInput, VerificationStatus } from '../../entities/verification.entity.js';
 import { newId, randomBase62 } from '../../ids.js';
-import type { CreateFlow } from '../catalog/index.js';
 import { verificationEventData, type EventType } from '../webhooks/index.js';
-import { checkOfStep, snapshotOf } from '../catalog/index.js';
+import { type CreateFlow, checkOfStep, snapshotOf } from '../catalog/index.js';
 import type { Fingerprints } from './identity.js';
 import type { RawSql } from '../shared/index.js';
 

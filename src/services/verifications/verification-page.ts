@@ -1,10 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { Check } from '../../entities/check.entity.js';
 import type { ChangeReason, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
-import type { ServiceContext } from '../shared/index.js';
-import type { Page, PageParams } from '../shared/index.js';
-import { asDate, preparedRows } from '../shared/index.js';
-import { normaliseEmailForMatch } from '../shared/index.js';
+import { type ServiceContext, type Page, type PageParams, asDate, preparedRows, normaliseEmailForMatch } from '../shared/index.js';
 
 /** A verification as a list page shows it: plain values, no identity, relations by id. */
 export interface VerificationListItem {

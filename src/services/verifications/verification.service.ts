@@ -5,13 +5,10 @@ import { Verification, type SandboxInput, type VerificationStatus } from '../../
 import type { DocumentRead, Identity } from '../../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
 import { resolveCreateFlow } from '../catalog/index.js';
 import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
-import { markAnswered, type IdempotencyClaim } from '../shared/index.js';
-import { inTransaction, withConnection } from '../shared/index.js';
-import { preparedRows } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, preparedRows } from '../shared/index.js';
 import { sealIdentity } from './identity.js';
 import { callerKeyId } from '../webhooks/index.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
@@ -46,8 +43,6 @@ function sandboxSpecimen(): DocumentRead {
   return { type: 'passport', number: `SBX${randomBase62(9).toUpperCase()}`, issuing_country: 'UTO', date_of_birth: '1990-01-01', expiry_date: expiry, first_name: 'Sandbox', last_name: 'Applicant' };
 }
 
-export const callerMode = (ctx: ServiceContext): Mode => (ctx.caller.kind === 'key' ? ctx.caller.mode : ctx.modes[0]);
-
 /** The identity a create stores: email and reference as given, a sandbox document when one is read. */
 function identityToSeal(input: CreateVerificationInput, runsNow: boolean): Identity {
   const identity: Identity = {};
@@ -76,7 +71,7 @@ export interface CreateIdempotency {
  * outcome other than `pending` runs at once, as if the applicant had completed it.
  */
 export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput, idempotency?: CreateIdempotency): Promise<CreatedVerification> {
-  const mode = callerMode(ctx);
+  const mode = actingEnvironment(ctx);
   if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
   const locale = input.locale ? canonicalLocale(input.locale) : 'en';
   const runsNow = !!input.sandbox && input.sandbox.outcome !== 'pending';

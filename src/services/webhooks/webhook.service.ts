@@ -7,9 +7,8 @@ import { WebhookDelivery } from '../../entities/webhook-delivery.entity.js';
 import { WebhookEndpoint, type WebhookEndpointStatus } from '../../entities/webhook-endpoint.entity.js';
 import { conflict, notFound, parameterInvalid } from '../../errors.js';
 import { isPrefixedId, UUID_PATTERN } from '../../ids.js';
-import type { ServiceContext } from '../shared/index.js';
 import { EVENT_TYPES, type EventType } from './events.service.js';
-import { paginate, type Page, type PageParams } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { checkWebhookTarget, parseWebhookUrl } from './ssrf.js';
 import { buildEnvelopeBody, queueDeliveries } from './webhook-delivery.service.js';
 
@@ -46,11 +45,6 @@ export interface EndpointInput {
 export interface EndpointWithSecret {
   endpoint: WebhookEndpoint;
   signingSecret: string;
-}
-
-/** A key caller's environment is the endpoint's; a member seat holding several must use one. */
-function environmentOf(ctx: ServiceContext): Mode {
-  return ctx.caller.kind === 'key' ? ctx.caller.mode : ctx.modes[0]!;
 }
 
 async function validatedUrl(ctx: ServiceContext, raw: string): Promise<string> {
@@ -94,7 +88,7 @@ export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promi
 }
 
 export async function createWebhookEndpoint(ctx: ServiceContext, input: EndpointInput & { url: string; events: string[] }): Promise<EndpointWithSecret> {
-  const mode = environmentOf(ctx);
+  const mode = actingEnvironment(ctx);
   const url = await validatedUrl(ctx, input.url);
   const events = validatedEvents(input.events, true);
   const apiKeyIds = await validatedKeyIds(ctx, input.apiKeyIds ?? [], mode);
