@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { costOf } from '../src/rest/auth.js';
+import { costOf } from '../src/http/auth.js';
 import { createApp } from '../src/app.js';
 import { startRuntime } from '../src/runtime.js';
 import { request, startTestServer, testConfig, type TestServer } from './support/test-server.js';

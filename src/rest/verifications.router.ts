@@ -13,7 +13,7 @@ import {
   type CreatedVerification,
   type Include,
 } from '../services/verifications/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentVerification, type VerificationView } from './verification.presenter.js';
 import { createVerificationBody, VERIFICATION_STATUSES } from './verifications.schema.js';

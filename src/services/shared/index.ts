@@ -5,3 +5,4 @@ export * from './pagination.js';
 export * from './raw-sql.js';
 export * from './sql.js';
 export * from './vault.js';
+export * from './validate.js';
