@@ -5,7 +5,7 @@ import { Verification, type SandboxInput, type VerificationStatus } from '../../
 import type { DocumentRead, Identity } from '../../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
-import { resolveCreateFlow } from '../catalog/index.js';
+import { resolveCreateFlow, type SnapshotSource } from '../catalog/index.js';
 import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
 import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, preparedRows } from '../shared/index.js';
@@ -113,6 +113,32 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
   if ('refusal' in outcome) throw outcome.refusal;
   await afterCreate(ctx, outcome.created.verification, runsNow);
   return outcome.created;
+}
+
+/**
+ * A flow preview's session (POST /v1/flows/{id}/preview): sandbox whatever the caller's
+ * environment, the preview lifetime, no applicant, written by the same statement as every
+ * other new session.
+ */
+export async function createPreviewSession(ctx: ServiceContext, flow: SnapshotSource & { id: string }): Promise<CreatedVerification> {
+  const session = buildSession({
+    merchantId: ctx.merchantId,
+    mode: 'sandbox',
+    flow: { ...flow, repeatPolicy: { enabled: false, scope: 'same_flow' }, reverificationPeriodDays: null },
+    ttlSeconds: ctx.runtime.config.previewTtlSeconds,
+    apiKeyId: callerKeyId(ctx),
+    locale: 'en',
+    metadata: {},
+    sandbox: null,
+    identity: null,
+    fingerprints: { email: null, reference: null, document: null, nationalId: null },
+    documentExpiresOn: null,
+    processNow: false,
+    isPreview: true,
+  });
+  await withConnection(ctx.runtime.orm, (sql) => inTransaction(sql, () => insertSession(sql, session, null, null)));
+  await afterCreate(ctx, session.verification, false);
+  return { verification: session.verification, clientToken: session.clientToken };
 }
 
 /**
