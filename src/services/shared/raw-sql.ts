@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 
 /**
@@ -43,4 +43,22 @@ export async function inTransaction<T>(sql: RawSql, work: () => Promise<T>): Pro
     await sql.query('rollback').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The same RawSql interface on an EntityManager's connection and transaction, so a rule
+ * written once in SQL runs both on the create's own connection and inside an ORM
+ * transaction. `$n` placeholders are rewritten to knex's positional `?` bindings.
+ */
+export function rawSqlOf(em: EntityManager): RawSql {
+  return {
+    async query<Row>(text: string, params: unknown[] = []): Promise<Row[]> {
+      const bindings: unknown[] = [];
+      const positional = text.replace(/\$(\d+)/g, (_m, n: string) => {
+        bindings.push(params[Number(n) - 1]);
+        return '?';
+      });
+      return (await em.getConnection().execute(positional, bindings, 'all', em.getTransactionContext())) as Row[];
+    },
+  };
 }
