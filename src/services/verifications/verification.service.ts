@@ -8,7 +8,7 @@ import { randomBase62 } from '../../ids.js';
 import { resolveCreateFlow, type SnapshotSource } from '../catalog/index.js';
 import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
-import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, preparedRows } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, tenantSql } from '../shared/index.js';
 import { sealIdentity } from './identity.js';
 import { callerKeyId } from '../webhooks/index.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
@@ -173,11 +173,10 @@ export function assertMayInclude(ctx: ServiceContext, include: Include[]): void 
 
 /** The decrypted identity of one of the context's verifications (only for explicit, authorised reads); null once purged. */
 export async function identityOf(ctx: ServiceContext, verificationId: string): Promise<Identity | null> {
-  const [row] = await preparedRows<{ identity: string | null }>(
-    ctx.runtime.orm.em.getConnection(),
-    'idv_verification_identity',
+  const [row] = await tenantSql(ctx).query<{ identity: string | null }>(
     'select identity from verifications where id = $3 and merchant_id = $1 and mode = any($2::text[])',
-    [ctx.merchantId, ctx.modes, verificationId],
+    [verificationId],
+    'idv_verification_identity',
   );
   return row?.identity ? ctx.runtime.vault.decrypt<Identity>(row.identity) : null;
 }
@@ -190,11 +189,12 @@ export async function uploadedEvidence(ctx: ServiceContext, verificationId: stri
 export async function tagsOfVerifications(ctx: ServiceContext, ids: string[]): Promise<Map<string, { id: string; name: string; color: string }[]>> {
   const out = new Map<string, { id: string; name: string; color: string }[]>();
   if (ids.length === 0) return out;
-  const rows = (await ctx.em.getConnection().execute(
+  const rows = await tenantSql(ctx).query<{ verification_id: string; id: string; name: string; color: string }>(
     `select vt.verification_id, t.id, t.name, t.color from verification_tags vt join tags t on t.id = vt.tag_id
-     where vt.verification_id in (?) and t.merchant_id = ? order by vt.created_at`,
-    [ids, ctx.merchantId],
-  )) as { verification_id: string; id: string; name: string; color: string }[];
+     where vt.verification_id = any($3::text[]) and t.merchant_id = $1 and t.mode = any($2::text[]) order by vt.created_at`,
+    [ids],
+    'idv_tags_of_verifications',
+  );
   for (const row of rows) {
     const list = out.get(row.verification_id) ?? [];
     list.push({ id: row.id, name: row.name, color: row.color });
