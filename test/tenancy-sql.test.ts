@@ -3,7 +3,8 @@ import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { lookupVerifications } from '../src/services/repeat-control/index.js';
 import { tenantSql, UnscopedStatementError, type ServiceContext } from '../src/services/shared/index.js';
-import { checksOfVerifications, identityOf, listVerificationItems, tagsOfVerifications, verificationItem } from '../src/services/verifications/index.js';
+import { tagReferencesFor } from '../src/services/catalog/index.js';
+import { checksOfVerifications, identityOf, listVerificationItems, verificationItem } from '../src/services/verifications/index.js';
 import { withTestAccount } from './support/account.js';
 import type { TestServer } from './support/test-server.js';
 
@@ -50,14 +51,14 @@ describe('tenancy of hand-written SQL: tenantSql binds the account and environme
     expect((await verificationItem(owner, verificationId))?.id).toBe(verificationId);
     expect((await identityOf(owner, verificationId))?.email).toBe(email);
     expect((await checksOfVerifications(owner, [verificationId])).get(verificationId)!.length).toBeGreaterThan(0);
-    expect((await tagsOfVerifications(owner, [verificationId])).get(verificationId)?.map((t) => t.name)).toEqual(['tenancy-sql']);
+    expect((await tagReferencesFor(owner, [verificationId])).get(verificationId)?.map((t) => t.name)).toEqual(['tenancy-sql']);
     expect((await listVerificationItems(owner, { email }, { limit: 10 })).data.map((v) => v.id)).toEqual([verificationId]);
 
     for (const ctx of [otherAccount, otherEnvironment]) {
       expect(await verificationItem(ctx, verificationId)).toBeNull();
       expect(await identityOf(ctx, verificationId)).toBeNull();
       expect((await checksOfVerifications(ctx, [verificationId])).get(verificationId)).toEqual([]);
-      expect((await tagsOfVerifications(ctx, [verificationId])).get(verificationId)).toBeUndefined();
+      expect((await tagReferencesFor(ctx, [verificationId])).get(verificationId)).toEqual([]);
       expect((await listVerificationItems(ctx, { email }, { limit: 10 })).data).toEqual([]);
     }
   });

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../crypto.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
 import { authenticationError, rateLimited } from '../../errors.js';
 import { SECRET_KEY_PATTERN } from './api-key.service.js';
-import { type KeyCaller, type MemberCaller, asDate, withConnection } from '../shared/index.js';
+import { rawSqlOf, type KeyCaller, type MemberCaller, asDate, withConnection } from '../shared/index.js';
 
 export const SESSION_TOKEN_PATTERN = /^mst_[0-9A-Za-z]{40}$/;
 
@@ -184,7 +184,7 @@ async function refreshKey(em: EntityManager, hash: string, cost: number, capacit
   // refreshes the key row and tops the reservation up to one chunk.
   const leftover = cache.takeLeftover(hash);
   const paidLocally = leftover >= cost;
-  const rows = (await em.getConnection().execute('select * from idv_authenticate_key_reserve(?, ?, ?, ?)', [
+  const rows = (await rawSqlOf(em).query<KeyRow>('select * from idv_authenticate_key_reserve($1, $2, $3, $4)', [
     hash,
     paidLocally ? 0 : cost,
     capacity,

@@ -4,7 +4,7 @@ import type { Mode } from '../../config.js';
 import { Flow, type Step } from '../../entities/flow.entity.js';
 import { conflict, invalidRequest, notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { ensurePresetFlow, merchantRef, presetFlowId } from './flow-resolution.js';
-import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { rawSqlOf, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { createPreviewSession, type NewVerification } from '../verifications/index.js';
 
 export type FlowStatus = 'active' | 'archived';
@@ -69,7 +69,7 @@ export async function getFlow(ctx: ServiceContext, id: string, em: EntityManager
  * advisory lock taken first in the transaction (before any flow row lock, so no deadlock).
  */
 const lockDefaults = (em: EntityManager, merchantId: string) =>
-  em.execute('select pg_advisory_xact_lock(hashtext(?))', [`flow-default:${merchantId}`]);
+  rawSqlOf(em).query('select pg_advisory_xact_lock(hashtext($1))', [`flow-default:${merchantId}`]);
 
 /**
  * Clears the previous default with its own flush before the new one is marked (the partial

@@ -45,7 +45,7 @@ export const repeatPolicyOf = (flowPolicy: Record<string, unknown> | null | unde
  */
 export async function lockPerson(em: EntityManager, merchantId: string, mode: string, f: Partial<Fingerprints>): Promise<void> {
   const keys = [f.reference, f.email, f.document, f.nationalId].filter((k): k is string => !!k).sort();
-  for (const key of keys) await em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${merchantId}:${mode}:${key}`], 'all', em.getTransactionContext());
+  for (const key of keys) await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}:${mode}:${key}`]);
 }
 
 export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({

@@ -112,6 +112,9 @@ export function rawSqlOf(em: EntityManager): RawSql {
 const BINDS_TENANT = /\bmerchant_id\s*=\s*\$1\b/;
 const BINDS_MODES = /\bmode\s*=\s*any\(\$2::text\[\]\)/;
 
+/** What tenantSql binds: the account, its environments, and the runtime's pool. */
+export type TenantScope = Pick<ServiceContext, 'merchantId' | 'modes' | 'runtime'>;
+
 /** A statement that could read or write across accounts or environments. */
 export class UnscopedStatementError extends Error {}
 
@@ -121,7 +124,7 @@ export class UnscopedStatementError extends Error {}
  * `merchant_id = $1` and `mode = any($2::text[])` is refused before it runs. Runs on `sql`
  * when given (a transaction), else on a pooled connection per statement.
  */
-export function tenantSql(ctx: Pick<ServiceContext, 'merchantId' | 'modes' | 'runtime'>, sql?: RawSql): RawSql {
+export function tenantSql(ctx: TenantScope, sql?: RawSql): RawSql {
   return {
     async query<Row>(text: string, params: unknown[] = [], name?: string): Promise<Row[]> {
       if (!BINDS_TENANT.test(text) || !BINDS_MODES.test(text)) throw new UnscopedStatementError(`statement does not bind the account and environments: ${text.slice(0, 80)}`);

@@ -2,7 +2,8 @@ import type { Upload } from '../../entities/upload.entity.js';
 import type { ServiceContext } from '../shared/index.js';
 import { applicantFields } from './identity.js';
 import { checksOfVerifications, type CheckItem, type VerificationListItem } from './verification-page.js';
-import { identityOf, tagsOfVerifications, uploadedEvidence, type Include } from './verification.service.js';
+import { tagReferencesFor, type TagReference } from '../catalog/index.js';
+import { identityOf, uploadedEvidence, type Include } from './verification.service.js';
 
 /** Evidence URLs handed to API keys live five minutes. */
 export const KEY_EVIDENCE_URL_SECONDS = 300;
@@ -30,7 +31,7 @@ export async function readIncluded(ctx: ServiceContext, v: Pick<VerificationList
 }
 
 /** The checks and tag references of plain verification items, two statements for any number of them. */
-export async function relationsOf(ctx: ServiceContext, ids: string[]): Promise<{ checks: Map<string, CheckItem[]>; tags: Awaited<ReturnType<typeof tagsOfVerifications>> }> {
-  const [checks, tags] = [await checksOfVerifications(ctx, ids), await tagsOfVerifications(ctx, ids)];
+export async function relationsOf(ctx: ServiceContext, ids: string[]): Promise<{ checks: Map<string, CheckItem[]>; tags: Map<string, TagReference[]> }> {
+  const [checks, tags] = [await checksOfVerifications(ctx, ids), await tagReferencesFor(ctx, ids)];
   return { checks, tags };
 }

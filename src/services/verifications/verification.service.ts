@@ -185,20 +185,3 @@ export async function uploadedEvidence(ctx: ServiceContext, verificationId: stri
   return ctx.em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
 }
 
-/** Tag references of many verifications in one query. */
-export async function tagsOfVerifications(ctx: ServiceContext, ids: string[]): Promise<Map<string, { id: string; name: string; color: string }[]>> {
-  const out = new Map<string, { id: string; name: string; color: string }[]>();
-  if (ids.length === 0) return out;
-  const rows = await tenantSql(ctx).query<{ verification_id: string; id: string; name: string; color: string }>(
-    `select vt.verification_id, t.id, t.name, t.color from verification_tags vt join tags t on t.id = vt.tag_id
-     where vt.verification_id = any($3::text[]) and t.merchant_id = $1 and t.mode = any($2::text[]) order by vt.created_at`,
-    [ids],
-    'idv_tags_of_verifications',
-  );
-  for (const row of rows) {
-    const list = out.get(row.verification_id) ?? [];
-    list.push({ id: row.id, name: row.name, color: row.color });
-    out.set(row.verification_id, list);
-  }
-  return out;
-}
