@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
-import { bodyParserError, edgeHooks } from './rest/middleware.js';
+import { bodyParserError, edge } from './rest/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
-import { requestListener } from './request-loop.js';
 import type { Runtime } from './runtime.js';
 
 export interface App {
@@ -24,6 +23,7 @@ export interface App {
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
+  koa.use(edge(runtime.log));
   koa.use(systemRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
@@ -37,7 +37,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   );
   koa.use(graphql.middleware);
   koa.use(v1(runtime));
-  const server = http.createServer(requestListener(koa, edgeHooks(runtime.log)));
+  const server = http.createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   return {
     koa,
