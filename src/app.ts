@@ -8,6 +8,7 @@ import { bodyParserError, edge } from './rest/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
+import type { Logger } from './logger.js';
 import type { Runtime } from './runtime.js';
 
 export interface App {
@@ -23,7 +24,9 @@ export interface App {
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
-  koa.use(edge(runtime.log));
+  // Errors after the answer began (a failed stream) reach Koa's `error` event, not the edge.
+  koa.on('error', (error: Error, ctx?: { state?: { log?: Logger } }) => (ctx?.state?.log ?? runtime.logger).error({ err: error }, 'response failed'));
+  koa.use(edge(runtime.logger));
   koa.use(systemRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.

@@ -28,7 +28,7 @@ let prepared: Promise<Prepared> | undefined;
 
 async function prepare(ctx: BenchContext): Promise<Prepared> {
   // The child's master key: the operator's IDENTITY_ENCRYPTION_KEY (inherited) or <DATA_DIR>/identity.key.
-  const vault = new Vault(loadMasterKey(process.env.IDENTITY_ENCRYPTION_KEY, dataDir, ctx.log));
+  const vault = new Vault(loadMasterKey(process.env.IDENTITY_ENCRYPTION_KEY, dataDir, { warn: ctx.log }));
   const emails = Array.from({ length: ADDRESSES }, (_, i) => `Lookup.Bench.${i}@Example.org`);
   const { perInput } = fingerprintEmails(vault, emails);
 

@@ -152,7 +152,7 @@ export async function lookupVerifications(ctx: ServiceContext, emails: string[])
     hits = await readWithTimeout<LookupSqlRow>(ctx.runtime.orm.em.getConnection(), LOOKUP_STATEMENT_TIMEOUT_MS, LOOKUP_SQL_NUMBERED, lookupParams(distinct, ctx.merchantId, mode));
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    ctx.runtime.log(`lookup unavailable (request ${ctx.requestId}): ${(error as Error).message}`);
+    ctx.log.error({ err: error }, 'lookup unavailable');
     throw serviceUnavailable(
       'LOOKUP_UNAVAILABLE',
       'The lookup cannot be answered right now; treat the addresses as unknown, not unverified, and retry with backoff.',
