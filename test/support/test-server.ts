@@ -8,6 +8,7 @@ import { migrate, openOrm, systemFork } from '../../src/orm.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
 import type { Logger } from '../../src/logger.js';
 import { testLogger } from './logs.js';
+import { checkAgainstOpenApi } from './openapi.js';
 import { bootstrapAccount, type BootstrapResult } from '../../src/services/access/index.js';
 
 export interface ApiResponse<T = any> {
@@ -23,6 +24,8 @@ export interface RequestOptions {
   /** Sent as-is instead of JSON-encoding `body`. */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** false: skip the OpenAPI check of a /v1 answer (only for a test of the check itself). */
+  validate?: boolean;
 }
 
 export interface TestServer {
@@ -104,6 +107,12 @@ export function request<T = any>(base: string, path: string, options: RequestOpt
         const responseHeaders = new Headers();
         for (const [name, value] of Object.entries(res.headers)) {
           if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        try {
+          if (options.validate !== false) checkAgainstOpenApi(method, path, res.statusCode ?? 0, responseHeaders.get('content-type'), parsed);
+        } catch (error) {
+          reject(error);
+          return;
         }
         resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed as T });
       });
