@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
-import { bodyParserError, edgeHooks } from './http/middleware.js';
+import { bodyParserError, edge } from './http/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
-import { requestListener } from './request-loop.js';
+import type { Logger } from './logger.js';
 import type { Runtime } from './runtime.js';
 
 export interface App {
@@ -24,6 +24,9 @@ export interface App {
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
+  // Errors after the answer began (a failed stream) reach Koa's `error` event, not the edge.
+  koa.on('error', (error: Error, ctx?: { state?: { log?: Logger } }) => (ctx?.state?.log ?? runtime.logger).error({ err: error }, 'response failed'));
+  koa.use(edge(runtime.logger));
   koa.use(systemRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
@@ -37,7 +40,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   );
   koa.use(graphql.middleware);
   koa.use(v1(runtime));
-  const server = http.createServer(requestListener(koa, edgeHooks(runtime.log)));
+  const server = http.createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   return {
     koa,

@@ -7,6 +7,7 @@ import { buildGraphqlSchema } from './graphql/apollo.js';
 import { systemFork } from './orm.js';
 import { startRuntime } from './runtime.js';
 import { bootstrapAccount, createMember, MEMBER_PERMISSIONS } from './services/access/index.js';
+import { createLogger } from './logger.js';
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -44,7 +45,7 @@ export async function runCli(args: string[], config: Config = loadConfig(), io: 
     io.err(`unknown command "${command}"\n${USAGE}`);
     return 2;
   }
-  const runtime = await startRuntime(config, { log: io.err, workJobs: false, storage: false });
+  const runtime = await startRuntime(config, { logger: createLogger(config.logLevel, 2), workJobs: false, storage: false });
   try {
     const em = systemFork(runtime.orm);
     if (command === 'migrate') {

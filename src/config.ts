@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { logLevelOf, type LogLevel } from './logger.js';
 
 export type Mode = 'sandbox' | 'live';
 export const MODES: readonly Mode[] = ['sandbox', 'live'];
@@ -38,7 +39,8 @@ export interface Config {
   mailFrom: string;
   /** Base64 32-byte master key for identity encryption and fingerprints; unset: generated under dataDir. */
   identityEncryptionKey?: string;
-  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  /** LOG_LEVEL: silent, fatal, error, warn, info (default), debug, trace. */
+  logLevel: LogLevel;
 }
 
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -82,7 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ? env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => Number(s.trim()))
     : DEFAULT_RETRY_SCHEDULE;
   if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds');
-  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -109,6 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Identity verification <no-reply@localhost>',
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
-    logLevel: ['silent', 'error', 'info', 'debug'].includes(logLevel) ? logLevel : 'info',
+    logLevel: logLevelOf(env.LOG_LEVEL),
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 import { startEmbeddedPostgres } from './embedded/postgres.js';
 import { startEmbeddedS3 } from './embedded/s3.js';
 import { Jobs, type JobsOptions } from './jobs/agenda.js';
@@ -23,12 +24,14 @@ export interface Runtime {
   databaseUrl: string;
   /** Migrations this start applied (empty when the schema was current). */
   appliedMigrations: string[];
-  log: (line: string) => void;
+  /** The process's pino logger; a request's lines go through its child on ServiceContext.log. */
+  logger: Logger;
   stop(): Promise<void>;
 }
 
 export interface RuntimeOptions {
-  log?: (line: string) => void;
+  /** Default: JSON lines on stdout at config.logLevel. */
+  logger?: Logger;
   /** Start Agenda workers in this process (server default: config.runJobs). */
   workJobs?: boolean;
   jobs?: JobsOptions;
@@ -41,13 +44,13 @@ export interface RuntimeOptions {
  * migrations, and connects the job queue. `stop()` closes everything in reverse order.
  */
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const logger = options.logger ?? createLogger(config.logLevel);
   const stops: [string, () => Promise<void>][] = [];
   const stopAll = async () => {
     for (const [name, stop] of stops.reverse()) {
       await stop().then(
-        () => log(`stopped ${name}`),
-        (error) => log(`stopping ${name} failed: ${(error as Error).message}`),
+        () => logger.info(`stopped ${name}`),
+        (error) => logger.error({ err: error }, `stopping ${name} failed`),
       );
     }
     stops.length = 0;
@@ -55,7 +58,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
-      const db = await startEmbeddedPostgres(config.dataDir, log);
+      const db = await startEmbeddedPostgres(config.dataDir, logger);
       stops.push(['database', db.stop]);
       databaseUrl = db.url;
     }
@@ -68,15 +71,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const orm = await openOrm(databaseUrl);
     stops.push(['database connections', () => orm.close(true)]);
     const applied = await migrate(orm);
-    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
 
     const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
     stops.push(['store client', async () => storage.destroy()]);
     if (options.storage !== false) await storage.ensureBucket();
 
-    const jobs = new Jobs(config, databaseUrl, options.jobs);
-    const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, log));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), databaseUrl, appliedMigrations: applied, log, stop: stopAll };
+    const jobs = new Jobs(config, databaseUrl, logger, options.jobs);
+    const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
+    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
     jobs.register(runtime);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);

@@ -4,6 +4,7 @@ import { bootstrapAccount } from '../src/services/access/index.js';
 import { systemFork } from '../src/orm.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
 import { sql } from './support/db.js';
+import { capturingLogger } from './support/logs.js';
 import { createTestDatabase, request, testConfig } from './support/test-server.js';
 
 // Foundation issue, Errors: "an unexpected error gives api_error with the request id and is
@@ -14,11 +15,13 @@ let runtime: Runtime;
 let app: App;
 let url: string;
 let databaseUrl: string;
-const logs: string[] = [];
+const captured = capturingLogger('info');
+/** Every JSON line the runtime logged so far. */
+const entries = (): Record<string, any>[] => captured.lines.map((line) => JSON.parse(line));
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  runtime = await startRuntime(testConfig(databaseUrl), { log: (line) => logs.push(line), workJobs: true, jobs: { processEvery: 200, lockLifetimeMs: 4000 } });
+  runtime = await startRuntime(testConfig(databaseUrl), { logger: captured.logger, workJobs: true, jobs: { processEvery: 200, lockLifetimeMs: 4000 } });
   app = await createApp(runtime);
   url = await app.listen(0);
 });
@@ -42,10 +45,11 @@ describe('an unexpected error on REST', () => {
       expect(res.body.error).toMatchObject({ type: 'api_error', code: 'INTERNAL_ERROR', request_id: 'audit-internal-1' });
       expect(Object.keys(res.body.error).sort()).toEqual(['code', 'message', 'request_id', 'type']);
       expect(JSON.stringify(res.body)).not.toMatch(/tags|relation|select|at .*\.ts/i);
-      const logged = logs.filter((line) => line.includes('audit-internal-1'));
+      const logged = entries().filter((entry) => entry.request_id === 'audit-internal-1' && entry.level === 'error');
       expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatch(/GET \/v1\/tags/);
-      expect(logged[0]).toMatch(/relation "tags" does not exist/);
+      expect(logged[0]).toMatchObject({ method: 'GET', path: '/v1/tags', err: { message: expect.stringMatching(/relation "tags" does not exist/) } });
+      // The access line of the same request carries the same id.
+      expect(entries().find((entry) => entry.request_id === 'audit-internal-1' && entry.msg === 'request')).toMatchObject({ status: 500 });
     } finally {
       await sql(databaseUrl, 'alter table tags_moved_away rename to tags');
     }
@@ -57,7 +61,7 @@ describe('shutdown', () => {
   it('runtime.stop (what SIGTERM runs once the server is closed) stops the jobs, then the webhook sender and the outbox listener, then the store client, then the database connections', async () => {
     await app.close();
     await runtime.stop();
-    const stopped = logs.filter((line) => line.startsWith('stopped ')).map((line) => line.slice('stopped '.length));
+    const stopped = entries().map((entry) => String(entry.msg)).filter((msg) => msg.startsWith('stopped ')).map((msg) => msg.slice('stopped '.length));
     expect(stopped).toEqual(['jobs', 'webhook sender', 'outbox listener', 'store client', 'database connections']);
     // The server no longer answers.
     await expect(request(url, '/healthz')).rejects.toThrow();

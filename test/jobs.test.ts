@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { startRuntime, type Runtime } from '../src/runtime.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { testLogger } from './support/logs.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
 
   it('several processes share the work: every job runs exactly once across two workers', async () => {
     const runtimes: Runtime[] = [server.runtime];
-    const second = await startRuntime(testConfig(server.databaseUrl), { log: () => {}, workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 1000 } });
+    const second = await startRuntime(testConfig(server.databaseUrl), { logger: testLogger(), workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 1000 } });
     runtimes.push(second);
     const ran: { worker: number; n: number }[] = [];
     runtimes.forEach((runtime, worker) =>
@@ -61,7 +62,7 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
   });
 
   it('a job running longer than its lock lifetime is kept alive by its heartbeat: never cancelled, never run twice', async () => {
-    const options = { log: () => {}, workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 400 } };
+    const options = { logger: testLogger(), workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 400 } };
     const workers = [await startRuntime(testConfig(server.databaseUrl), options), await startRuntime(testConfig(server.databaseUrl), options)];
     const runs: number[] = [];
     const errors: string[] = [];

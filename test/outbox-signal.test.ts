@@ -4,6 +4,7 @@ import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
+import { capturingLogger, testLogger } from './support/logs.js';
 
 const insertEvent = (client: pg.Client, id: string, merchantId: string) =>
   client.query(
@@ -28,7 +29,7 @@ describe('outbox signal (LISTEN/NOTIFY on events)', () => {
   let client: pg.Client;
 
   beforeAll(async () => {
-    signal = new OutboxSignal(server.databaseUrl, () => undefined);
+    signal = new OutboxSignal(server.databaseUrl, testLogger());
     await signal.start();
     client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
@@ -99,12 +100,12 @@ describe('outbox signal (LISTEN/NOTIFY on events)', () => {
   });
 
   it('a database it cannot reach leaves it not listening (the dispatcher then polls), logged once, and close ends waits', async () => {
-    const lines: string[] = [];
-    const unreachable = new OutboxSignal('postgres://nobody:nothing@127.0.0.1:1/none', (line) => lines.push(line));
+    const { logger, lines } = capturingLogger();
+    const unreachable = new OutboxSignal('postgres://nobody:nothing@127.0.0.1:1/none', logger);
     await unreachable.start();
     expect(unreachable.listening).toBe(false);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/LISTEN connection lost/);
+    expect(JSON.parse(lines[0]!).msg).toMatch(/LISTEN connection lost/);
     const pending = unreachable.wait(unreachable.generation, 60_000);
     await unreachable.close();
     await pending; // resolves at close instead of hanging for a minute

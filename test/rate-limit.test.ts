@@ -3,6 +3,7 @@ import { costOf } from '../src/http/auth.js';
 import { createApp } from '../src/app.js';
 import { startRuntime } from '../src/runtime.js';
 import { request, startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { testLogger } from './support/logs.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('rate limit: tokens per minute per key', () => {
   });
 
   it('the budget holds across two server processes sharing the database', async () => {
-    const runtime2 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '6' }), { log: () => {}, workJobs: false });
+    const runtime2 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '6' }), { logger: testLogger(), workJobs: false });
     const app2 = await createApp(runtime2);
     const url2 = await app2.listen(0);
     try {
@@ -52,7 +53,7 @@ describe('rate limit: tokens per minute per key', () => {
   });
 
   it('at a budget reserved in chunks (300/min), concurrent calls across cache refreshes spend exactly the budget: none lost, none extra', async () => {
-    const runtime3 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '300' }), { log: () => {}, workJobs: false });
+    const runtime3 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '300' }), { logger: testLogger(), workJobs: false });
     const app3 = await createApp(runtime3);
     const url3 = await app3.listen(0);
     try {

@@ -6,6 +6,7 @@ import { tenantSql, UnscopedStatementError, type ServiceContext } from '../src/s
 import { tagReferencesFor } from '../src/services/catalog/index.js';
 import { checksOfVerifications, identityOf, listVerificationItems, verificationItem } from '../src/services/verifications/index.js';
 import { withTestAccount } from './support/account.js';
+import { testLogger } from './support/logs.js';
 import type { TestServer } from './support/test-server.js';
 
 let server: TestServer;
@@ -32,6 +33,7 @@ const contextOf = (merchantId: string, modes: Mode[]): ServiceContext => ({
   caller: { kind: 'system' },
   modes,
   runtime: server.runtime,
+  log: testLogger(),
 });
 
 describe('tenancy of hand-written SQL: tenantSql binds the account and environments in one place', () => {

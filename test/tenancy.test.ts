@@ -5,6 +5,7 @@ import type { ServiceContext } from '../src/services/shared/index.js';
 import { gql } from './support/graphql.js';
 import { RevokeApiKeyDocument } from './graphql/generated.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { testLogger } from './support/logs.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -36,6 +37,7 @@ describe('tenancy: every query is scoped to the caller account and environment',
     const ctx: ServiceContext = {
       em: scopedFork(server.runtime.orm, { merchantId: a.merchant.id, modes: ['sandbox', 'live'] }),
       requestId: 'req_test',
+      log: testLogger(),
       merchantId: a.merchant.id,
       caller: { kind: 'system' },
       modes: ['sandbox', 'live'],

@@ -20,8 +20,29 @@ export function databaseUrl(): string {
   return `postgresql://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/idv`;
 }
 
-/** One connection per load connection, so the ceiling runs with the same concurrency as autocannon. */
-export const openPool = (ctx: BenchContext): pg.Pool => new pg.Pool({ connectionString: databaseUrl(), max: Math.max(ctx.settings.connections, 1) });
+const open = new Set<pg.Pool>();
+
+/**
+ * One connection per load connection, so the ceiling runs with the same concurrency as
+ * autocannon. An idle client's error (the service's database stopping under it) is logged, not
+ * an unhandled `error` event; every pool still open when the run ends is closed by closePools.
+ */
+export function openPool(ctx: BenchContext): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max: Math.max(ctx.settings.connections, 1) });
+  pool.on('error', (error) => ctx.log(`  database client error (ignored): ${error.message}`));
+  const end = pool.end.bind(pool);
+  pool.end = (async () => {
+    open.delete(pool);
+    if (!pool.ended) await end();
+  }) as typeof pool.end;
+  open.add(pool);
+  return pool;
+}
+
+/** Ends the pools a scenario left open (it failed before its own cleanup); run.ts calls it before stopping the service. */
+export async function closePools(): Promise<void> {
+  await Promise.all([...open].map((pool) => pool.end().catch(() => undefined)));
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number) => Math.round(x * 100) / 100;

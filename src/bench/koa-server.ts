@@ -5,9 +5,8 @@ import { serveBaseline } from './baseline.js';
 /**
  * Stock Koa: an app with one middleware answering the same JSON as /healthz through Koa's own
  * `callback()`, with the same node flags as the service. What this loses against the bare
- * server is Koa's per-request machinery as shipped; the service serves its Koa app through its
- * own request loop (src/request-loop.ts, without Koa's per-response on-finished listeners) and
- * adds its request id and error hooks, so healthz/koa shows the two differences together.
+ * server is Koa's per-request machinery as shipped; the service is served the same way and adds
+ * its edge middleware (request id, 404 and failure envelopes), so healthz/koa shows what that adds.
  */
 const app = new Koa({ proxy: false });
 app.use((ctx) => {

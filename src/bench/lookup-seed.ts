@@ -1,7 +1,14 @@
 import type pg from 'pg';
 
-/** Seeded rows carry this id prefix, so a later run can remove them before seeding again. */
-export const SEED_PREFIX = 'vs_lkb';
+/**
+ * The lookup scenario seeds under an account of its own with this name (a new one each run);
+ * the accounts of earlier runs are found by it and their rows removed, so removal never
+ * depends on ids and never touches another account's data.
+ */
+export const SEED_ACCOUNT_NAME = 'bench lookup seed';
+
+/** Seeded ids: unique per run (an earlier run's rows are removed by account, not by id). */
+const SEED_PREFIX = `vs_lkb${Date.now().toString(36)}`;
 
 /** Terminal statuses only: the periodic sweep never touches them, so seeding adds no background work. */
 const STATUSES = `array['approved','rejected','expired','rejected']`;
@@ -42,8 +49,36 @@ export async function seedFingerprints(client: pg.Client | pg.PoolClient, templa
   return res.rowCount ?? 0;
 }
 
-/** Removes what earlier runs seeded (the bench data folder is kept between runs). */
-export async function removeSeeded(client: pg.Client | pg.PoolClient): Promise<number> {
-  const res = await client.query(`delete from verifications where id like '${SEED_PREFIX}%'`);
-  return res.rowCount ?? 0;
+/** Every (table, column) with a foreign key to verifications(id), read from the catalog so a later table is covered. */
+async function childrenOfVerifications(client: pg.Client | pg.PoolClient): Promise<{ table: string; column: string }[]> {
+  const res = await client.query<{ table: string; column: string }>(`
+    select c.conrelid::regclass::text as table, a.attname as column
+    from pg_constraint c
+    join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+    where c.contype = 'f' and c.confrelid = 'verifications'::regclass and array_length(c.conkey, 1) = 1`);
+  return res.rows;
+}
+
+/**
+ * Removes the verifications of earlier runs' seed accounts (the bench data folder is kept
+ * between runs), children first (checks, uploads, reviews, tags: whatever references them),
+ * then their events, in one transaction. `keep` is this run's seed account.
+ */
+export async function removeSeeded(client: pg.Client | pg.PoolClient, keep: string): Promise<number> {
+  const accounts = (await client.query<{ id: string }>(`select id from merchants where name = $1 and id <> $2`, [SEED_ACCOUNT_NAME, keep])).rows.map((r) => r.id);
+  if (accounts.length === 0) return 0;
+  await client.query('begin');
+  try {
+    const owned = `select id from verifications where merchant_id = any($1::text[])`;
+    for (const { table, column } of await childrenOfVerifications(client)) {
+      await client.query(`delete from ${table} where ${column} in (${owned})`, [accounts]);
+    }
+    await client.query(`delete from events where merchant_id = any($1::text[])`, [accounts]);
+    const res = await client.query(`delete from verifications where merchant_id = any($1::text[])`, [accounts]);
+    await client.query('commit');
+    return res.rowCount ?? 0;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  }
 }

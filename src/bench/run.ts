@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, runNode, startChild, stopChild, waitForOk, type Child } from './children.js';
+import { closePools } from './database.js';
 import { measure, measureInterleaved, type LoadSettings, type Measurement } from './load.js';
 import { compare, formatReport, machineInfo, writeResults, type BenchResults } from './report.js';
 import { comparisons, interleaved, scenarios, type BenchContext, type Scenario } from './scenarios.js';
@@ -156,8 +157,9 @@ async function main(): Promise<void> {
 
   log('creating an account (cli bootstrap --json)...');
   // Same env, so the CLI attaches to the database this server started under DATA_DIR.
-  const stdout = await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json'], { cwd: repo, env, timeoutMs: 120_000 });
-  const { merchantId, sandboxKey, memberToken } = parseBootstrap(stdout);
+  const bootstrap = async (name?: string) =>
+    parseBootstrap(await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json', ...(name ? ['--name', name] : [])], { cwd: repo, env, timeoutMs: 120_000 }));
+  const { merchantId, sandboxKey, memberToken } = await bootstrap();
   log(`account ${merchantId || '(id not reported)'} ready`);
 
   log('starting the baselines (bare node:http, one-middleware Koa)...');
@@ -171,6 +173,7 @@ async function main(): Promise<void> {
     sandboxKey,
     memberToken,
     merchantId,
+    bootstrap,
     settings,
     measure: (target, overrides) => measure(target, { ...settings, ...overrides }),
     log,
@@ -225,6 +228,8 @@ try {
   console.error(`\nbench failed: ${(error as Error).message}`);
   exitCode = 1;
 } finally {
+  // A scenario that failed midway may have left pools open: close them before the database stops under them.
+  await closePools();
   await stopChildren();
 }
 process.exit(exitCode);

@@ -17,6 +17,8 @@ export interface BenchContext {
   /** `member.session_token` of the account's owner: /graphql and /v1/console authenticate members. */
   memberToken: string;
   merchantId: string;
+  /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
+  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string }>;
   settings: LoadSettings;
   /** Warm-up + measured run with the bench's settings; throws on any unexpected status or socket error. */
   measure(target: LoadTarget, overrides?: Partial<LoadSettings>): Promise<Measurement>;

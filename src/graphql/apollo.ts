@@ -53,13 +53,13 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 }
 
 /** Adds the request id to every error and logs internal failures with it. */
-const requestIdPlugin = (log: (line: string) => void): ApolloServerPlugin<ServiceContext> => ({
+const requestIdPlugin: ApolloServerPlugin<ServiceContext> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, contextValue }) {
         for (const error of errors) {
           if (!(error.originalError instanceof ApiError) && !fromDatabaseError(error.originalError) && !error.extensions?.code) {
-            log(`error request_id=${contextValue.requestId} graphql: ${error.originalError?.stack ?? error.message}`);
+            contextValue.log.error({ err: error.originalError ?? error, path: error.path }, 'graphql: internal error');
           }
         }
       },
@@ -73,7 +73,7 @@ const requestIdPlugin = (log: (line: string) => void): ApolloServerPlugin<Servic
       },
     };
   },
-});
+};
 
 /**
  * A NUL character breaks PostgreSQL's wire protocol, so it is refused before any resolver runs:
@@ -94,7 +94,7 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     introspection: true,
     // No cache hints are used, and the default cache-control plugin wraps every field resolver
     // (~600 wrapped calls for a page of 50) only to answer `no-store`, which the middleware sets.
-    plugins: [requestIdPlugin(runtime.log), ApolloServerPluginCacheControlDisabled()],
+    plugins: [requestIdPlugin, ApolloServerPluginCacheControlDisabled()],
     // The server's own ordered shutdown stops Apollo; its signal handlers would race it.
     stopOnTerminationSignals: false,
   });

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import { JOBS } from './index.js';
 import type { JobDefinition } from './job.js';
+import type { Logger } from '../logger.js';
 
 export interface JobsOptions {
   /** Poll interval; LISTEN/NOTIFY wakes Postgres workers sooner. */
@@ -30,7 +31,7 @@ export class Jobs {
   /** Windows this process already scheduled a coalesced job for (see scheduleCoalesced). */
   private readonly coalesced = new Map<string, { at: number; write: Promise<void> }>();
 
-  constructor(config: Config, databaseUrl: string, options: JobsOptions = {}) {
+  constructor(config: Config, databaseUrl: string, private readonly logger: Logger, options: JobsOptions = {}) {
     // Agenda re-checks a running job every half lock lifetime on a timer that outlives the job
     // (and keeps a stopped process alive until it fires), so lifetimes stay short; the
     // heartbeat below, not a long lock, is what keeps a slow job from being cancelled.
@@ -41,14 +42,14 @@ export class Jobs {
         : new PostgresBackend({ connectionString: databaseUrl, tableName: 'agenda_jobs', channelName: 'agenda_jobs' }));
     // The LISTEN connection reports a lost database as an 'error' event; without a listener it would crash the process.
     (backend.notificationChannel as unknown as { on?: (e: string, l: (error: Error) => void) => void } | undefined)?.on?.('error', (error) =>
-      console.error('jobs: notification channel:', error.message),
+      logger.error({ err: error }, 'jobs: notification channel failed'),
     );
     this.agenda = new Agenda({
       backend,
       processEvery: options.processEvery ?? '1 second',
       defaultLockLifetime: this.lockLifetimeMs,
     });
-    this.agenda.on('error', (error: Error) => console.error('jobs: store error:', error.message));
+    this.agenda.on('error', (error: Error) => logger.error({ err: error }, 'jobs: store error'));
   }
 
   /** Defines every job's handler; a process must do this before it enqueues or works. */
@@ -58,7 +59,7 @@ export class Jobs {
       this.agenda.define(
         job.name,
         async (agendaJob) => {
-          const stopHeartbeat = heartbeat(agendaJob, lockLifetime, runtime.log);
+          const stopHeartbeat = heartbeat(agendaJob, lockLifetime, runtime.logger);
           try {
             await job.handler(runtime, (agendaJob.attrs.data ?? {}) as never, agendaJob as never);
           } finally {
@@ -121,7 +122,7 @@ export class Jobs {
     if (this.started) {
       this.started = false;
       const result = await this.agenda.drain({ timeout: drainTimeoutMs, closeConnection: true });
-      if (result.timedOut) console.error(`jobs: ${result.running} job(s) still running at shutdown; their locks expire and another worker retries them`);
+      if (result.timedOut) this.logger.warn(`jobs: ${result.running} job(s) still running at shutdown; their locks expire and another worker retries them`);
     } else {
       // Agenda connects its store on construction; wait for that before closing it.
       await this.agenda.ready.catch(() => undefined);
@@ -135,13 +136,13 @@ export class Jobs {
  * cancels, or hands to another worker, a job whose process is alive but slow; the lock
  * lifetime then only bounds how long a crashed worker's job waits to be picked up again.
  */
-function heartbeat(job: { touch(): Promise<void> }, lockLifetimeMs: number, log: (line: string) => void): () => Promise<void> {
+function heartbeat(job: { touch(): Promise<void> }, lockLifetimeMs: number, logger: Logger): () => Promise<void> {
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     if (stopped) return;
     inFlight = job.touch().catch((error: Error) => {
-      if (!stopped) log(`jobs: heartbeat failed: ${error.message}`);
+      if (!stopped) logger.warn({ err: error }, 'jobs: heartbeat failed');
     });
   }, Math.max(50, Math.floor(lockLifetimeMs / 4)));
   timer.unref();

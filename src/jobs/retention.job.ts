@@ -113,7 +113,7 @@ export const retentionJob: JobDefinition = {
   handler: async (runtime) => {
     const result = await purgeExpiredVerifications(runtime);
     if (result.verifications) {
-      runtime.log(`retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`);
+      runtime.logger.info(`retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`);
     }
   },
 };

@@ -31,8 +31,8 @@ function inEnvironment(ctx: ServiceContext, environment: Environment | null | un
   if (ctx.modes.length === 1) return ctx;
   const modes: Mode[] = [environment as Mode];
   // Built field by field: spreading ctx would read its lazy `em` and fork for nothing.
-  const { requestId, merchantId, caller, runtime } = ctx;
-  return withLazyFork({ requestId, merchantId, caller, modes, runtime }, () => scopedFork(runtime.orm, { merchantId, modes }));
+  const { requestId, log, merchantId, caller, runtime } = ctx;
+  return withLazyFork({ requestId, log, merchantId, caller, modes, runtime }, () => scopedFork(runtime.orm, { merchantId, modes }));
 }
 
 @Resolver(() => VerificationType)

@@ -7,7 +7,7 @@ import { presentApiKey, presentList } from './presenters.js';
 import { createApiKeyBody } from './schemas.js';
 import { listQuery, pageParams, parseInput, UUID_RE } from './validate.js';
 
-const listApiKeysQuery = listQuery(UUID_RE);
+export const listApiKeysQuery = listQuery(UUID_RE);
 
 /** /v1/api-keys: list, mint (secret shown once), revoke. */
 export function apiKeysRouter(): Router {

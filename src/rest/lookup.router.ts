@@ -4,7 +4,7 @@ import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupR
 import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
 
-const lookupBody = z.strictObject({
+export const lookupBody = z.strictObject({
   /**
    * 1 to 1,000 addresses. One row answers each entry (Lookup rule 1), so an entry longer than
    * an address can be (254) is answered found: false, not refused; 1,000 characters bound abuse.

@@ -5,7 +5,7 @@ import { grantReverification, presentGrant, withdrawReverification } from '../se
 import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
 
-const grantBody = z.strictObject({
+export const grantBody = z.strictObject({
   /** Why; default merchant_request; `other` requires note. */
   reason: z.enum(GRANT_REASONS).optional(),
   note: z.string().max(1000).optional(),

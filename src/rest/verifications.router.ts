@@ -20,13 +20,13 @@ import { presentVerification, type VerificationView } from './verification.prese
 import { createVerificationBody, VERIFICATION_STATUSES } from './verifications.schema.js';
 import { listQuery, pageParams, parseInput } from './validate.js';
 
-const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
+export const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   /** A verification status. */
   status: z.enum(VERIFICATION_STATUSES).optional(),
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
 });
-const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
+export const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
 
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
 

@@ -25,3 +25,13 @@ export function withTestAccount(use: (t: TestAccount) => unknown, options?: Para
   });
   afterAll(() => server?.close());
 }
+
+/** The server-only sibling of withTestAccount: the file's server, started before its tests and closed after them. */
+export function withTestServer(use: (server: TestServer) => unknown, options?: Parameters<typeof startTestServer>[0]): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    await use(server);
+  });
+  afterAll(() => server?.close());
+}

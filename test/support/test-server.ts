@@ -6,6 +6,9 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { randomBase62 } from '../../src/ids.js';
 import { migrate, openOrm, systemFork } from '../../src/orm.js';
 import { startRuntime, type Runtime } from '../../src/runtime.js';
+import type { Logger } from '../../src/logger.js';
+import { testLogger } from './logs.js';
+import { checkAgainstOpenApi } from './openapi.js';
 import { bootstrapAccount, type BootstrapResult } from '../../src/services/access/index.js';
 
 export interface ApiResponse<T = any> {
@@ -21,6 +24,8 @@ export interface RequestOptions {
   /** Sent as-is instead of JSON-encoding `body`. */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** false: skip the OpenAPI check of a /v1 answer (only for a test of the check itself). */
+  validate?: boolean;
 }
 
 export interface TestServer {
@@ -67,7 +72,6 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     DATABASE_URL: databaseUrl,
     S3_ENDPOINT: process.env.TEST_S3_ENDPOINT,
     S3_BUCKET: 'idv-test',
-    LOG_LEVEL: 'error',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     IDENTITY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,
@@ -104,6 +108,12 @@ export function request<T = any>(base: string, path: string, options: RequestOpt
         for (const [name, value] of Object.entries(res.headers)) {
           if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
+        try {
+          if (options.validate !== false) checkAgainstOpenApi(method, path, res.statusCode ?? 0, responseHeaders.get('content-type'), parsed);
+        } catch (error) {
+          reject(error);
+          return;
+        }
         resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: parsed as T });
       });
       res.on('error', reject);
@@ -115,12 +125,11 @@ export function request<T = any>(base: string, path: string, options: RequestOpt
 }
 
 /** Boots the real service (database, store, jobs, HTTP on 127.0.0.1) against a fresh database. */
-export async function startTestServer(options: { env?: Record<string, string>; databaseUrl?: string; workJobs?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; databaseUrl?: string; workJobs?: boolean; logger?: Logger } = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(databaseUrl, options.env);
-  const logs: string[] = [];
   const runtime = await startRuntime(config, {
-    log: (line) => (process.env.TEST_LOG ? console.error(line) : logs.push(line)),
+    logger: options.logger ?? testLogger(),
     workJobs: options.workJobs ?? true,
     jobs: { processEvery: 200, lockLifetimeMs: 4000 },
   });

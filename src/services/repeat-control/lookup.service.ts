@@ -146,7 +146,7 @@ export async function lookupVerifications(ctx: ServiceContext, emails: string[])
     );
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    ctx.runtime.log(`lookup unavailable (request ${ctx.requestId}): ${(error as Error).message}`);
+    ctx.log.error({ err: error }, 'lookup unavailable');
     throw serviceUnavailable(
       'LOOKUP_UNAVAILABLE',
       'The lookup cannot be answered right now; treat the addresses as unknown, not unverified, and retry with backoff.',

@@ -50,7 +50,7 @@ export type OutcomeTransport = (email: OutcomeEmail) => Promise<void>;
  * (never the address), so a development setup needs no mail server.
  */
 export function logTransport(runtime: Runtime): OutcomeTransport {
-  return async (email) => runtime.log(`outcome email ${email.notificationId}: verification ${email.verificationId} ${email.decision} (${email.locale})`);
+  return async (email) => runtime.logger.info(`outcome email ${email.notificationId}: verification ${email.verificationId} ${email.decision} (${email.locale})`);
 }
 
 const transports = new WeakMap<Runtime, OutcomeTransport>();
@@ -124,12 +124,12 @@ async function recordRefusal(runtime: Runtime, row: DueRow, error: Error): Promi
       `update applicant_notifications set status = 'failed', failed_at = now(), last_error = ?, updated_at = now() where id = ? and status = 'pending'`,
       [reason, row.id],
     );
-    runtime.log(`outcome email ${row.id}: failed after ${row.attempts} attempts: ${reason}`);
+    runtime.logger.warn(`outcome email ${row.id}: failed after ${row.attempts} attempts: ${reason}`);
     return;
   }
   await knexOf(runtime).raw(
     `update applicant_notifications set send_after = now() + make_interval(secs => ?), last_error = ?, updated_at = now() where id = ? and status = 'pending'`,
     [retryIn, reason, row.id],
   );
-  runtime.log(`outcome email ${row.id}: attempt ${row.attempts} refused, retry in ${retryIn} s: ${reason}`);
+  runtime.logger.warn(`outcome email ${row.id}: attempt ${row.attempts} refused, retry in ${retryIn} s: ${reason}`);
 }

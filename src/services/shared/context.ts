@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config, Mode } from '../../config.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
 import type { Loaders } from '../../graphql/loaders.js';
+import type { Logger } from '../../logger.js';
 import type { Runtime } from '../../runtime.js';
 import { parameterMissing, permissionError } from '../../errors.js';
 
@@ -36,6 +37,8 @@ export type Caller = KeyCaller | MemberCaller | SystemCaller;
 export interface ServiceContext {
   em: EntityManager;
   requestId: string;
+  /** The request's logger: every line it writes carries `request_id`. */
+  log: Logger;
   merchantId: string;
   caller: Caller;
   /** Environments this context may read: the key's one, or the member seat's. */

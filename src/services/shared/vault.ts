@@ -51,13 +51,13 @@ export const normaliseDocumentNumber = (value: string): string => value.toUpperC
  * The master key: IDENTITY_ENCRYPTION_KEY (base64, 32 bytes) when the operator sets it; on
  * embedded defaults a key generated once under the data folder (mode 600).
  */
-export function loadMasterKey(configured: string | undefined, dataDir: string, log: (line: string) => void): Buffer {
+export function loadMasterKey(configured: string | undefined, dataDir: string, logger: { warn(message: string): void }): Buffer {
   if (configured) return Buffer.from(configured, 'base64');
   const file = path.join(dataDir, 'identity.key');
   if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
-  log(`generated an identity encryption key in ${file}; set IDENTITY_ENCRYPTION_KEY in production`);
+  logger.warn(`generated an identity encryption key in ${file}; set IDENTITY_ENCRYPTION_KEY in production`);
   return key;
 }

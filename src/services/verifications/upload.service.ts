@@ -92,7 +92,7 @@ async function withStorage<T>(ctx: ServiceContext, operation: string, run: () =>
     return await run();
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    ctx.runtime.log(`storage ${operation} failed request_id=${ctx.requestId}: ${(error as Error)?.message ?? String(error)}`);
+    ctx.log.error({ err: error }, `storage ${operation} failed`);
     throw serviceUnavailable('STORAGE_UNAVAILABLE', 'The artefact store is temporarily unavailable. Retry with backoff.');
   }
 }
@@ -217,6 +217,6 @@ export async function completeUpload(ctx: ServiceContext, verificationId: string
     return current;
   });
   // The upload is committed either way; a queueing failure is the lifecycle's to recover, not the caller's to retry.
-  await runAfterCommit(after).catch((error) => ctx.runtime.log(`after-commit work for upload ${uploadId} failed: ${(error as Error)?.message}`));
+  await runAfterCommit(after).catch((error) => ctx.log.error({ err: error }, `after-commit work for upload ${uploadId} failed`));
   return completed;
 }

@@ -123,7 +123,7 @@ const jobData = (v: Verification) => ({ verificationId: v.id, merchantId: v.merc
 export async function scheduleExpiry(runtime: Runtime, v: { id: string; expiresAt: Date }): Promise<void> {
   await runtime.jobs.scheduleCoalesced(v.expiresAt, EXPIRE_DUE_JOB, EXPIRY_WINDOW_MS).catch((error) => {
     // The periodic sweep expires the session anyway; losing this job delays nothing beyond a sweep interval.
-    runtime.log(`expiry job for ${v.id} not scheduled (${(error as Error).message}); the sweep will expire it`);
+    runtime.logger.warn({ err: error }, `expiry job for ${v.id} not scheduled; the sweep will expire it`);
   });
 }
 

@@ -150,7 +150,7 @@ async function afterCreate(ctx: ServiceContext, v: NewVerification, runsNow: boo
   await scheduleExpiry(ctx.runtime, v);
   if (!runsNow) return;
   await ctx.runtime.jobs.now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode: v.mode }).catch((error: Error) => {
-    ctx.runtime.log(`run-checks job for ${v.id} not queued (${error.message}); the sweep re-queues it`);
+    ctx.log.warn({ err: error }, `run-checks job for ${v.id} not queued; the sweep re-queues it`);
   });
 }
 

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Runtime } from '../../runtime.js';
+import type { Logger } from '../../logger.js';
 
 /** The channel the `events` insert trigger notifies (migration OutboxNotify). */
 export const OUTBOX_CHANNEL = 'events_outbox';
@@ -30,7 +31,7 @@ export class OutboxSignal {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly log: (line: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   /** True while the LISTEN connection is up, so a commit is sure to wake a waiter. */
@@ -100,7 +101,7 @@ export class OutboxSignal {
       return;
     }
     this.client = client;
-    if (this.down) this.log('outbox: LISTEN connection is back');
+    if (this.down) this.logger.info('outbox: LISTEN connection is back');
     this.down = false;
     // Events committed while nobody listened: let the dispatcher look once.
     this.generation++;
@@ -119,7 +120,7 @@ export class OutboxSignal {
   private lost(client: pg.Client, why: string): void {
     if (this.client === client) this.client = undefined;
     if (this.closed || this.reconnectTimer) return;
-    if (!this.down) this.log(`outbox: LISTEN connection lost (${why}); polling until it is back`);
+    if (!this.down) this.logger.warn(`outbox: LISTEN connection lost (${why}); polling until it is back`);
     this.down = true;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
@@ -138,7 +139,7 @@ const signals = new WeakMap<Runtime, OutboxSignal>();
 /** The process's outbox signal, created and connected on first use (the dispatcher's first run). */
 export async function outboxSignalFor(runtime: Runtime): Promise<OutboxSignal> {
   let signal = signals.get(runtime);
-  if (!signal) signals.set(runtime, (signal = new OutboxSignal(runtime.databaseUrl, runtime.log)));
+  if (!signal) signals.set(runtime, (signal = new OutboxSignal(runtime.databaseUrl, runtime.logger)));
   await signal.start();
   return signal;
 }

@@ -109,7 +109,7 @@ export class DeliverySender {
     while (!this.closed && this.inFlight < this.concurrency && this.waiting > 0 && this.unwritten.length < this.maxUnwritten) {
       const delivery = this.queue[this.head++]!;
       if (Date.now() > delivery.startBy) this.handBack.push(delivery);
-      else void this.send(delivery).catch((error: Error) => this.runtime.log(`webhooks: attempt of ${delivery.id} failed to run, its lease will redeliver: ${error.message}`));
+      else void this.send(delivery).catch((error: Error) => this.runtime.logger.error({ err: error }, `webhooks: attempt of ${delivery.id} failed to run, its lease will redeliver`));
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -140,7 +140,7 @@ export class DeliverySender {
     const outcomes = this.unwritten.splice(0);
     const handBack = this.handBack.splice(0);
     this.writing = this.writeBatch(outcomes, handBack)
-      .catch((error: Error) => this.runtime.log(`webhooks: writing ${outcomes.length} attempt(s) failed, their leases will redeliver: ${error.message}`))
+      .catch((error: Error) => this.runtime.logger.error({ err: error }, `webhooks: writing ${outcomes.length} attempt(s) failed, their leases will redeliver`))
       .finally(() => {
         this.writing = null;
         this.pump();

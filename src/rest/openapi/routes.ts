@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { listApiKeysQuery } from '../api-keys.router.js';
+import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from '../flows.schema.js';
+import { lookupBody } from '../lookup.router.js';
+import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
+import { grantBody } from '../reverification.router.js';
+import { createApiKeyBody, signInBody } from '../schemas.js';
+import { patchSettingsBody } from '../settings.schema.js';
+import { createTagBody, listApplicantsQuery, listTagsQuery, taggingBody, updateTagBody, usageQuery } from '../tags.schema.js';
+import { completeUploadBody, createUploadBody } from '../uploads.schema.js';
+import { getVerificationQuery, listVerificationsQuery } from '../verifications.router.js';
+import { createVerificationBody } from '../verifications.schema.js';
+import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from '../webhooks.schema.js';
+import * as r from './responses.js';
+
+/** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
+export interface RouteDoc {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  /** `key`: a secret key (Bearer sk_...); `member`: a console session (Bearer mst_...); `none`. */
+  auth: 'key' | 'member' | 'none';
+  /** The key scope the route requires (documented in the description). */
+  permission?: string;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Success status, default 200. */
+  status?: number;
+  response: z.ZodType;
+  /** Further documented error statuses besides 400/401/403/404 (and 429 for keys), e.g. 409. */
+  errors?: number[];
+  /** Request headers the route reads (e.g. Idempotency-Key). */
+  headers?: z.ZodObject;
+}
+
+type Options = Omit<RouteDoc, 'method' | 'path' | 'summary' | 'auth' | 'response'>;
+const key = (method: RouteDoc['method'], path: string, summary: string, response: z.ZodType, options: Options = {}): RouteDoc => ({ method, path, summary, auth: 'key', response, ...options });
+const member = (method: RouteDoc['method'], path: string, summary: string, response: z.ZodType, options: Options = {}): RouteDoc => ({ method, path, summary, auth: 'member', response, ...options });
+
+const idempotency = z.object({ 'idempotency-key': z.string().max(255).optional().meta({ description: 'Replays the stored answer of an earlier call with the same key (24 h).' }) });
+
+/**
+ * Every `/v1` route, one line each: adding a route to a router means adding its line here
+ * (the suite fails on any answer from an undocumented route). Key routes first, then the
+ * console (team member) routes.
+ */
+export const ROUTES: RouteDoc[] = [
+  key('get', '/v1/merchant', 'The calling account', r.merchant, { permission: 'settings:read' }),
+  key('get', '/v1/entitlements', 'What the calling key may do', r.entitlements, { permission: 'settings:read' }),
+  key('get', '/v1/api-keys', 'List API keys', r.listOf(r.apiKey, 'ApiKeyList'), { permission: 'settings:read', query: listApiKeysQuery }),
+  key('post', '/v1/api-keys', 'Create an API key (the secret is shown once)', r.apiKey, { permission: 'settings:write', body: createApiKeyBody, status: 201 }),
+  key('delete', '/v1/api-keys/:id', 'Revoke an API key', r.apiKey, { permission: 'settings:write' }),
+  key('post', '/v1/verifications/lookup', 'Batch lookup by email (1 to 1,000 addresses)', r.lookupList, { permission: 'verification:read', body: lookupBody, errors: [503] }),
+  key('post', '/v1/verifications', 'Create a verification session', r.verification, { permission: 'verification:create', body: createVerificationBody, status: 201, errors: [409], headers: idempotency }),
+  key('get', '/v1/verifications', 'List verifications', r.listOf(r.verification, 'VerificationList'), { permission: 'verification:read', query: listVerificationsQuery }),
+  key('get', '/v1/verifications/:id', 'Read a verification (include=applicant,evidence)', r.verification, { permission: 'verification:read', query: getVerificationQuery }),
+  key('post', '/v1/verifications/:id/reverification', 'Grant a reverification', r.reverificationGrant, { permission: 'verification:create', body: grantBody, errors: [409] }),
+  key('delete', '/v1/verifications/:id/reverification', 'Withdraw an open reverification grant', r.reverificationRevoked, { permission: 'verification:create', errors: [409] }),
+  key('post', '/v1/verifications/:id/uploads', 'Create a presigned upload URL', r.uploadUrl, { permission: 'verification:create', body: createUploadBody, status: 201, errors: [409, 503] }),
+  key('post', '/v1/verifications/:id/uploads/:uploadId/complete', 'Complete an upload (checks the stored bytes)', r.upload, { permission: 'verification:create', body: completeUploadBody, errors: [409, 413, 503] }),
+  key('post', '/v1/verifications/:id/tags', 'Tag a verification', r.tagReferenceList, { permission: 'verification:create', body: taggingBody }),
+  key('delete', '/v1/verifications/:id/tags/:tagId', 'Remove a tag from a verification', r.tagRemoved, { permission: 'verification:create' }),
+  key('get', '/v1/manual-reviews', 'List manual reviews', r.listOf(r.manualReview, 'ManualReviewList'), { permission: 'verification:read', query: listManualReviewsQuery }),
+  key('post', '/v1/manual-reviews/:id/decision', 'Decide a manual review', r.manualReview, { permission: 'verification:create', body: decisionBody, errors: [409] }),
+  key('get', '/v1/flows', 'List flows', r.listOf(r.flow, 'FlowList'), { permission: 'settings:read', query: listFlowsQuery }),
+  key('post', '/v1/flows', 'Create a flow', r.flow, { permission: 'settings:write', body: createFlowBody, status: 201 }),
+  key('get', '/v1/flows/:id', 'Read a flow', r.flow, { permission: 'settings:read' }),
+  key('post', '/v1/flows/:id', 'Update a flow (optimistic version)', r.flow, { permission: 'settings:write', body: updateFlowBody, errors: [409] }),
+  key('delete', '/v1/flows/:id', 'Delete a flow', r.flowDeleted, { permission: 'settings:write', errors: [409] }),
+  key('post', '/v1/flows/:id/preview', 'Preview a flow as a short-lived sandbox session', r.flowPreview, { permission: 'verification:create', body: previewFlowBody }),
+  key('get', '/v1/tags', 'List tags', r.listOf(r.tag, 'TagList'), { permission: 'verification:read', query: listTagsQuery }),
+  key('post', '/v1/tags', 'Create a tag (200 with the existing tag of the same name)', r.tag, { permission: 'verification:create', body: createTagBody, status: 201, errors: [409] }),
+  key('patch', '/v1/tags/:id', 'Update a tag', r.tag, { permission: 'verification:create', body: updateTagBody, errors: [409] }),
+  key('delete', '/v1/tags/:id', 'Retire a tag', r.tag, { permission: 'verification:create' }),
+  key('get', '/v1/applicants', 'List applicants', r.listOf(r.applicant, 'ApplicantList'), { permission: 'verification:read', query: listApplicantsQuery }),
+  key('get', '/v1/applicants/:id', 'Read an applicant', r.applicant, { permission: 'verification:read' }),
+  key('post', '/v1/applicants/:id/tags', 'Tag an applicant', r.tagReferenceList, { permission: 'verification:create', body: taggingBody }),
+  key('delete', '/v1/applicants/:id/tags/:tagId', 'Remove a tag from an applicant', r.tagRemoved, { permission: 'verification:create' }),
+  key('get', '/v1/usage', 'Usage summary', r.usageSummary, { permission: 'analytics:read', query: usageQuery }),
+  key('get', '/v1/webhooks', 'List webhook endpoints', r.listOf(r.webhookEndpoint, 'WebhookEndpointList'), { permission: 'webhook:manage', query: listWebhooksQuery }),
+  key('post', '/v1/webhooks', 'Create a webhook endpoint (the signing secret is shown once)', r.webhookEndpoint, { permission: 'webhook:manage', body: createWebhookBody, status: 201 }),
+  key('patch', '/v1/webhooks/:id', 'Update a webhook endpoint', r.webhookEndpoint, { permission: 'webhook:manage', body: updateWebhookBody }),
+  key('delete', '/v1/webhooks/:id', 'Delete a webhook endpoint', r.webhookEndpointDeleted, { permission: 'webhook:manage' }),
+  key('post', '/v1/webhooks/:id/rotate_secret', 'Rotate the signing secret', r.webhookEndpoint, { permission: 'webhook:manage', body: rotateSecretBody }),
+  key('post', '/v1/webhooks/:id/test', 'Send a test event', r.webhookDelivery, { permission: 'webhook:manage', body: testWebhookBody, status: 202 }),
+  key('get', '/v1/webhooks/:id/deliveries', 'The delivery log of an endpoint', r.listOf(r.webhookDelivery, 'WebhookDeliveryList'), { permission: 'webhook:manage', query: listDeliveriesQuery }),
+
+  { method: 'post', path: '/v1/console/sessions', summary: 'Sign in as a team member', auth: 'none', body: signInBody, status: 201, response: r.consoleSession, errors: [401, 429] },
+  member('delete', '/v1/console/sessions/current', 'Sign out', r.consoleSessionDeleted),
+  member('get', '/v1/console/settings', 'Account settings', r.accountSettings),
+  member('patch', '/v1/console/settings', 'Change account settings (optimistic version)', r.accountSettings, { body: patchSettingsBody, errors: [409] }),
+];
