@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, knexOf, DeliverySender } from '../src/services/webhooks/index.js';
+import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -189,12 +189,12 @@ describe('batched attempt records', () => {
     const { leased } = await fanOutBatch(server.runtime, 200, 400);
     const d = leased[0]!;
     const failure = { statusCode: 500, error: 'HTTP 500', durationMs: 3, retryAfterSeconds: null };
-    const stale = await recordOutcomes(knexOf(server.runtime), [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const stale = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
     expect(stale).toEqual([]);
     expect(await delivery(d.id)).toMatchObject({ attempt_count: 0, attempts: [], claim_token: d.claimToken });
 
     await sql(server.databaseUrl, `update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
-    const retries = await recordOutcomes(knexOf(server.runtime), [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const retries = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
     expect(retries.map((r) => r.deliveryId)).toEqual([d.id]);
     expect(await delivery(d.id)).toMatchObject({ status: 'pending', attempt_count: 1, claim_token: null, lease_until: null });
     const [endpointRow] = await sql(server.databaseUrl, `select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);

@@ -1,3 +1,4 @@
+import { inTransaction, withConnection } from '../services/shared/index.js';
 import type { Runtime } from '../runtime.js';
 import type { JobDefinition } from './job.js';
 
@@ -42,7 +43,7 @@ left join account_settings s on s.merchant_id = v.merchant_id
 where v.retention_purged_at is null
   and v.created_at < now() - make_interval(days => coalesce(s.retention_days, ${DEFAULT_RETENTION_DAYS}))
 order by v.created_at
-limit ?
+limit $1
 for update of v skip locked`;
 
 /** Identity, images and every fingerprint go; status, verdict, reason codes and checks stay. */
@@ -50,7 +51,7 @@ const PURGE_SQL = `
 update verifications
 set identity = null, email_fingerprint = null, reference_fingerprint = null,
     document_fingerprint = null, national_id_fingerprint = null, retention_purged_at = now()
-where id = any(?::text[]) and retention_purged_at is null`;
+where id = any($1::text[]) and retention_purged_at is null`;
 
 async function deleteObjects(runtime: Runtime, keys: string[], concurrency: number): Promise<void> {
   let next = 0;
@@ -85,18 +86,20 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
   const maxBatches = options.maxBatches ?? 20;
   const concurrency = options.storageConcurrency ?? 16;
   const result: RetentionResult = { verifications: 0, uploads: 0, batches: 0, more: false };
-  const connection = runtime.orm.em.getConnection();
   for (let batch = 0; batch < maxBatches; batch++) {
-    const purged = await connection.transactional(async (trx) => {
-      const due = await connection.execute<DueRow[]>(DUE_SQL, [batchSize], 'all', trx);
-      if (due.length === 0) return { count: 0, uploads: 0 };
-      const ids = `{${due.map((row) => row.id).join(',')}}`;
-      const uploads = await connection.execute<UploadRow[]>(`select id, storage_key from uploads where verification_id = any(?::text[])`, [ids], 'all', trx);
-      await deleteObjects(runtime, uploads.map((u) => u.storage_key), concurrency);
-      if (uploads.length) await connection.execute(`delete from uploads where verification_id = any(?::text[])`, [ids], 'run', trx);
-      await connection.execute(PURGE_SQL, [ids], 'run', trx);
-      return { count: due.length, uploads: uploads.length };
-    });
+    // Across accounts by design: the purge is the system's, each row by its own account's retention_days.
+    const purged = await withConnection(runtime.orm, (sql) =>
+      inTransaction(sql, async () => {
+        const due = await sql.query<DueRow>(DUE_SQL, [batchSize]);
+        if (due.length === 0) return { count: 0, uploads: 0 };
+        const ids = due.map((row) => row.id);
+        const uploads = await sql.query<UploadRow>(`select id, storage_key from uploads where verification_id = any($1::text[])`, [ids]);
+        await deleteObjects(runtime, uploads.map((u) => u.storage_key), concurrency);
+        if (uploads.length) await sql.query(`delete from uploads where verification_id = any($1::text[])`, [ids]);
+        await sql.query(PURGE_SQL, [ids]);
+        return { count: due.length, uploads: uploads.length };
+      }),
+    );
     if (purged.count === 0) return result;
     result.batches++;
     result.verifications += purged.count;

@@ -3,9 +3,9 @@ import nodemailer from 'nodemailer';
 import type { Identity } from '../../engine/types.js';
 import { ApplicantNotification } from '../../entities/applicant-notification.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
+import { withConnection } from '../shared/index.js';
 import type { Runtime } from '../../runtime.js';
 import { outcomeMessage } from './outcome-messages.js';
-import { knexOf } from '../webhooks/index.js';
 
 /** What a mail transport is handed; the address is decrypted only at send time. */
 export interface OutcomeEmail {
@@ -84,23 +84,22 @@ interface DueRow { id: string; verification_id: string; decision: 'approve' | 'r
  * mid-send leaves its rows to be taken again when the lease ends: at least once, never lost.
  */
 export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transport = transportFor(runtime)): Promise<number> {
-  const knex = knexOf(runtime);
-  const result = await knex.raw(
+  const run = (text: string, params: unknown[]) => withConnection(runtime.orm, (sql) => sql.query<DueRow>(text, params));
+  const rows = await run(
     `with due as (
        select id from applicant_notifications where status = 'pending' and send_after <= now()
-       order by send_after limit ? for update skip locked)
+       order by send_after limit $1 for update skip locked)
      update applicant_notifications n
-        set send_after = now() + make_interval(secs => ?), attempts = n.attempts + 1, updated_at = now()
+        set send_after = now() + make_interval(secs => $2), attempts = n.attempts + 1, updated_at = now()
      from due, verifications v where n.id = due.id and v.id = n.verification_id
      returning n.id, n.verification_id, n.decision, v.identity, v.locale, n.attempts`,
     [limit, SEND_LEASE_SECONDS],
   );
-  const rows: DueRow[] = result.rows;
   for (const row of rows) {
     // Retention may have purged the identity since the decision: there is no address left.
     const to = row.identity ? runtime.vault.decrypt<Identity>(row.identity).email : undefined;
     if (!to) {
-      await knex.raw(`update applicant_notifications set status = 'dropped', dropped_at = now(), updated_at = now() where id = ? and status = 'pending'`, [row.id]);
+      await run(`update applicant_notifications set status = 'dropped', dropped_at = now(), updated_at = now() where id = $1 and status = 'pending'`, [row.id]);
       continue;
     }
     try {
@@ -110,7 +109,7 @@ export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transp
       continue;
     }
     // A reopen while it was being sent has marked it dropped: it went out anyway, and stays dropped.
-    await knex.raw(`update applicant_notifications set status = 'sent', sent_at = now(), last_error = null, updated_at = now() where id = ? and status = 'pending'`, [row.id]);
+    await run(`update applicant_notifications set status = 'sent', sent_at = now(), last_error = null, updated_at = now() where id = $1 and status = 'pending'`, [row.id]);
   }
   return rows.length;
 }
@@ -120,16 +119,14 @@ async function recordRefusal(runtime: Runtime, row: DueRow, error: Error): Promi
   const reason = (error.message || String(error)).replace(/[^\s<>@]+@[^\s<>@]+/g, '<address>').slice(0, 300);
   const retryIn = OUTCOME_EMAIL_RETRIES[row.attempts - 1];
   if (retryIn === undefined) {
-    await knexOf(runtime).raw(
-      `update applicant_notifications set status = 'failed', failed_at = now(), last_error = ?, updated_at = now() where id = ? and status = 'pending'`,
-      [reason, row.id],
+    await withConnection(runtime.orm, (sql) =>
+      sql.query(`update applicant_notifications set status = 'failed', failed_at = now(), last_error = $1, updated_at = now() where id = $2 and status = 'pending'`, [reason, row.id]),
     );
     runtime.logger.warn(`outcome email ${row.id}: failed after ${row.attempts} attempts: ${reason}`);
     return;
   }
-  await knexOf(runtime).raw(
-    `update applicant_notifications set send_after = now() + make_interval(secs => ?), last_error = ?, updated_at = now() where id = ? and status = 'pending'`,
-    [retryIn, reason, row.id],
+  await withConnection(runtime.orm, (sql) =>
+    sql.query(`update applicant_notifications set send_after = now() + make_interval(secs => $1), last_error = $2, updated_at = now() where id = $3 and status = 'pending'`, [retryIn, reason, row.id]),
   );
   runtime.logger.warn(`outcome email ${row.id}: attempt ${row.attempts} refused, retry in ${retryIn} s: ${reason}`);
 }

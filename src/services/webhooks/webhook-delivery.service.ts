@@ -2,8 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Knex } from '@mikro-orm/postgresql';
 import type { Runtime } from '../../runtime.js';
+import { withConnection } from '../shared/index.js';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './ssrf.js';
 import { recordOutcomes, type Decision, type ScheduledRetry, type SendResult } from './webhook-outcomes.js';
 
@@ -38,8 +38,6 @@ export function signPayload(secret: string, id: string, timestamp: number, body:
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
-
-export const knexOf = (runtime: Runtime): Knex => runtime.orm.em.getConnection().getKnex();
 
 /** Standard Webhooks headers for one attempt, signed with a fresh timestamp. */
 export function signedHeaders(secret: string, eventId: string, body: string): Record<string, string> {
@@ -136,32 +134,33 @@ export function decide(result: SendResult, state: { attemptCount: number; deferr
 }
 
 interface ClaimedDelivery { id: string; endpoint_id: string; event_id: string; body: string; attempt_count: number; deferred_seconds: number }
-interface EndpointState { url: string; status: string; deleted_at: Date | null; secret_ciphertext: string; failing_since: Date | null }
+interface EndpointState { url: string; status: string; deleted_at: Date | string | null; secret_ciphertext: string; failing_since: Date | string | null }
 
 /** Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds it. */
 async function claim(runtime: Runtime, deliveryId: string, token: string): Promise<ClaimedDelivery | undefined> {
-  const result = await knexOf(runtime).raw(
-    `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), claim_token = ?, updated_at = now()
-     where id = ? and status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-     returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
-    [LEASE_SECONDS, token, deliveryId],
+  const rows = await withConnection(runtime.orm, (sql) =>
+    sql.query<ClaimedDelivery>(
+      `update webhook_deliveries set lease_until = now() + make_interval(secs => $1), claim_token = $2, updated_at = now()
+       where id = $3 and status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+       returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
+      [LEASE_SECONDS, token, deliveryId],
+    ),
   );
-  return result.rows[0];
+  return rows[0];
 }
 
 /** A wake-up that came before the due time (clocks, duplicates) goes back to sleep until then. */
 async function rescheduleIfEarly(runtime: Runtime, deliveryId: string): Promise<void> {
-  const row: { next_attempt_at: Date } | undefined = (
-    await knexOf(runtime).raw(`select next_attempt_at from webhook_deliveries where id = ? and status = 'pending' and lease_until is null and next_attempt_at > now()`, [deliveryId])
-  ).rows[0];
+  const [row] = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ next_attempt_at: Date | string }>(`select next_attempt_at from webhook_deliveries where id = $1 and status = 'pending' and lease_until is null and next_attempt_at > now()`, [deliveryId]),
+  );
   if (row) await runtime.jobs.schedule(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId });
 }
 
 /** Closes a delivery without an attempt (endpoint deleted or disabled: deliveries stop). */
 async function abandon(runtime: Runtime, id: string, token: string, reason: string): Promise<void> {
-  await knexOf(runtime).raw(
-    `update webhook_deliveries set status = 'failed', last_error = ?, lease_until = null, claim_token = null, updated_at = now() where id = ? and claim_token = ?`,
-    [reason, id, token],
+  await withConnection(runtime.orm, (sql) =>
+    sql.query(`update webhook_deliveries set status = 'failed', last_error = $1, lease_until = null, claim_token = null, updated_at = now() where id = $2 and claim_token = $3`, [reason, id, token]),
   );
 }
 
@@ -173,14 +172,14 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
   const token = randomUUID();
   const delivery = await claim(runtime, deliveryId, token);
   if (!delivery) return rescheduleIfEarly(runtime, deliveryId);
-  const endpoint: EndpointState | undefined = (
-    await knexOf(runtime).raw(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = ?`, [delivery.endpoint_id])
-  ).rows[0];
+  const [endpoint] = await withConnection(runtime.orm, (sql) =>
+    sql.query<EndpointState>(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = $1`, [delivery.endpoint_id]),
+  );
   if (!endpoint || endpoint.deleted_at) return abandon(runtime, delivery.id, token, 'endpoint deleted');
   if (endpoint.status !== 'active') return abandon(runtime, delivery.id, token, 'endpoint disabled');
   const secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext);
   const result = await postWebhook(endpoint.url, signedHeaders(secret, delivery.event_id, delivery.body), delivery.body, runtime.config.webhookAllowPrivateNetworks);
   const decision = decide(result, { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds }, runtime.config.webhookRetrySchedule);
   const outcome = { deliveryId: delivery.id, claimToken: token, endpointId: delivery.endpoint_id, result, decision, finishedAt: Date.now() };
-  await scheduleRetries(runtime, await recordOutcomes(knexOf(runtime), [outcome]));
+  await scheduleRetries(runtime, await recordOutcomes(runtime.orm, [outcome]));
 }

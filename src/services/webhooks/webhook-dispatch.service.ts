@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@mikro-orm/postgresql';
 import { newId } from '../../ids.js';
 import type { Runtime } from '../../runtime.js';
 import { outboxSignalFor, type OutboxSignal } from './outbox-signal.js';
-import { buildEnvelopeBody, knexOf, LEASE_SECONDS, queueDeliveries } from './webhook-delivery.service.js';
+import { inTransaction, withConnection, type RawSql } from '../shared/index.js';
+import { buildEnvelopeBody, LEASE_SECONDS, queueDeliveries } from './webhook-delivery.service.js';
 import { senderFor, startByFor, type LeasedDelivery } from './webhook-sender.js';
 
 const FAN_OUT_BATCH = 200;
@@ -39,21 +39,29 @@ export interface FanOutResult {
   leased: LeasedDelivery[];
 }
 
-async function readBatch(trx: Knex.Transaction, batchSize: number): Promise<{ events: EventRow[]; endpoints: EndpointRow[] }> {
-  const events: EventRow[] = (
-    await trx.raw(`select id, merchant_id, mode, type, api_key_id, payload, test, created_at from events where dispatched_at is null order by created_at limit ? for update skip locked`, [batchSize])
-  ).rows;
+async function readBatch(sql: RawSql, batchSize: number): Promise<{ events: EventRow[]; endpoints: EndpointRow[] }> {
+  const events = await sql.query<EventRow>(
+    `select id, merchant_id, mode, type, api_key_id, payload, test, created_at from events where dispatched_at is null order by created_at limit $1 for update skip locked`,
+    [batchSize],
+  );
   if (events.length === 0) return { events, endpoints: [] };
   const merchants = [...new Set(events.map((e) => e.merchant_id))];
-  const endpoints: EndpointRow[] = (
-    await trx.raw(
-      `select id, merchant_id, mode, events, api_key_ids, url, secret_ciphertext from webhook_endpoints
-       where status = 'active' and deleted_at is null and merchant_id in (${merchants.map(() => '?').join(',')})`,
-      merchants,
-    )
-  ).rows;
+  const endpoints = await sql.query<EndpointRow>(
+    `select id, merchant_id, mode, events, api_key_ids, url, secret_ciphertext from webhook_endpoints
+     where status = 'active' and deleted_at is null and merchant_id = any($1::text[])`,
+    [merchants],
+  );
   return { events, endpoints };
 }
+
+/** The planned deliveries in one statement; `leased` rows start with this process's lease. Conflicts (already fanned out) are skipped. */
+const INSERT_DELIVERIES = `
+insert into webhook_deliveries (id, merchant_id, mode, created_at, updated_at, endpoint_id, event_id, event_type, test, body, next_attempt_at, attempts, lease_until, claim_token)
+select x.id, x.merchant_id, x.mode, $2, $2, x.endpoint_id, x.event_id, x.event_type, x.test, x.body, $2, '[]'::jsonb,
+       case when x.claim_token is not null then now() + make_interval(secs => $3) end, x.claim_token
+from jsonb_to_recordset($1::jsonb) as x(id text, merchant_id text, mode text, endpoint_id text, event_id text, event_type text, test boolean, body text, claim_token text)
+on conflict (event_id, endpoint_id) do nothing
+returning id`;
 
 /**
  * Fans one bounded batch of undispatched outbox events out to deliveries and marks the events
@@ -65,36 +73,33 @@ async function readBatch(trx: Knex.Transaction, batchSize: number): Promise<{ ev
 export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, leaseLimit = 0): Promise<FanOutResult> {
   const claimToken = leaseLimit > 0 ? randomUUID() : null;
   const leasedAt = Date.now();
-  return knexOf(runtime).transaction(async (trx) => {
-    const { events, endpoints } = await readBatch(trx, batchSize);
-    if (events.length === 0) return { events: 0, deliveryIds: [], leased: [] };
-    const now = new Date();
-    const leaseUntil = claimToken ? trx.raw('now() + make_interval(secs => ?)', [LEASE_SECONDS]) : null;
-    let leases = 0;
-    const leaseNext = () => (claimToken && leases++ < leaseLimit ? { lease_until: leaseUntil, claim_token: claimToken } : { lease_until: null, claim_token: null });
-    const planned = events.flatMap((event) => {
-      const endpointsOf = endpoints.filter((endpoint) => subscribes(endpoint, event));
-      if (endpointsOf.length === 0) return [];
-      const body = buildEnvelopeBody({ id: event.id, type: event.type, createdAt: new Date(event.created_at), mode: event.mode, test: event.test, payload: event.payload });
-      return endpointsOf.map((endpoint) => ({
-        endpoint,
-        row: {
-          id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, created_at: now, updated_at: now,
-          endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body,
-          next_attempt_at: now, attempts: '[]', ...leaseNext(),
-        },
-      }));
-    });
-    let inserted = new Set<string>();
-    if (planned.length > 0) {
-      const rows = await trx('webhook_deliveries').insert(planned.map((p) => p.row)).onConflict(['event_id', 'endpoint_id']).ignore().returning('id');
-      inserted = new Set(rows.map((r: { id: string }) => r.id));
-    }
-    await trx.raw(`update events set dispatched_at = ? where id in (${events.map(() => '?').join(',')})`, [now, ...events.map((e) => e.id)]);
-    const created = planned.filter((p) => inserted.has(p.row.id));
-    const leased = leasedDeliveries(runtime, created.filter((p) => p.row.claim_token), startByFor(leasedAt));
-    return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token).map((p) => p.row.id), leased };
-  });
+  return withConnection(runtime.orm, (sql) =>
+    inTransaction(sql, async () => {
+      const { events, endpoints } = await readBatch(sql, batchSize);
+      if (events.length === 0) return { events: 0, deliveryIds: [], leased: [] };
+      const now = new Date();
+      let leases = 0;
+      const leaseNext = () => (claimToken && leases++ < leaseLimit ? claimToken : null);
+      const planned = events.flatMap((event) => {
+        const endpointsOf = endpoints.filter((endpoint) => subscribes(endpoint, event));
+        if (endpointsOf.length === 0) return [];
+        const body = buildEnvelopeBody({ id: event.id, type: event.type, createdAt: new Date(event.created_at), mode: event.mode, test: event.test, payload: event.payload });
+        return endpointsOf.map((endpoint) => ({
+          endpoint,
+          row: { id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body, claim_token: leaseNext() },
+        }));
+      });
+      let inserted = new Set<string>();
+      if (planned.length > 0) {
+        const rows = await sql.query<{ id: string }>(INSERT_DELIVERIES, [JSON.stringify(planned.map((p) => p.row)), now, LEASE_SECONDS]);
+        inserted = new Set(rows.map((r) => r.id));
+      }
+      await sql.query('update events set dispatched_at = $1 where id = any($2::text[])', [now, events.map((e) => e.id)]);
+      const created = planned.filter((p) => inserted.has(p.row.id));
+      const leased = leasedDeliveries(runtime, created.filter((p) => p.row.claim_token), startByFor(leasedAt));
+      return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token).map((p) => p.row.id), leased };
+    }),
+  );
 }
 
 /** What the sender needs for each leased delivery; each endpoint's secret is decrypted once. */
@@ -113,16 +118,18 @@ function leasedDeliveries(runtime: Runtime, planned: { endpoint: EndpointRow; ro
  * lost (due for a minute with no lease). Each is handed back with a fresh due time.
  */
 export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Promise<string[]> {
-  const result = await knexOf(runtime).raw(
+  const rows = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ id: string }>(
     `with stale as (
        select id from webhook_deliveries
        where status = 'pending' and ((lease_until is not null and lease_until < now()) or (lease_until is null and next_attempt_at < now() - interval '60 seconds'))
-       order by next_attempt_at limit ? for update skip locked)
+       order by next_attempt_at limit $1 for update skip locked)
      update webhook_deliveries d set lease_until = null, claim_token = null, next_attempt_at = now(), updated_at = now()
      from stale where d.id = stale.id returning d.id`,
     [limit],
+    ),
   );
-  return result.rows.map((r: { id: string }) => r.id);
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Knex } from '@mikro-orm/postgresql';
+import type { Runtime } from '../../runtime.js';
+import { inTransaction, withConnection, type RawSql } from '../shared/index.js';
 import type { DeliveryAttempt } from '../../entities/webhook-delivery.entity.js';
 
 const FAILING_DISABLE_SECONDS = 5 * 24 * 3600;
@@ -92,10 +93,14 @@ export function endpointActions(outcomes: AttemptOutcome[]): Map<string, 'ok' | 
   return actions;
 }
 
-async function updateDeliveries(trx: Knex.Transaction, rows: DeliveryRow[]): Promise<Set<string>> {
-  const values = rows.map(() => '(?, ?, ?::text, ?::int, ?::int, ?::timestamptz, ?::jsonb, ?::timestamptz, ?::text)').join(', ');
+/** `($1, $2::text), ($3, $4::text)...` for `rows` rows of the given column casts. */
+const valuesList = (rows: number, casts: string[]) =>
+  Array.from({ length: rows }, (_, r) => `(${casts.map((cast, c) => `$${r * casts.length + c + 1}${cast}`).join(', ')})`).join(', ');
+
+async function updateDeliveries(sql: RawSql, rows: DeliveryRow[]): Promise<Set<string>> {
+  const values = valuesList(rows.length, ['', '', '::text', '::int', '::int', '::timestamptz', '::jsonb', '::timestamptz', '::text']);
   const bindings = rows.flatMap((r) => [r.id, r.token, r.status, r.consumed, r.deferred, r.next, r.attempt, r.deliveredAt, r.error]);
-  const updated = await trx.raw(
+  const updated = await sql.query<{ id: string }>(
     `update webhook_deliveries d set status = v.status, attempt_count = d.attempt_count + v.consumed,
        deferred_seconds = d.deferred_seconds + v.deferred, next_attempt_at = coalesce(v.next, d.next_attempt_at),
        lease_until = null, claim_token = null, attempts = d.attempts || v.attempt, delivered_at = v.delivered_at,
@@ -105,16 +110,16 @@ async function updateDeliveries(trx: Knex.Transaction, rows: DeliveryRow[]): Pro
      returning d.id`,
     bindings,
   );
-  return new Set(updated.rows.map((r: { id: string }) => r.id));
+  return new Set(updated.map((r) => r.id));
 }
 
 /** One statement for every endpoint touched by the batch; rows with nothing to change are not written. */
-async function updateEndpoints(trx: Knex.Transaction, actions: Map<string, string>): Promise<void> {
+async function updateEndpoints(sql: RawSql, actions: Map<string, string>): Promise<void> {
   if (actions.size === 0) return;
-  const values = [...actions].map(() => '(?, ?::text)').join(', ');
+  const values = valuesList(actions.size, ['', '::text']);
   const failingTooLong = `e.failing_since <= now() - make_interval(secs => ${FAILING_DISABLE_SECONDS})`;
   const disable = `e.status = 'active' and (v.action = 'gone' or (v.action = 'fail' and ${failingTooLong}))`;
-  await trx.raw(
+  await sql.query(
     `update webhook_endpoints e set
        failing_since = case v.action when 'ok' then null when 'restart' then now() when 'fail' then coalesce(e.failing_since, now()) else e.failing_since end,
        status = case when ${disable} then 'disabled' else e.status end,
@@ -131,16 +136,18 @@ async function updateEndpoints(trx: Knex.Transaction, actions: Map<string, strin
  * the claim (a sweep may have handed it to another sender), then the endpoints' consequences of
  * the attempts written. Returns the retries and deferrals to wake up.
  */
-export async function recordOutcomes(knex: Knex, outcomes: AttemptOutcome[]): Promise<ScheduledRetry[]> {
+export async function recordOutcomes(orm: Runtime['orm'], outcomes: AttemptOutcome[]): Promise<ScheduledRetry[]> {
   const retries: ScheduledRetry[] = [];
   for (let start = 0; start < outcomes.length; start += ROWS_PER_STATEMENT) {
     const chunk = outcomes.slice(start, start + ROWS_PER_STATEMENT);
     const rows = chunk.map(deliveryRow);
-    await knex.transaction(async (trx) => {
-      const written = await updateDeliveries(trx, rows);
-      await updateEndpoints(trx, endpointActions(chunk.filter((o) => written.has(o.deliveryId))));
-      for (const row of rows) if (row.next && written.has(row.id)) retries.push({ deliveryId: row.id, at: row.next });
-    });
+    await withConnection(orm, (sql) =>
+      inTransaction(sql, async () => {
+        const written = await updateDeliveries(sql, rows);
+        await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))));
+        for (const row of rows) if (row.next && written.has(row.id)) retries.push({ deliveryId: row.id, at: row.next });
+      }),
+    );
   }
   return retries;
 }

@@ -1,5 +1,6 @@
+import { withConnection } from '../shared/index.js';
 import type { Runtime } from '../../runtime.js';
-import { decide, DELIVERY_TIMEOUT_MS, knexOf, LEASE_SECONDS, postWebhook, scheduleRetries, signedHeaders } from './webhook-delivery.service.js';
+import { decide, DELIVERY_TIMEOUT_MS, LEASE_SECONDS, postWebhook, scheduleRetries, signedHeaders } from './webhook-delivery.service.js';
 import { recordOutcomes, type AttemptOutcome } from './webhook-outcomes.js';
 
 /** A delivery inserted already leased by the fan-out, with what its first attempt needs. */
@@ -150,7 +151,7 @@ export class DeliverySender {
 
   private async writeBatch(outcomes: AttemptOutcome[], handBack: LeasedDelivery[]): Promise<void> {
     if (handBack.length > 0) await expireLeases(this.runtime, handBack);
-    if (outcomes.length > 0) await scheduleRetries(this.runtime, await recordOutcomes(knexOf(this.runtime), outcomes));
+    if (outcomes.length > 0) await scheduleRetries(this.runtime, await recordOutcomes(this.runtime.orm, outcomes));
   }
 
   /**
@@ -177,10 +178,12 @@ export class DeliverySender {
 
 /** Ends the leases of deliveries that will not be sent here, so the stale sweep queues them at once. */
 async function expireLeases(runtime: Runtime, deliveries: LeasedDelivery[]): Promise<void> {
-  await knexOf(runtime).raw(
-    `update webhook_deliveries d set lease_until = now() - interval '1 millisecond', updated_at = now()
-     from unnest(?::text[], ?::text[]) as v(id, token) where d.id = v.id and d.claim_token = v.token and d.status = 'pending'`,
-    [deliveries.map((d) => d.id), deliveries.map((d) => d.claimToken)],
+  await withConnection(runtime.orm, (sql) =>
+    sql.query(
+      `update webhook_deliveries d set lease_until = now() - interval '1 millisecond', updated_at = now()
+       from unnest($1::text[], $2::text[]) as v(id, token) where d.id = v.id and d.claim_token = v.token and d.status = 'pending'`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.claimToken)],
+    ),
   );
 }
 
