@@ -63,6 +63,14 @@ describe('roll-up', () => {
     expect(out).toMatchObject({ status: 'approved', verdict: 'approve', reasonCodes: [], declineType: null });
   });
 
+  it('never approves without a completed required check: no checks, only optional ones, or none that ran', () => {
+    const noApproval = { status: 'manual_review', verdict: 'review', reasonCodes: ['NO_REQUIRED_CHECK_COMPLETED'] };
+    expect(rollUp([])).toMatchObject(noApproval);
+    expect(rollUp([check({ required: false }), check({ type: 'email', required: false })])).toMatchObject(noApproval);
+    expect(rollUp([check({ status: 'skipped', required: false, verdict: null })])).toMatchObject(noApproval);
+    expect(rollUp([check({ required: false }), check({ type: 'liveness' })])).toMatchObject({ status: 'approved' });
+  });
+
   it('a non-required check rejecting does not reject the verification', () => {
     const out = rollUp([check(), check({ type: 'age', required: false, verdict: 'reject', reasonCodes: ['AGE_RESTRICTED'] })]);
     expect(out).toMatchObject({ status: 'approved', verdict: 'approve' });

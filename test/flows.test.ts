@@ -91,11 +91,11 @@ describe('POST /v1/flows and GET /v1/flows/{id}', () => {
     expect(read.body).toEqual(res.body);
   });
 
-  it('presents unset optionals as null (name is the only required field)', async () => {
-    const res = await post('/v1/flows', sandbox, { name: 'Bare' });
+  it('presents unset optionals as null (name and steps are the only required fields)', async () => {
+    const res = await post('/v1/flows', sandbox, { name: 'Bare', steps: [{ type: 'document' }] });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      steps: [],
+      steps: [{ type: 'document', required: true }],
       sensitivity: null,
       brand_name: null,
       logo_url: null,
@@ -165,7 +165,7 @@ describe('POST /v1/flows/{id} (update)', () => {
   it('a version that is not the current one applies nothing: 409 STALE_VERSION with detail.current_version', async () => {
     const flow = await createFlow(sandbox);
     await post(`/v1/flows/${flow.id}`, sandbox, { name: 'Second', version: 1 });
-    const stale = await post(`/v1/flows/${flow.id}`, sandbox, { name: 'Lost write', steps: [], is_default: true, version: 1 });
+    const stale = await post(`/v1/flows/${flow.id}`, sandbox, { name: 'Lost write', steps: [{ type: 'email' }], is_default: true, version: 1 });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatchObject({ type: 'invalid_request_error', code: 'STALE_VERSION', detail: { current_version: 2 } });
     const read = await get(`/v1/flows/${flow.id}`, sandbox);
@@ -205,7 +205,7 @@ describe('is_default under concurrency', () => {
   it('concurrent creates marking the default all succeed and leave exactly one default', async () => {
     const other = await server.bootstrap();
     const token = other.keys.sandbox.secret_key;
-    const results = await Promise.all([1, 2, 3, 4].map((n) => post('/v1/flows', token, { name: `d${n}`, is_default: true })));
+    const results = await Promise.all([1, 2, 3, 4].map((n) => post('/v1/flows', token, { name: `d${n}`, steps: STEPS, is_default: true })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const defaults = (await get('/v1/flows', token)).body.data.filter((f: { is_default: boolean }) => f.is_default);
     expect(defaults).toHaveLength(1);
@@ -269,7 +269,9 @@ describe('POST /v1/flows/{id}/preview', () => {
     const a = await post(`/v1/flows/${archived.id}/preview`, sandbox);
     expect(a.status).toBe(400);
     expect(a.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_ARCHIVED' });
-    const empty = await createFlow(sandbox, { steps: [] });
+    // Flows are refused without steps (FLOW_EMPTY); a row written before that rule still exists.
+    const empty = await createFlow(sandbox);
+    await sql(`update flows set steps = '[]'::jsonb where id = $1`, [empty.id]);
     const e = await post(`/v1/flows/${empty.id}/preview`, sandbox);
     expect(e.status).toBe(400);
     expect(e.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY' });
@@ -439,8 +441,8 @@ describe('GraphQL flows (team members)', () => {
   it('flows is a cursor connection per environment, the preset included, and never crosses accounts', async () => {
     const other = await server.bootstrap();
     const token = other.member.session_token;
-    for (const name of ['a', 'b']) await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name } });
-    await gql(server, token, CreateFlowDocument, { environment: 'live', input: { name: 'live' } });
+    for (const name of ['a', 'b']) await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name, steps: [{ type: 'document' }] } });
+    await gql(server, token, CreateFlowDocument, { environment: 'live', input: { name: 'live', steps: [{ type: 'document' }] } });
     const first = await gql(server, token, FlowsDocument, { environment: 'sandbox', first: 2 });
     expect(first.body.data!.flows.nodes.map((f) => f.name)).toEqual(['b', 'a']);
     expect(first.body.data!.flows.pageInfo.hasNextPage).toBe(true);
@@ -450,5 +452,22 @@ describe('GraphQL flows (team members)', () => {
     expect(both.body.data!.flows.nodes.map((f) => f.environment).sort()).toEqual(['live', 'live', 'sandbox', 'sandbox', 'sandbox']);
     const foreign = await gql(server, account.member.session_token, FlowDocument, { id: first.body.data!.flows.nodes[0].id });
     expect(foreign.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
+  });
+});
+
+describe('no approval without a check (FLOW_EMPTY)', () => {
+  it('refuses a flow without steps on create, with empty steps on create and on update, on REST and GraphQL', async () => {
+    for (const body of [{ name: 'No steps' }, { name: 'Empty steps', steps: [] }]) {
+      const res = await post('/v1/flows', sandbox, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY', param: 'steps' });
+    }
+    const flow = await createFlow(sandbox);
+    const emptied = await post(`/v1/flows/${flow.id}`, sandbox, { steps: [] });
+    expect(emptied.status).toBe(400);
+    expect(emptied.body.error).toMatchObject({ code: 'FLOW_EMPTY', param: 'steps' });
+    expect((await get(`/v1/flows/${flow.id}`, sandbox)).body.steps).toHaveLength(STEPS.length);
+    const viaGraphql = await gql(server, account.member.session_token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'GraphQL empty', steps: [] } });
+    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'FLOW_EMPTY', param: 'steps' });
   });
 });

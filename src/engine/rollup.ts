@@ -7,7 +7,8 @@ export const RETRYABLE_CODES = new Set(['LIVENESS_FAILED', 'SELFIE_MISMATCH', 'I
 /**
  * The spec's roll-up: any required check rejecting gives rejected; otherwise any check in
  * review gives manual_review; otherwise approved. Never a fake approval: an errored check
- * counts with its verdict (review), and a required check that was skipped is a review.
+ * counts with its verdict (review), a required check that was skipped is a review, and no
+ * approval without a completed required check (NO_REQUIRED_CHECK_COMPLETED, review).
  */
 export function rollUp(checks: Check[]): Outcome {
   const done = checks.filter((c) => c.status === 'completed' || c.status === 'errored');
@@ -23,6 +24,11 @@ export function rollUp(checks: Check[]): Outcome {
   const reviewing = [...done.filter((c) => c.verdict === 'review'), ...unrun];
   if (reviewing.length > 0) {
     return { status: 'manual_review', verdict: 'review', score, reasonCodes: reviewing.flatMap((c) => c.reasonCodes), declineType: null, changeReason: 'engine' };
+  }
+  // Defence in depth: whatever path led here (a flow without steps, only optional checks), an
+  // approval needs at least one required check that ran and approved.
+  if (!done.some((c) => c.required && c.status === 'completed' && c.verdict === 'approve')) {
+    return { status: 'manual_review', verdict: 'review', score, reasonCodes: ['NO_REQUIRED_CHECK_COMPLETED'], declineType: null, changeReason: 'engine' };
   }
   return { status: 'approved', verdict: 'approve', score, reasonCodes: [], declineType: null, changeReason: 'engine' };
 }
