@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
+import { limitJsonDepth, requireJsonBody } from './http/body.js';
 import { bodyParserError, edge } from './http/middleware.js';
+import { securityHeaders } from './http/security-headers.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
@@ -27,10 +29,12 @@ export async function createApp(runtime: Runtime): Promise<App> {
   // Errors after the answer began (a failed stream) reach Koa's `error` event, not the edge.
   koa.on('error', (error: Error, ctx?: { state?: { log?: Logger } }) => (ctx?.state?.log ?? runtime.logger).error({ err: error }, 'response failed'));
   koa.use(edge(runtime.logger));
+  koa.use(securityHeaders(runtime.config.publicUrl));
   koa.use(systemRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
   koa.use((ctx, next) => (ctx.path.startsWith('/verify/') ? hosted(ctx as never, next) : next()));
+  koa.use(requireJsonBody);
   koa.use(
     bodyParser({
       enableTypes: ['json'],
@@ -38,6 +42,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
       onError: (error) => bodyParserError(error as never),
     }),
   );
+  koa.use(limitJsonDepth);
   koa.use(graphql.middleware);
   koa.use(v1(runtime));
   const server = http.createServer(koa.callback());

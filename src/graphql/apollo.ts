@@ -15,7 +15,7 @@ import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
-import { pathOfNulCharacter } from '../http/middleware.js';
+import { pathOfNulCharacter } from '../http/body.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
@@ -47,7 +47,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
-    return { ...formatted, extensions: { ...formatted.extensions, type: 'invalid_request_error' } };
+    const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions: { ...extensions, type: 'invalid_request_error' } };
   }
   return { message: 'An internal error occurred.', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_ERROR', type: 'api_error' } };
 }
@@ -92,6 +93,8 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     schema: await buildGraphqlSchema(),
     formatError,
     introspection: true,
+    // Never a stack trace or server path in an answer, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
     // No cache hints are used, and the default cache-control plugin wraps every field resolver
     // (~600 wrapped calls for a page of 50) only to answer `no-store`, which the middleware sets.
     plugins: [requestIdPlugin, ApolloServerPluginCacheControlDisabled()],

@@ -1,6 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import { ApiError, fromDatabaseError, internalError, invalidRequest, parameterInvalid } from '../errors.js';
 import { newId } from '../ids.js';
+import { pathOfNulCharacter } from './body.js';
 import type { Logger } from '../logger.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,200}$/;
@@ -64,26 +65,6 @@ export function edge(logger: Logger): Middleware {
     }
     log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   };
-}
-
-/** The dotted path of the first string holding a NUL character (no store accepts one), or null. */
-export function pathOfNulCharacter(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = pathOfNulCharacter(item, `${path}[${index}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return path ? `${path}.${key.replace(/\u0000/g, '')}` : key.replace(/\u0000/g, '');
-      const found = pathOfNulCharacter(item, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
-  }
-  return null;
 }
 
 /** Refuses a NUL character anywhere in the query or the JSON body with 400 PARAMETER_INVALID naming the field. */

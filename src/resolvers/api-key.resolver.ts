@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parameterInvalid } from '../errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/access/index.js';
-import { type ServiceContext, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/index.js';
+import { checkedCursor, ID_PATTERNS, type ServiceContext, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/index.js';
 import { ApiKeyConnection, ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../schema/api-key.types.js';
 import { Environment } from '../schema/enums.js';
 
@@ -22,7 +22,7 @@ export class ApiKeyResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<ApiKeyConnection> {
-    const page = await listApiKeys(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment);
+    const page = await listApiKeys(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) }, environment);
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Applicant } from '../entities/applicant.entity.js';
 import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/verifications/index.js';
-import type { ServiceContext } from '../services/shared/index.js';
+import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { applicantTagReferencesFor, type TagReference } from '../services/catalog/index.js';
 import { ApplicantConnection, ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
@@ -35,7 +35,7 @@ export class ApplicantResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<ApplicantConnection> {
-    const page = await listApplicants(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment);
+    const page = await listApplicants(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) }, environment);
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 

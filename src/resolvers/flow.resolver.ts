@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Mode } from '../config.js';
 import type { Flow } from '../entities/flow.entity.js';
-import { parseInput, type ServiceContext } from '../services/shared/index.js';
+import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { checkOfStep, createFlow, createFlowInput, deleteFlow, getFlow, listFlows, normaliseFlowFields, updateFlow, updateFlowInput } from '../services/catalog/index.js';
 import { Environment } from '../schema/enums.js';
 import { CreateFlowInput, DeletedFlowType, FlowConnection, FlowStepType, FlowType, UpdateFlowInput } from '../schema/flow.types.js';
@@ -32,7 +32,7 @@ export class FlowResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<FlowConnection> {
-    const page = await listFlows(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment as Mode | undefined);
+    const page = await listFlows(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.flow) }, environment as Mode | undefined);
     return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parameterMissing } from '../errors.js';
-import type { ServiceContext } from '../services/shared/index.js';
+import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import {
   createTag,
   listTags,
@@ -48,7 +48,7 @@ export class TagResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<TagConnection> {
-    const page = await listTags(ctx, { limit: pageSize(first), startingAfter: after ?? undefined }, environment);
+    const page = await listTags(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.tag) }, environment);
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 

@@ -3,7 +3,7 @@ import type { Mode } from '../config.js';
 import { notFound, parameterInvalid } from '../errors.js';
 import { loadersOf } from '../graphql/loaders.js';
 import { scopedFork } from '../orm.js';
-import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
+import { checkedCursor, ID_PATTERNS, withLazyFork, type ServiceContext } from '../services/shared/index.js';
 import { listVerificationItems, verificationItem } from '../services/verifications/index.js';
 import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
@@ -53,7 +53,7 @@ export class VerificationResolver {
     const page = await listVerificationItems(
       scoped,
       { status: filter?.status ?? undefined, email: filter?.email ?? undefined },
-      { limit, startingAfter: after ?? undefined },
+      { limit, startingAfter: checkedCursor(after, ID_PATTERNS.verification) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }

@@ -1,4 +1,6 @@
+import type Router from '@koa/router';
 import compose from 'koa-compose';
+import { ApiError } from '../errors.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { Runtime } from '../runtime.js';
 import { accountRouter } from './account.router.js';
@@ -42,6 +44,27 @@ const consoleRouters = () => [settingsRouter()];
 export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters()];
 
 /**
+ * A path that exists answered with a method it does not take: 405 METHOD_NOT_ALLOWED with
+ * `Allow`, before authentication (a 404 would tell the caller the path does not exist).
+ */
+function allowedMethods(routers: Router[]): (ctx: Context) => void {
+  return (ctx) => {
+    const methods = new Set<string>();
+    for (const router of routers) {
+      const match = router.match(ctx.path, ctx.method);
+      if (match.pathAndMethod.length > 0) return;
+      for (const layer of match.path) for (const method of layer.methods) methods.add(method);
+    }
+    if (ctx.path === OPENAPI_PATH) methods.add('GET').add('HEAD');
+    if (methods.size === 0 || (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD'))) return;
+    if (methods.has('GET')) methods.add('HEAD');
+    throw new ApiError(405, 'invalid_request_error', 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${[...methods].join(', ')}.`, {
+      headers: { Allow: [...methods].join(', ') },
+    });
+  };
+}
+
+/**
  * `/v1`: the console surface takes member sessions only, everything else secret keys only.
  * Sign-in is the one unauthenticated console route; the OpenAPI document needs no key.
  */
@@ -49,9 +72,11 @@ export function v1(runtime: Runtime): Middleware {
   const sessions = consoleSessionsRouter(runtime).routes();
   const consoleApp = compose([memberAuthentication(runtime), ...consoleRouters().map((r) => r.routes())] as Middleware[]);
   const keyApp = compose([keyAuthentication(runtime), ...keyRouters().map((r) => r.routes())] as Middleware[]);
+  const allowed = allowedMethods(v1Routers(runtime));
   return async (ctx: Context, next: Next) => {
     if (ctx.path === '/v1' || ctx.path.startsWith('/v1/')) {
       await rejectNulCharacters(ctx, async () => undefined);
+      allowed(ctx);
       if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
         ctx.type = 'application/json';
         ctx.body = openApiJson();

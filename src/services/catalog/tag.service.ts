@@ -35,6 +35,8 @@ export interface TaggingInput {
 /** "High Risk", "high_risk" and " high--risk " are one tag: lower-case, separators collapsed to one '-'. */
 export function normalizeTagName(name: string): string {
   return name
+    // Invisible format characters (zero-width space, joiners, BOM) never tell two names apart.
+    .replace(/\p{Cf}/gu, '')
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, '-')
@@ -44,9 +46,9 @@ export function normalizeTagName(name: string): string {
 export const tagReference = (tag: Tag): TagReference => ({ id: tag.id, name: tag.name, color: tag.color });
 
 function checkedName(name: string, param = 'name'): { name: string; slug: string } {
-  const trimmed = name.trim();
+  const trimmed = name.replace(/^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu, '');
   const slug = normalizeTagName(trimmed);
-  if (!slug) throw parameterInvalid(param, `${param} must contain a letter or a digit.`);
+  if (!/[\p{L}\p{N}]/u.test(slug)) throw parameterInvalid(param, `${param} must contain a letter or a digit.`);
   if (trimmed.length > 100) throw parameterInvalid(param, `${param} must be at most 100 characters.`);
   return { name: trimmed, slug };
 }

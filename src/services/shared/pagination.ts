@@ -1,4 +1,5 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { parameterInvalid } from '../../errors.js';
 import type { ServiceContext } from './context.js';
 
 export interface PageParams {
@@ -49,4 +50,24 @@ export async function paginate<T extends Cursorable>(
   const hasMore = rows.length > params.limit;
   const data = hasMore ? rows.slice(0, params.limit) : rows;
   return { data, hasMore, nextCursor: hasMore ? data[data.length - 1].id : null };
+}
+
+/** The id shapes lists page by: a cursor of another shape cannot be an id of that list. */
+export const ID_PATTERNS = {
+  verification: /^vs_[0-9A-Za-z]+$/,
+  flow: /^flw_[0-9A-Za-z]+$/,
+  tag: /^tag_[0-9A-Za-z]+$/,
+  applicant: /^app_[0-9A-Za-z]+$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+} as const;
+
+/**
+ * A cursor checked like REST's `starting_after`: a malformed one is 400 PARAMETER_INVALID
+ * naming `param`, never silently the first page. (A well-formed id unknown in the caller's
+ * scope still reads the first page, as paginate() does.)
+ */
+export function checkedCursor(after: string | null | undefined, pattern: RegExp, param = 'after'): string | undefined {
+  if (after === null || after === undefined) return undefined;
+  if (!pattern.test(after)) throw parameterInvalid(param, `${param} is not an id of this list.`);
+  return after;
 }
