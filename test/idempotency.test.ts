@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
@@ -24,6 +25,19 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     expect(second.headers.get('idempotency-replayed')).toBe('true');
     expect(second.body).toEqual(first.body);
     expect(await countWithMetadata('replay')).toBe(1);
+  });
+
+  it('the key row keeps a keyed HMAC of the body, never a plain SHA-256 a guessed email could be checked against', async () => {
+    const body = { applicant: { email: 'guess-me@example.com', reference_id: 'cust-guess' } };
+    expect((await create(body, 'key-hmac-1')).status).toBe(201);
+    const [row] = await sql(server.databaseUrl, `select request_hash from idempotency_keys where key = $1`, ['key-hmac-1']);
+    const canonical = JSON.stringify({ applicant: { email: 'guess-me@example.com', reference_id: 'cust-guess' } });
+    const plain = createHash('sha256').update(canonical).digest('hex');
+    expect(row.request_hash).toMatch(/^h1:[0-9a-f]{64}$/);
+    expect(row.request_hash).not.toContain(plain);
+    // The keyed digest still recognises the same request, and tells a different one apart.
+    expect((await create(body, 'key-hmac-1')).headers.get('idempotency-replayed')).toBe('true');
+    expect((await create({ applicant: { email: 'other@example.com', reference_id: 'cust-guess' } }, 'key-hmac-1')).status).toBe(409);
   });
 
   it('the same key with a different body answers 409 idempotency_error', async () => {

@@ -11,7 +11,7 @@ export class IdempotencyKey {
   @PrimaryKey({ type: 'string', length: 255 })
   key!: string;
 
-  @Property({ type: 'string', length: 64 })
+  @Property({ type: 'string', length: 80 })
   requestHash!: string;
 
   @Property({ type: 'string', length: 20 })

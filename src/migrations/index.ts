@@ -7,6 +7,7 @@ import { Migration20261123000000ApplicantNotifications } from './Migration202611
 import { Migration20261123100000OutboxNotify } from './Migration20261123100000OutboxNotify.js';
 import { Migration20261123200000NotificationAttempts } from './Migration20261123200000NotificationAttempts.js';
 import { Migration20261123210000EndpointNotify } from './Migration20261123210000EndpointNotify.js';
+import { Migration20261125000000IdempotencyHmac } from './Migration20261125000000IdempotencyHmac.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123100000OutboxNotify', class: Migration20261123100000OutboxNotify },
   { name: 'Migration20261123200000NotificationAttempts', class: Migration20261123200000NotificationAttempts },
   { name: 'Migration20261123210000EndpointNotify', class: Migration20261123210000EndpointNotify },
+  { name: 'Migration20261125000000IdempotencyHmac', class: Migration20261125000000IdempotencyHmac },
 ];

@@ -4,6 +4,7 @@ import { ApiError, idempotencyError, parameterInvalid } from '../../errors.js';
 import { systemFork } from '../../orm.js';
 import type { ServiceContext } from './context.js';
 import { withConnection } from './sql.js';
+import type { Vault } from './vault.js';
 
 export interface StoredResponse {
   status: number;
@@ -23,16 +24,27 @@ function unseal(ctx: ServiceContext, stored: unknown): unknown {
   return typeof sealed === 'string' ? ctx.runtime.vault.decrypt(sealed) : stored;
 }
 
-/** A stable hash of a JSON body (key order does not matter). */
-export function requestHash(body: unknown): string {
+/** The body in a canonical form (key order does not matter). */
+function canonicalJson(body: unknown): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(canonical)
       : value && typeof value === 'object'
         ? Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
         : value;
-  return createHash('sha256').update(JSON.stringify(canonical(body ?? {}))).digest('hex');
+  return JSON.stringify(canonical(body ?? {}));
 }
+
+/**
+ * What the key's row keeps of the request body: a keyed HMAC (the vault's fingerprint key),
+ * `h1:`-prefixed. The body holds the applicant's email and reference, so a plain hash would let
+ * anyone holding a copy of the database confirm a guessed address offline.
+ */
+export const requestHash = (vault: Vault, body: unknown): string => `h1:${vault.requestDigest(canonicalJson(body))}`;
+
+/** Rows written before the keyed digest (at most a day old) still compare against the plain hash. */
+const sameRequest = (stored: string, hash: string, body: unknown): boolean =>
+  stored.startsWith('h1:') ? stored === hash : stored === createHash('sha256').update(canonicalJson(body)).digest('hex');
 
 /** Thrown by a handler whose claim found the key held or used: withIdempotency answers from the stored row. */
 export class KeyTaken extends Error {}
@@ -71,10 +83,10 @@ const STORE_ERROR = `insert into idempotency_keys (api_key_id, key, request_hash
 const sealedJson = (ctx: ServiceContext, body: unknown) => JSON.stringify({ sealed: ctx.runtime.vault.encrypt(body) });
 
 /** The answer to a key someone else claimed: replay it, or refuse. */
-async function answerForTakenKey(ctx: ServiceContext, apiKeyId: string, key: string, hash: string): Promise<StoredResponse> {
+async function answerForTakenKey(ctx: ServiceContext, apiKeyId: string, key: string, hash: string, body: unknown): Promise<StoredResponse> {
   const existing = await systemFork(ctx.runtime.orm).findOne(IdempotencyKey, { apiKeyId, key });
   if (!existing) throw idempotencyError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly.');
-  if (existing.requestHash !== hash) {
+  if (!sameRequest(existing.requestHash, hash, body)) {
     throw idempotencyError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body.');
   }
   if (existing.status !== 'completed') {
@@ -99,7 +111,7 @@ export async function withIdempotency(
   if (key === undefined || ctx.caller.kind !== 'key') return { ...(await handler(null)), replayed: false };
   if (key.length === 0 || key.length > 255) throw parameterInvalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
   const apiKeyId = ctx.caller.keyId;
-  const hash = requestHash(body);
+  const hash = requestHash(ctx.runtime.vault, body);
   const expiresAt = new Date(Date.now() + TTL_MS);
   const claim: IdempotencyClaim = {
     lockKey: `idempotency:${apiKeyId}:${key}`,
@@ -112,12 +124,12 @@ export async function withIdempotency(
   try {
     return { ...(await handler(claim)), replayed: false };
   } catch (error) {
-    if (error instanceof KeyTaken) return answerForTakenKey(ctx, apiKeyId, key, hash);
+    if (error instanceof KeyTaken) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     if (error instanceof ApiError && error.status < 500 && !answered.has(error)) {
       const stored = await withConnection(ctx.runtime.orm, (sql) =>
         sql.query(STORE_ERROR, [apiKeyId, key, hash, error.status, sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }), expiresAt]),
       );
-      if (stored.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash);
+      if (stored.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     }
     throw error;
   }

@@ -35,6 +35,11 @@ export class Vault {
     return JSON.parse(plain.toString('utf8')) as T;
   }
 
+  /** Keyed digest of a request body (Idempotency-Key rows), in its own namespace. */
+  requestDigest(canonicalBody: string): string {
+    return createHmac('sha256', this.fingerprintKey).update(`idempotency\u0000${canonicalBody}`).digest('hex');
+  }
+
   /** Keyed fingerprint of a normalised value; `kind` separates namespaces (email vs document). */
   fingerprint(kind: 'email' | 'reference' | 'document' | 'national_id', value: string): string {
     return createHmac('sha256', this.fingerprintKey).update(`${kind}\u0000${value}`).digest('hex');
