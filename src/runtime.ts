@@ -8,7 +8,7 @@ import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/shared/index.js';
-import { KeyCache, MerchantCache } from './services/access/index.js';
+import { KeyCache, MerchantCache, SignInThrottle } from './services/access/index.js';
 import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
@@ -21,6 +21,8 @@ export interface Runtime {
   /** Recently authenticated keys and their reserved rate-limit tokens (this process only). */
   keyCache: KeyCache;
   merchantCache: MerchantCache;
+  /** Failed console sign-ins per email and per client address. */
+  signInThrottle: SignInThrottle;
   databaseUrl: string;
   /** Migrations this start applied (empty when the schema was current). */
   appliedMigrations: string[];
@@ -79,7 +81,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const jobs = new Jobs(config, databaseUrl, logger, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
+    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
     jobs.register(runtime);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);

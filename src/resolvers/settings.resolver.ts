@@ -22,7 +22,7 @@ export class SettingsResolver {
     return asType(await getSettings(ctx));
   }
 
-  @Authorized()
+  @Authorized('settings.manage')
   @Mutation(() => AccountSettingsType, { description: 'Changes what is sent; with a stale version nothing is applied (STALE_VERSION, detail.current_version).' })
   async updateSettings(@Ctx() ctx: ServiceContext, @Arg('input', () => UpdateSettingsInput) input: UpdateSettingsInput): Promise<AccountSettingsType> {
     const patch = parseInput(settingsPatchInput, sentFields({ ...input }));

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AccountSettings } from '../entities/account-settings.entity.js';
 import { parameterMissing } from '../errors.js';
 import { getSettings, updateSettings } from '../services/access/index.js';
-import { svc } from '../http/auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { patchSettingsBody, toSettingsPatch } from './settings.schema.js';
 import { parseInput } from './validate.js';
 
@@ -24,7 +24,7 @@ export function settingsRouter(): Router {
   router.get('/v1/console/settings', async (ctx) => {
     ctx.body = presentSettings(await getSettings(svc(ctx)));
   });
-  router.patch('/v1/console/settings', async (ctx) => {
+  router.patch('/v1/console/settings', requirePermission('settings.manage'), async (ctx) => {
     const body = parseInput(patchSettingsBody, ctx.request.body);
     const { version: _version, ...changes } = body;
     if (Object.keys(changes).length === 0) throw parameterMissing('repeat_verification');

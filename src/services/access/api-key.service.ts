@@ -5,7 +5,7 @@ import { Merchant } from '../../entities/merchant.entity.js';
 import { notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { randomBase62, UUID_PATTERN } from '../../ids.js';
 import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
-import { DEFAULT_KEY_PERMISSIONS, isKeyPermission, type KeyPermission } from './permissions.js';
+import { DEFAULT_KEY_PERMISSIONS, isKeyPermission, MEMBER_PERMISSION_FOR_KEY_SCOPE, type KeyPermission } from './permissions.js';
 
 export const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -56,7 +56,9 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     }
     throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${input.environment} environment.`);
   }
-  const permissions = input.permissions ? [...new Set(input.permissions)] : [...DEFAULT_KEY_PERMISSIONS[input.environment]];
+  // Without a list, the environment's defaults, less what a member's seat may not grant.
+  const grantable = (p: KeyPermission) => ctx.caller.kind !== 'member' || !MEMBER_PERMISSION_FOR_KEY_SCOPE[p] || ctx.caller.permissions.includes(MEMBER_PERMISSION_FOR_KEY_SCOPE[p]!);
+  const permissions = input.permissions ? [...new Set(input.permissions)] : DEFAULT_KEY_PERMISSIONS[input.environment].filter(grantable);
   const unknown = permissions.find((p) => !isKeyPermission(p));
   if (unknown) throw parameterInvalid('permissions', `Unknown permission "${unknown}".`);
   if (ctx.caller.kind === 'key') {
@@ -67,9 +69,18 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     }
   }
   // A key holding applicant:read reads identity without the member's reveal permission or its
-  // audit trail, so only a member who may reveal identity can mint one.
-  if (ctx.caller.kind === 'member' && permissions.includes('applicant:read') && !ctx.caller.permissions.includes('verifications.reveal')) {
-    throw permissionError('INSUFFICIENT_PERMISSIONS', 'Minting a key with applicant:read needs the verifications.reveal member permission.');
+  // audit trail, one with settings:write changes what the seat may not: each scope needs the
+  // member permission that covers it (MEMBER_PERMISSION_FOR_KEY_SCOPE).
+  if (ctx.caller.kind === 'member') {
+    const held = ctx.caller.permissions;
+    const missing = permissions.filter((p) => {
+      const needed = MEMBER_PERMISSION_FOR_KEY_SCOPE[p as KeyPermission];
+      return needed !== undefined && !held.includes(needed);
+    });
+    if (missing.length > 0) {
+      const needs = missing.map((p) => `${p} needs ${MEMBER_PERMISSION_FOR_KEY_SCOPE[p as KeyPermission]}`).join(', ');
+      throw permissionError('INSUFFICIENT_PERMISSIONS', `Your seat cannot mint a key with these scopes: ${needs}.`);
+    }
   }
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
     throw parameterInvalid('expires_at', 'expires_at must be in the future.');

@@ -7,3 +7,4 @@ export * from './merchant.service.js';
 export * from './permissions.js';
 export * from './settings.service.js';
 export * from './settings.schema.js';
+export * from './sign-in-throttle.js';

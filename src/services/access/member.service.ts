@@ -6,6 +6,7 @@ import { MemberSession } from '../../entities/member-session.entity.js';
 import { Merchant } from '../../entities/merchant.entity.js';
 import { authenticationError, conflict, parameterInvalid } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ServiceContext } from '../shared/index.js';
 import { isMemberPermission } from './permissions.js';
 
@@ -57,11 +58,26 @@ export async function openSession(em: EntityManager, member: Member, ttlSeconds:
   return { token, expiresAt, session };
 }
 
-/** Email and password sign-in; the same answer and timing whether the email or the password is wrong. */
-export async function signIn(em: EntityManager, email: string, password: string, ttlSeconds: number): Promise<IssuedSession> {
-  const member = await em.findOne(Member, { email: normaliseEmail(email) }, { filters: false });
+/**
+ * Email and password sign-in; the same answer and timing whether the email or the password is
+ * wrong. With a throttle, failures are counted per email and per client address and a spent
+ * budget is refused (429) before the password is checked, for known and unknown emails alike.
+ */
+export async function signIn(
+  em: EntityManager,
+  email: string,
+  password: string,
+  ttlSeconds: number,
+  throttle?: { limiter: SignInThrottle; ip: string },
+): Promise<IssuedSession> {
+  const normalised = normaliseEmail(email);
+  await throttle?.limiter.check(normalised, throttle.ip);
+  const member = await em.findOne(Member, { email: normalised }, { filters: false });
   const ok = await verifyPassword(password, member?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!member || !ok) throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  if (!member || !ok) {
+    await throttle?.limiter.failed(normalised, throttle.ip);
+    throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  }
   return openSession(em, member, ttlSeconds);
 }
 

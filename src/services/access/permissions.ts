@@ -25,8 +25,21 @@ export const MEMBER_PERMISSIONS = [
   'usage.export',
   'reviews.assign',
   'reviews.resolve_escalation',
+  // Not named by the spec (README, Decisions): changing account settings and minting keys that may.
+  'settings.manage',
 ] as const;
 export type MemberPermission = (typeof MEMBER_PERMISSIONS)[number];
+
+/**
+ * The member permission a seat needs to mint a key holding each scope: a member never gains
+ * through a key what its seat lacks. Scopes not listed need only a session.
+ */
+export const MEMBER_PERMISSION_FOR_KEY_SCOPE: Partial<Record<KeyPermission, MemberPermission>> = {
+  'applicant:read': 'verifications.reveal',
+  'verification:reopen': 'reviews.resolve_escalation',
+  'settings:write': 'settings.manage',
+  'webhook:manage': 'settings.manage',
+};
 
 /** decisions.md: applicant:read, analytics:read and verification:reopen are granted per key only. */
 export const DEFAULT_KEY_PERMISSIONS: Record<Mode, KeyPermission[]> = {
@@ -54,7 +67,7 @@ export async function authorize(ctx: ServiceContext, requirement: Requirement): 
     }
     const permission = requirement.permission;
     if (permission && !caller.permissions.includes(permission)) {
-      throw permissionError('INSUFFICIENT_PERMISSIONS', await missingScopeMessage(ctx, permission));
+      throw permissionError('INSUFFICIENT_PERMISSIONS', await missingScopeMessage(ctx, caller.mode, permission, requirement.write ?? false));
     }
     return;
   }
@@ -64,21 +77,29 @@ export async function authorize(ctx: ServiceContext, requirement: Requirement): 
   }
 }
 
-/** Names the account's active keys that already hold the missing scope (spec, Authentication 6). */
-async function missingScopeMessage(ctx: ServiceContext, permission: string): Promise<string> {
+/**
+ * Names the account's active keys that could make this call (spec, Authentication 6): of the
+ * caller's environment, holding the scope, and read-write when the call writes.
+ */
+async function missingScopeMessage(ctx: ServiceContext, mode: Mode, permission: string, write: boolean): Promise<string> {
   const holders = await ctx.em.find(
     ApiKey,
-    { permissions: { $contains: [permission] }, status: 'active', $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] },
     {
-      filters: { tenant: { merchantId: ctx.merchantId, modes: ['sandbox', 'live'] } },
+      permissions: { $contains: [permission] },
+      status: 'active',
+      ...(write ? { access: 'read_write' as const } : {}),
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }],
+    },
+    {
+      filters: { tenant: { merchantId: ctx.merchantId, modes: [mode] } },
       orderBy: { createdAt: 'desc' },
       limit: 10,
     },
   );
   const base = `This API key lacks the permission "${permission}".`;
-  if (holders.length === 0) return `${base} No active key of this account holds it; create one with POST /v1/api-keys.`;
-  const names = holders.map((k) => `"${k.name}" (${k.mode}, ${k.keyPrefix}...)`).join(', ');
-  return `${base} Active keys of this account that hold it: ${names}.`;
+  if (holders.length === 0) return `${base} No active ${mode} key of this account can make this call; create one with POST /v1/api-keys.`;
+  const names = holders.map((k) => `"${k.name}" (${k.keyPrefix}...)`).join(', ');
+  return `${base} Active ${mode} keys of this account that can make this call: ${names}.`;
 }
 
 export const isKeyPermission = (value: string): value is KeyPermission => (KEY_PERMISSIONS as readonly string[]).includes(value);
