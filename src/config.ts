@@ -26,6 +26,8 @@ export interface Config {
   /** Whether this process runs Agenda workers (the server does by default; `RUN_JOBS=false` turns that off). */
   runJobs: boolean;
   rateLimitPerMinute: number;
+  /** GraphQL operations a team member may run per minute (the keys' budget is rateLimitPerMinute). */
+  graphqlRateLimitPerMinute: number;
   webhookAllowPrivateNetworks: boolean;
   webhookRetrySchedule: number[];
   verificationTtlSeconds: number;
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUrl: env.MONGODB_URL || undefined,
     runJobs: bool(env, 'RUN_JOBS', true),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 100),
+    graphqlRateLimitPerMinute: int(env, 'GRAPHQL_RATE_LIMIT_PER_MINUTE', 600),
     webhookAllowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookRetrySchedule: schedule,
     verificationTtlSeconds: int(env, 'VERIFICATION_TTL_SECONDS', 86400),

@@ -15,7 +15,9 @@ import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
+import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
@@ -89,20 +91,34 @@ function refuseNulCharacters(ctx: Context): void {
 
 /** `/graphql` for team members: member authentication, then Apollo with the request's ServiceContext. */
 export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware: Middleware; stop: () => Promise<void> }> {
+  const schema = await buildGraphqlSchema();
   const apollo = new ApolloServer<ServiceContext>({
-    schema: await buildGraphqlSchema(),
+    schema,
+    validationRules: limitRules,
     formatError,
     introspection: true,
     // Never a stack trace or server path in an answer, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,
     // No cache hints are used, and the default cache-control plugin wraps every field resolver
     // (~600 wrapped calls for a page of 50) only to answer `no-store`, which the middleware sets.
-    plugins: [requestIdPlugin, ApolloServerPluginCacheControlDisabled()],
+    plugins: [requestIdPlugin, costLimitPlugin(schema), ApolloServerPluginCacheControlDisabled()],
     // The server's own ordered shutdown stops Apollo; its signal handlers would race it.
     stopOnTerminationSignals: false,
   });
   await apollo.start();
   const authenticate = memberAuthentication(runtime);
+  // Each member's GraphQL operations count against a budget, as each key's calls do.
+  const budget = new RateLimiterMemory({ keyPrefix: 'graphql-member', points: runtime.config.graphqlRateLimitPerMinute, duration: 60 });
+  const spend = async (ctx: Context) => {
+    const { caller } = ctx.state.svc as ServiceContext;
+    if (caller.kind !== 'member') return;
+    await budget.consume(caller.memberId).catch((refusal: RateLimiterRes) => {
+      const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      throw new ApiError(429, 'rate_limit_error', 'RATE_LIMITED', `Too many GraphQL operations: this team member has spent its budget of ${runtime.config.graphqlRateLimitPerMinute} a minute. Retry after the Retry-After seconds.`, {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    });
+  };
   const handler = koaMiddleware(apollo, { context: async ({ ctx }) => ctx.state.svc as ServiceContext });
   const middleware = async (ctx: Context, next: Next) => {
     if (ctx.path !== '/graphql') return next();
@@ -110,11 +126,15 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     ctx.set('Cache-Control', 'no-store');
     try {
       refuseNulCharacters(ctx);
-      await authenticate(ctx, () => handler(ctx as never, next as never) as Promise<void>);
+      await authenticate(ctx, async () => {
+        await spend(ctx);
+        await handler(ctx as never, next as never);
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // GraphQL clients read failures from `errors`; the envelope's fields go in extensions.
       ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
       const param = error.param !== undefined ? { param: error.param } : {};
       ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, type: error.type, ...param, request_id: ctx.state.requestId } }] };
     }
