@@ -1,4 +1,3 @@
-import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
@@ -50,11 +49,11 @@ it('re-checked on every delivery: an endpoint whose address became private is ne
   expect(created.status).toBe(201);
   // What DNS rebinding achieves: the stored target now leads to the receiver on loopback.
   const port = new URL(receiver.url).port;
-  await sql(server.databaseUrl, 'update webhook_endpoints set url = $2 where id = $1', [created.body.id, `http://localhost:${port}/rebound`]);
+  await server.sql('update webhook_endpoints set url = $2 where id = $1', [created.body.id, `http://localhost:${port}/rebound`]);
   const v = await server.request('/v1/verifications', { token: sandbox, body: {} });
   expect(v.status).toBe(201);
   const delivery = await waitFor(async () => {
-    const rows = await sql(server.databaseUrl, 'select status, attempts from webhook_deliveries where endpoint_id = $1', [created.body.id]);
+    const rows = await server.sql('select status, attempts from webhook_deliveries where endpoint_id = $1', [created.body.id]);
     return rows.length > 0 && rows[0].status === 'failed' ? rows[0] : undefined;
   }, 20_000, 'refused delivery to fail');
   expect(delivery.attempts.length).toBeGreaterThan(0);

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { Flow } from '../src/entities/flow.entity.js';
 import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
@@ -15,16 +14,6 @@ let sandbox: string;
 let live: string;
 
 withTestAccount((t) => ({ server, account, sandbox, live } = t));
-
-async function sql(text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 const STEPS = [
   { type: 'document', required: true },
@@ -236,7 +225,7 @@ describe('DELETE /v1/flows/{id}', () => {
     expect(gone.body.error.type).toBe('not_found_error');
     expect((await post(`/v1/flows/${flow.id}`, sandbox, { name: 'x' })).status).toBe(404);
     expect((await del(`/v1/flows/${flow.id}`, sandbox)).status).toBe(404);
-    const [row] = await sql('select deleted_at from flows where id = $1', [flow.id]);
+    const [row] = await server.sql('select deleted_at from flows where id = $1', [flow.id]);
     expect(row.deleted_at).not.toBeNull();
 
     const verification = await get(`/v1/verifications/${verificationId}`, sandbox);
@@ -258,9 +247,9 @@ describe('POST /v1/flows/{id}/preview', () => {
     expect(server.config.previewTtlSeconds).toBe(1800);
     expect(ttl).toBeGreaterThan(1795_000);
     expect(ttl).toBeLessThan(1805_000);
-    const [row] = await sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [res.body.id]);
     expect(row).toEqual({ mode: 'sandbox', is_preview: true, flow_id: flow.id, merchant_id: account.merchant.id });
-    const checks = await sql('select type, mode from checks where verification_id = $1 order by position', [res.body.id]);
+    const checks = await server.sql('select type, mode from checks where verification_id = $1 order by position', [res.body.id]);
     expect(checks).toEqual([{ type: 'document', mode: 'sandbox' }, { type: 'liveness', mode: 'sandbox' }]);
   });
 

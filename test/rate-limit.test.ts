@@ -4,12 +4,10 @@ import { createApp } from '../src/app.js';
 import { startRuntime } from '../src/runtime.js';
 import { request, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { testLogger } from './support/logs.js';
+import { withTestServer } from './support/account.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '6' } });
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s), { env: { RATE_LIMIT_PER_MINUTE: '6' } });
 
 describe('rate limit: tokens per minute per key', () => {
   it('reports RateLimit-* headers and answers 429 rate_limit_error with Retry-After once the budget is spent', async () => {
