@@ -1,5 +1,6 @@
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Webhooks issue, URL validation and SSRF guard: "http(s) only, no credentials in the URL,
@@ -10,15 +11,15 @@ let server: TestServer;
 let receiver: Receiver;
 let sandbox: string;
 
-beforeAll(async () => {
+withTestServer(async (s) => {
   // Production setting: private targets refused. The receiver on 127.0.0.1 must never be called.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_SCHEDULE: '0,1' } }), startReceiver()]);
+  server = s;
   sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
+}, { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_SCHEDULE: '0,1' } });
+beforeAll(async () => {
+  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 const create = (url: string) => server.request('/v1/webhooks', { token: sandbox, body: { url, events: ['verification.created'] } });
 const patch = (id: string, body: Record<string, unknown>) => server.request(`/v1/webhooks/${id}`, { token: sandbox, method: 'PATCH', body });

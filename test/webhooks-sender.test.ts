@@ -3,7 +3,8 @@ import type { BootstrapResult } from '../src/services/access/index.js';
 import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, knexOf, DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // No workers: each test drives the fan-out and the sender itself.
@@ -12,16 +13,14 @@ let receiver: Receiver;
 /** Each test's own account, so its outbox rows fan out to its endpoint only. */
 let account: BootstrapResult;
 
+withTestServer((s) => (server = s), { workJobs: false, env: { WEBHOOK_RETRY_SCHEDULE: '0,60' } });
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ workJobs: false, env: { WEBHOOK_RETRY_SCHEDULE: '0,60' } }), startReceiver()]);
+  receiver = await startReceiver();
 });
 beforeEach(async () => {
   account = await server.bootstrap();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 let counter = 0;
 const atPath = (path: string) => (r: ReceivedRequest) => r.path === path;
