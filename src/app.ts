@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
-import { bodyParserError, edge } from './rest/middleware.js';
+import { bodyParserError, edge } from './http/middleware.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';

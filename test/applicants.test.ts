@@ -71,7 +71,7 @@ describe('linkApplicantAfterFaceMatch', () => {
 
     const next = (await createVerification(server, account)).id;
     await faceMatched(account.merchant.id, next, fp);
-    const refs = await tagReferencesFor(fork(account.merchant.id), [next]);
+    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [next]);
     expect(refs.get(next)).toEqual([{ id: watchlist.id, name: 'Watchlist', color: 'slate' }]);
     const events = await server.sql(`select type, payload from events where verification_id = $1 and type = 'verification.tag_added'`, [next]);
     expect(events).toHaveLength(1);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { seedRandom } from '../src/bench/lookup-seed.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { LOOKUP_SQL, lookupParams, pgTextArray } from '../src/services/repeat-control/index.js';
+import { rawSqlOf } from '../src/services/shared/index.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
@@ -211,7 +212,7 @@ describe('the batch SQL', () => {
     const fps = ['ab', 'cd', 'ab'];
     expect(pgTextArray(fps)).toBe('{ab,cd,ab}');
     expect(() => pgTextArray(["x',y"])).toThrow();
-    const rows = await server.runtime.orm.em.getConnection().execute<{ fp: string; attempts: number }[]>(LOOKUP_SQL, lookupParams(fps, account.merchant.id, 'sandbox'));
+    const rows = await rawSqlOf(server.runtime.orm.em).query<{ fp: string; attempts: number }>(LOOKUP_SQL, lookupParams(fps, account.merchant.id, 'sandbox'));
     expect(rows.map((r: { fp: string }) => r.fp)).toEqual(fps);
     expect(rows.every((r: { attempts: number }) => r.attempts === 0)).toBe(true);
   });
@@ -224,8 +225,7 @@ describe('the batch SQL', () => {
     try {
       expect(await seedRandom(client, template.id, 5000)).toBe(5000);
       await client.query('analyze verifications');
-      let n = 0;
-      const text = LOOKUP_SQL.replace(/\?/g, () => `$${++n}`);
+      const text = LOOKUP_SQL;
       const fps = Array.from({ length: 1000 }, (_, i) => createHash('sha256').update(String(i)).digest('hex'));
       const plan = await client.query(`explain ${text}`, lookupParams(fps, fresh.merchant.id, 'sandbox'));
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/email_fingerprint_index/);

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { costOf } from '../src/rest/auth.js';
+import { costOf } from '../src/http/auth.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { withTestServer } from './support/account.js';
 

@@ -158,7 +158,7 @@ describe('PATCH /v1/tags/{id}', () => {
     expect(renamed.body).toMatchObject({ id: tag.id, name: 'Renamed Label', slug: 'renamed-label' });
     const current = await tagVerification(v1, { tags: [] });
     expect(current.body.data).toEqual([{ id: tag.id, name: 'Renamed Label', color: 'amber' }]);
-    const refs = await tagReferencesFor(scopedFork(server.runtime.orm, { merchantId: account.merchant.id, modes: ['sandbox'] }), [v1, v2]);
+    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [v1, v2]);
     expect(refs.get(v2)).toEqual([{ id: tag.id, name: 'Renamed Label', color: 'amber' }]);
   });
 
@@ -297,7 +297,7 @@ describe('tagReferencesFor', () => {
     const [v1, v2, v3] = [(await createVerification(server, account)).id, (await createVerification(server, account)).id, (await createVerification(server, account)).id];
     await tagVerification(v1, { tags: [a.id, b.id] });
     await tagVerification(v2, { tags: [c.id] });
-    const refs = await tagReferencesFor(scopedFork(server.runtime.orm, { merchantId: account.merchant.id, modes: ['sandbox'] }), [v1, v2, v3]);
+    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [v1, v2, v3]);
     expect(refs.get(v1)?.map((t) => t.id)).toEqual([a.id, b.id]);
     expect(refs.get(v2)).toEqual([{ id: c.id, name: c.name, color: 'slate' }]);
     expect(refs.get(v3)).toEqual([]);

@@ -71,8 +71,7 @@ async function seedAndCheck(ctx: BenchContext, pool: pg.Pool, seed: { merchantId
   const body = JSON.stringify({ emails });
   const check = await call(`${ctx.serviceUrl}/v1/verifications/lookup`, seed.sandboxKey, 'POST', { emails });
   const httpFound = check.status === 200 ? (check.body.data as { found: boolean }[]).filter((r) => r.found).length : -1;
-  let n = 0;
-  const text = LOOKUP_SQL.replace(/\?/g, () => `$${++n}`);
+  const text = LOOKUP_SQL;
   const params = lookupParams([...new Set(perInput)], seed.merchantId, 'sandbox');
   const direct = await pool.query(text, params);
   const sqlFound = direct.rows.filter((r: { attempts: number }) => r.attempts > 0).length;

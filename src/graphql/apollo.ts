@@ -14,8 +14,8 @@ import { FlowResolver } from '../resolvers/flow.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
-import { memberAuthentication } from '../rest/auth.js';
-import { pathOfNulCharacter } from '../rest/middleware.js';
+import { memberAuthentication } from '../http/auth.js';
+import { pathOfNulCharacter } from '../http/middleware.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 

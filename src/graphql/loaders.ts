@@ -3,7 +3,8 @@ import { Applicant } from '../entities/applicant.entity.js';
 import { Flow } from '../entities/flow.entity.js';
 import type { CheckType } from '../schema/verification.types.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { checksOfVerifications, tagsOfVerifications } from '../services/verifications/index.js';
+import { checksOfVerifications } from '../services/verifications/index.js';
+import { tagReferencesFor } from '../services/catalog/index.js';
 
 export interface TagRef {
   id: string;
@@ -33,7 +34,7 @@ function createLoaders(ctx: ServiceContext): Loaders {
       return ids.map((id) => checks.get(id)!.map(({ position: _position, ...check }) => check as CheckType));
     }),
     tagsByVerification: new DataLoader(async (ids) => {
-      const tags = await tagsOfVerifications(ctx, [...ids]);
+      const tags = await tagReferencesFor(ctx, [...ids]);
       return ids.map((id) => tags.get(id) ?? []);
     }),
     flow: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Flow, { id: { $in: [...ids] } }))),

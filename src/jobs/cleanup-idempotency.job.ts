@@ -1,4 +1,4 @@
-import { systemFork } from '../orm.js';
+import { withConnection } from '../services/shared/index.js';
 import type { JobDefinition } from './job.js';
 
 const BATCH = 1000;
@@ -8,11 +8,10 @@ export const cleanupIdempotencyJob: JobDefinition = {
   name: 'idempotency-keys.cleanup',
   every: '1 hour',
   handler: async (runtime) => {
-    const connection = systemFork(runtime.orm).getConnection();
     for (;;) {
-      const deleted = (await connection.execute(
-        `delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit ${BATCH}) returning 1`,
-      )) as unknown[];
+      const deleted = await withConnection(runtime.orm, (sql) =>
+        sql.query(`delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit $1) returning 1`, [BATCH]),
+      );
       if (deleted.length < BATCH) return;
     }
   },

@@ -1,4 +1,5 @@
 import type { Runtime } from '../runtime.js';
+import { withConnection } from '../services/shared/index.js';
 import { EXPIRE_DUE_JOB } from '../services/verifications/index.js';
 import { expireIfDue } from './expire-verification.job.js';
 import type { JobDefinition } from './job.js';
@@ -17,13 +18,12 @@ interface Row {
  * BATCH; `more` says whether due sessions were left for a later run.
  */
 export async function expireDueSessions(runtime: Runtime): Promise<{ expired: number; more: boolean }> {
-  const connection = runtime.orm.em.getConnection();
   let expired = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const due = (await connection.execute(
-      `select id, merchant_id, mode from verifications where status in ('pending', 'processing') and expires_at <= now() order by expires_at limit ?`,
-      [BATCH],
-    )) as Row[];
+    // Across accounts by design: each due session is then expired in its own scoped transaction.
+    const due = await withConnection(runtime.orm, (sql) =>
+      sql.query<Row>(`select id, merchant_id, mode from verifications where status in ('pending', 'processing') and expires_at <= now() order by expires_at limit $1`, [BATCH]),
+    );
     for (const row of due) {
       if (await expireIfDue(runtime, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode })) expired++;
     }

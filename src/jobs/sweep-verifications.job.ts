@@ -1,3 +1,4 @@
+import { withConnection } from '../services/shared/index.js';
 import type { SessionJobData } from '../engine/run-checks.js';
 import type { Runtime } from '../runtime.js';
 import { RUN_CHECKS_JOB } from '../services/verifications/index.js';
@@ -17,12 +18,10 @@ interface Row {
  * sessions past expires_at, and re-queues processing sessions whose checks stalled.
  */
 export async function sweepVerifications(runtime: Runtime): Promise<{ expired: number; requeued: number }> {
-  const connection = runtime.orm.em.getConnection();
   const { expired } = await expireDueSessions(runtime);
-  const stalled = (await connection.execute(
-    `select id, merchant_id, mode from verifications where status = 'processing' and updated_at < now() - interval '2 minutes' order by updated_at limit ?`,
-    [BATCH],
-  )) as Row[];
+  const stalled = await withConnection(runtime.orm, (sql) =>
+    sql.query<Row>(`select id, merchant_id, mode from verifications where status = 'processing' and updated_at < now() - interval '2 minutes' order by updated_at limit $1`, [BATCH]),
+  );
   for (const row of stalled) {
     await runtime.jobs.now<SessionJobData>(RUN_CHECKS_JOB, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode });
   }

@@ -17,7 +17,7 @@ function applicantTagLoader(ctx: ServiceContext): DataLoader<string, TagReferenc
   let loader = applicantTagLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids) => {
-      const refs = await applicantTagReferencesFor(ctx.em, [...ids]);
+      const refs = await applicantTagReferencesFor(ctx, [...ids]);
       return ids.map((id) => refs.get(id) ?? []);
     });
     applicantTagLoaders.set(ctx, loader);

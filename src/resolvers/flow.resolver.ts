@@ -1,42 +1,22 @@
-import type { z } from 'zod';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Mode } from '../config.js';
 import type { Flow } from '../entities/flow.entity.js';
-import { ApiError } from '../errors.js';
-import { presentStep } from '../rest/flow.presenter.js';
-import { createFlowBody, toFlowFields, updateFlowBody } from '../rest/flows.schema.js';
-import { parseInput } from '../rest/validate.js';
-import type { ServiceContext } from '../services/shared/index.js';
-import { createFlow, deleteFlow, getFlow, listFlows, updateFlow } from '../services/catalog/index.js';
+import { parseInput, type ServiceContext } from '../services/shared/index.js';
+import { checkOfStep, createFlow, createFlowInput, deleteFlow, getFlow, listFlows, normaliseFlowFields, updateFlow, updateFlowInput } from '../services/catalog/index.js';
 import { Environment } from '../schema/enums.js';
 import { CreateFlowInput, DeletedFlowType, FlowConnection, FlowStepType, FlowType, UpdateFlowInput } from '../schema/flow.types.js';
 import { pageSize } from './api-key.resolver.js';
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-/** Fields whose REST shape has no null: a GraphQL null means "not sent". */
-const NOT_NULLABLE = new Set(['name', 'steps', 'is_default', 'status', 'languages', 'accepted_document_types', 'version']);
+/** GraphQL null on a field that cannot be null means "not sent"; steps lose their null members likewise. */
+const NOT_NULLABLE = new Set(['name', 'steps', 'isDefault', 'status', 'languages', 'acceptedDocumentTypes', 'version']);
 
-/** The REST body of a GraphQL input, so both surfaces validate with the same rules. */
-function toBody(input: object): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+function sentFields(input: object): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    const name = snake(key);
-    if (value === undefined || (value === null && NOT_NULLABLE.has(name))) continue;
-    body[name] = name === 'steps' ? (value as object[]).map((step) => Object.fromEntries(Object.entries(step).filter(([, v]) => v != null))) : value;
+    if (value === undefined || (value === null && NOT_NULLABLE.has(key))) continue;
+    fields[key] = key === 'steps' ? (value as object[]).map((step) => Object.fromEntries(Object.entries(step).filter(([, v]) => v != null))) : value;
   }
-  return body;
-}
-
-/** parseInput with the error's `param` named as the GraphQL input field (countryPolicy.allow[0]). */
-function parseGraphqlInput<S extends z.ZodType>(schema: S, input: object): z.output<S> {
-  try {
-    return parseInput(schema, toBody(input));
-  } catch (error) {
-    if (!(error instanceof ApiError) || !error.param) throw error;
-    const param = error.param.replace(/^[a-z_]+/, camel);
-    throw new ApiError(error.status, error.type, error.code, error.message.split(error.param).join(param), { param, detail: error.detail });
-  }
+  return fields;
 }
 
 const asType = (flow: Flow) => flow as unknown as FlowType;
@@ -69,15 +49,15 @@ export class FlowResolver {
     @Arg('environment', () => Environment) environment: Environment,
     @Arg('input', () => CreateFlowInput) input: CreateFlowInput,
   ): Promise<FlowType> {
-    const body = parseGraphqlInput(createFlowBody, input);
-    return asType(await createFlow(ctx, { ...toFlowFields(body), name: body.name }, environment as Mode));
+    const fields = parseInput(createFlowInput, sentFields(input));
+    return asType(await createFlow(ctx, { ...normaliseFlowFields(fields), name: fields.name }, environment as Mode));
   }
 
   @Authorized()
   @Mutation(() => FlowType, { description: 'Updates a flow; steps are replaced wholesale; a stale version answers STALE_VERSION.' })
   async updateFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput): Promise<FlowType> {
-    const body = parseGraphqlInput(updateFlowBody, input);
-    return asType(await updateFlow(ctx, id, { ...toFlowFields(body), version: body.version }));
+    const fields = parseInput(updateFlowInput, sentFields(input));
+    return asType(await updateFlow(ctx, id, { ...normaliseFlowFields(fields), version: fields.version }));
   }
 
   @Authorized()
@@ -99,6 +79,6 @@ export class FlowResolver {
 
   @FieldResolver(() => [FlowStepType])
   steps(@Root() flow: Flow): FlowStepType[] {
-    return flow.steps.map(presentStep);
+    return flow.steps.map(checkOfStep);
   }
 }

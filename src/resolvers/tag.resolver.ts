@@ -24,7 +24,7 @@ export function verificationTagLoader(ctx: ServiceContext): DataLoader<string, T
   let loader = verificationTagLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids) => {
-      const refs = await tagReferencesFor(ctx.em, [...ids]);
+      const refs = await tagReferencesFor(ctx, [...ids]);
       return ids.map((id) => refs.get(id) ?? []);
     });
     verificationTagLoaders.set(ctx, loader);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { getEntitlements, getMerchant } from '../services/access/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentEntitlements, presentMerchant } from './presenters.js';
 
 /** /v1/merchant and /v1/entitlements. */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Mode } from '../config.js';
 import { notFound } from '../errors.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/access/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentApiKey, presentList } from './presenters.js';
 import { createApiKeyBody } from './schemas.js';
 import { listQuery, pageParams, parseInput, UUID_RE } from './validate.js';

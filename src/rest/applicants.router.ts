@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { getApplicant, listApplicants, tagApplicant, untagApplicant } from '../services/verifications/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentApplicant, presentTagReferenceList, presentTagRemoval } from './tag.presenter.js';
 import { listApplicantsQuery } from './tags.schema.js';

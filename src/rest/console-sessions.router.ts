@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { systemFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { signIn, signOut } from '../services/access/index.js';
-import { memberAuthentication, svc } from './auth.js';
+import { memberAuthentication, svc } from '../http/auth.js';
 import { signInBody } from './schemas.js';
 import { parseInput } from './validate.js';
 

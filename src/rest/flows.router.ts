@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { createFlow, deleteFlow, getFlow, listFlows, previewFlow, updateFlow } from '../services/catalog/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentDeletedFlow, presentFlow, presentFlowPreview } from './flow.presenter.js';
 import { createFlowBody, listFlowsQuery, previewFlowBody, toFlowFields, updateFlowBody } from './flows.schema.js';
 import { presentList } from './presenters.js';
@@ -17,7 +17,7 @@ export function flowsRouter(): Router {
 
   router.post('/v1/flows', requirePermission('settings:write'), async (ctx) => {
     const body = parseInput(createFlowBody, ctx.request.body);
-    const flow = await createFlow(svc(ctx), { ...toFlowFields(body), name: body.name });
+    const flow = await createFlow(svc(ctx), { ...toFlowFields(body), name: body.name as string });
     ctx.status = 201;
     ctx.body = presentFlow(flow);
   });
@@ -28,7 +28,7 @@ export function flowsRouter(): Router {
 
   router.post('/v1/flows/:id', requirePermission('settings:write'), async (ctx) => {
     const body = parseInput(updateFlowBody, ctx.request.body);
-    ctx.body = presentFlow(await updateFlow(svc(ctx), ctx.params.id, { ...toFlowFields(body), version: body.version }));
+    ctx.body = presentFlow(await updateFlow(svc(ctx), ctx.params.id, { ...toFlowFields(body), version: body.version as number | undefined }));
   });
 
   router.delete('/v1/flows/:id', requirePermission('settings:write'), async (ctx) => {

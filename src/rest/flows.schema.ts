@@ -1,219 +1,22 @@
 import { z } from 'zod';
-import type { Step } from '../entities/flow.entity.js';
-import { CHECK_TYPES, DOCUMENT_TYPES, type FlowFields, type FlowStatus } from '../services/catalog/index.js';
+import { createFlowInput, normaliseFlowFields, updateFlowInput, type FlowFields } from '../services/catalog/index.js';
+import { fromWireNames, renamedShape } from '../services/shared/index.js';
 import { listQuery } from './validate.js';
 
-/** Request shapes of /v1/flows (also used by the GraphQL flow mutations); one `/** *\/` line per field. */
+/** Request shapes of /v1/flows: the catalog's flow rules under the REST body's snake_case names. */
 
 export const FLOW_ID_RE = /^flw_[0-9A-Za-z]+$/;
 
 export const listFlowsQuery = listQuery(FLOW_ID_RE);
 
-const unit = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
-/** A lower-case word such as `reject`, `review`, `ignore`, `run_and_decide`. */
-const word = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lower-case word such as reject');
-/** What an age band does; an unknown word must not silently approve. */
-const ageAction = z.enum(['reject', 'review', 'pass']);
-/** What an expired document does: reject, review, or accept / ignore (treat as valid). */
-const expiryDisposition = z.enum(['reject', 'review', 'accept', 'ignore']);
-/** ISO 3166 alpha-2 or alpha-3, stored upper case. */
-const country = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166 alpha-2 or alpha-3 country code')
-  .transform((c) => c.toUpperCase());
-const countries = z.array(country).max(300);
-const checkType = z.enum(CHECK_TYPES);
-const documentType = z.enum(DOCUMENT_TYPES);
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const WIRE_NAMES: Record<string, string> = { isDefault: 'is_default', brandName: 'brand_name', logoUrl: 'logo_url', accentColor: 'accent_color', supportUrl: 'support_url', defaultEmailLocale: 'default_email_locale', countryPolicy: 'country_policy', networkPolicy: 'network_policy', expiryPolicy: 'expiry_policy', policyTree: 'policy_tree', acceptedDocumentTypes: 'accepted_document_types', repeatPolicy: 'repeat_policy' };
 
-/** A BCP 47 language tag (`en`, `de-CH`), kept as sent. */
-const languageTag = z
-  .string()
-  .max(35)
-  .refine((tag) => {
-    try {
-      return Intl.getCanonicalLocales(tag).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'must be a BCP 47 language tag such as en or de-CH');
+export const createFlowBody = z.strictObject(renamedShape(createFlowInput.shape, WIRE_NAMES));
+export const updateFlowBody = z.strictObject(renamedShape(updateFlowInput.shape, WIRE_NAMES));
 
-const ageConfig = z.looseObject({
-  /** Age bands and what each does: `{ fromAge, toAge, action }`. */
-  ageRules: z
-    .array(
-      z
-        .strictObject({ fromAge: z.number().min(0).max(150), toAge: z.number().min(0).max(150), action: ageAction })
-        .refine((rule) => rule.fromAge <= rule.toAge, { message: 'fromAge must not exceed toAge', path: ['toAge'] }),
-    )
-    .max(50)
-    .optional(),
-  /** What an age outside every band does, e.g. `pass`. */
-  ageRuleFallback: ageAction.optional(),
-});
-
-/** One step of a flow (also the shape of an inline `checks` item). */
-export const stepSchema = z
-  .strictObject({
-    /** One of the check types: document, liveness, face_match, age, aml, email. */
-    type: checkType,
-    /** Whether the step's failure fails the session; default true. */
-    required: z.boolean().default(true),
-    /** 0 to 1; null: the flow's sensitivity. */
-    sensitivity: unit.nullable().optional(),
-    /** 0 to 1 pass threshold; null: the check's default. */
-    threshold: unit.nullable().optional(),
-    /** Check-specific settings; for age steps `ageRules` and `ageRuleFallback`. */
-    config: z.record(z.string(), z.unknown()).optional(),
-  })
-  .superRefine((step, ctx) => {
-    if (step.type !== 'age' || !step.config) return;
-    const parsed = ageConfig.safeParse(step.config);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
-  });
-
-const countryPolicy = z.strictObject({
-  /** Countries allowed (empty: every country not blocked). */
-  allow: countries.optional(),
-  /** Countries refused. */
-  block: countries.optional(),
-  /** Countries sent to manual review. */
-  review: countries.optional(),
-  /** Whether the country is checked before the applicant starts. */
-  gate_before_start: z.boolean().optional(),
-  /** What a blocked country does to the run, e.g. `run_and_decide`. */
-  blocked_mode: word.optional(),
-  /** The outcome for a blocked country, e.g. `reject`. */
-  blocked_disposition: word.optional(),
-});
-
-const networkPolicy = z.strictObject({
-  /** Whether network signals are evaluated. */
-  enabled: z.boolean().optional(),
-  /** What a proxy or VPN does, e.g. `ignore`. */
-  on_proxy: word.optional(),
-  /** What an IP change during the session does, e.g. `ignore`. */
-  on_ip_change: word.optional(),
-  /** Countries the network policy does not apply to. */
-  exempt_countries: countries.optional(),
-});
-
-const expiryPolicy = z.strictObject({
-  /** What an expired document does unless a rule matches, e.g. `reject`. */
-  default: expiryDisposition.optional(),
-  /** Per country and document type (`*` = any) dispositions. */
-  rules: z
-    .array(
-      z.strictObject({
-        country: z.union([z.literal('*'), country]),
-        document_type: z.union([z.literal('*'), documentType]),
-        disposition: expiryDisposition,
-      }),
-    )
-    .max(500)
-    .optional(),
-});
-
-const finding = z.strictObject({
-  disposition: word,
-  threshold: z.number().optional(),
-  note: z.string().max(1000).optional(),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
-});
-
-const leafShape = {
-  sensitivity: unit.optional(),
-  sensitivity_by_check: z.partialRecord(checkType, unit).optional(),
-  findings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an upper snake case finding code'), finding).optional(),
-};
-const leaf = z.strictObject(leafShape);
-const byDocumentType = z.record(z.string().min(1).max(40), leaf);
-const policyNode = z.strictObject({ ...leafShape, by_document_type: byDocumentType.optional() });
-
-const policyTree = z.strictObject({
-  ...leafShape,
-  /** Country (ISO code) to a node with `by_document_type` and leaf fields. */
-  by_country: z.record(z.string().regex(/^[A-Za-z]{2,3}$/, 'must be an ISO country code'), policyNode).optional(),
-  /** Document type to a leaf, for trees written before `by_country`. */
-  legacy_by_document_type: byDocumentType.optional(),
-});
-
-const repeatPolicy = z.strictObject({
-  /** Whether repeats are refused on this flow. */
-  enabled: z.boolean(),
-  /** `same_flow` (default) or `any`. */
-  scope: z.enum(['same_flow', 'any']).default('same_flow'),
-});
-
-const flowShape = {
-  /** Display name, 1-200 characters. */
-  name: z.string().trim().min(1, 'must not be empty').max(200),
-  /** Ordered steps; replaced wholesale on update. */
-  steps: z.array(stepSchema).max(20),
-  /** Marks the environment's default flow; the previous default loses the mark. */
-  is_default: z.boolean(),
-  /** `active` or `archived`; an archived flow starts no new verification. */
-  status: z.enum(['active', 'archived']),
-  /** 0 to 1, the flow-wide sensitivity. */
-  sensitivity: unit.nullable(),
-  /** Hosted-page branding. */
-  brand_name: z.string().trim().min(1).max(200).nullable(),
-  logo_url: httpUrl.nullable(),
-  accent_color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB colour').nullable(),
-  support_url: httpUrl.nullable(),
-  /** BCP 47 tags offered on the hosted page. */
-  languages: z.array(languageTag).max(50),
-  /** BCP 47 tag of the emails' default language. */
-  default_email_locale: languageTag.nullable(),
-  country_policy: countryPolicy.nullable(),
-  network_policy: networkPolicy.nullable(),
-  expiry_policy: expiryPolicy.nullable(),
-  policy_tree: policyTree.nullable(),
-  /** Document types the flow accepts; empty: unrestricted. */
-  accepted_document_types: z.array(documentType).max(DOCUMENT_TYPES.length * 2),
-  /** Replaces the account's repeat-verification setting for this flow; null: the account's. */
-  repeat_policy: repeatPolicy.nullable(),
-};
-
-const optionalFields = Object.fromEntries(Object.entries(flowShape).map(([k, v]) => [k, v.optional()])) as {
-  [K in keyof typeof flowShape]: z.ZodOptional<(typeof flowShape)[K]>;
-};
-
-export const createFlowBody = z.strictObject({ ...optionalFields, name: flowShape.name });
-
-export const updateFlowBody = z.strictObject({
-  ...optionalFields,
-  /** The version read; another version answers 409 STALE_VERSION and applies nothing. */
-  version: z.number().int().min(1).optional(),
-});
-
-type FlowBody = z.output<typeof updateFlowBody>;
-
-const dedupe = <T>(list: T[] | undefined) => (list ? [...new Set(list)] : undefined);
-
-/** The service's input from a validated body; absent stays undefined, null clears. */
-export function toFlowFields(body: FlowBody): FlowFields {
-  const fields: FlowFields = {
-    name: body.name,
-    steps: body.steps as Step[] | undefined,
-    isDefault: body.is_default,
-    status: body.status as FlowStatus | undefined,
-    sensitivity: body.sensitivity,
-    brandName: body.brand_name,
-    logoUrl: body.logo_url,
-    accentColor: body.accent_color?.toUpperCase() ?? body.accent_color,
-    supportUrl: body.support_url,
-    languages: dedupe(body.languages),
-    defaultEmailLocale: body.default_email_locale,
-    countryPolicy: body.country_policy,
-    networkPolicy: body.network_policy,
-    expiryPolicy: body.expiry_policy,
-    policyTree: body.policy_tree,
-    acceptedDocumentTypes: dedupe(body.accepted_document_types),
-    repeatPolicy: body.repeat_policy,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as FlowFields;
-}
+/** The service's input from a validated body. */
+export const toFlowFields = (body: Record<string, unknown>): FlowFields =>
+  normaliseFlowFields(fromWireNames<z.output<typeof updateFlowInput>>(body, WIRE_NAMES));
 
 /** POST /v1/flows/{id}/preview takes no body fields. */
 export const previewFlowBody = z.strictObject({});

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { notFound } from '../errors.js';
 import { decideManualReview, listManualReviews } from '../services/review/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentManualReview } from './manual-review.presenter.js';
 import { decisionBody, listManualReviewsQuery } from './manual-reviews.schema.js';
 import { presentList } from './presenters.js';

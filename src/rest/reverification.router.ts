@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { GRANT_REASONS } from '../entities/reverification-grant.entity.js';
 import { grantReverification, presentGrant, withdrawReverification } from '../services/repeat-control/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
 
 export const grantBody = z.strictObject({

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type { AccountSettings } from '../entities/account-settings.entity.js';
 import { parameterMissing } from '../errors.js';
 import { getSettings, updateSettings } from '../services/access/index.js';
-import { svc } from './auth.js';
-import { patchSettingsBody } from './settings.schema.js';
+import { svc } from '../http/auth.js';
+import { patchSettingsBody, toSettingsPatch } from './settings.schema.js';
 import { parseInput } from './validate.js';
 
 export function presentSettings(s: AccountSettings) {
@@ -28,7 +28,7 @@ export function settingsRouter(): Router {
     const body = parseInput(patchSettingsBody, ctx.request.body);
     const { version: _version, ...changes } = body;
     if (Object.keys(changes).length === 0) throw parameterMissing('repeat_verification');
-    ctx.body = presentSettings(await updateSettings(svc(ctx), body));
+    ctx.body = presentSettings(await updateSettings(svc(ctx), toSettingsPatch(body)));
   });
   return router;
 }

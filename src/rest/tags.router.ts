@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { parameterMissing } from '../errors.js';
 import { createTag, listTags, retireTag, tagVerification, untagVerification, updateTag, type TaggingInput } from '../services/catalog/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentTag, presentTagReferenceList, presentTagRemoval } from './tag.presenter.js';
 import { createTagBody, listTagsQuery, taggingBody, updateTagBody } from './tags.schema.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { completeUpload, createUpload } from '../services/verifications/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentUpload, presentUploadUrl } from './upload.presenter.js';
 import { completeUploadBody, createUploadBody } from './uploads.schema.js';
 import { parseInput } from './validate.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { usageSummary } from '../services/reporting/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentUsage } from './tag.presenter.js';
 import { usageQuery } from './tags.schema.js';
 import { parseInput } from './validate.js';

@@ -3,17 +3,18 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { type ServiceContext, withIdempotency } from '../services/shared/index.js';
 import { notFound } from '../errors.js';
-import { applicantFields, checksOfVerifications, listVerificationItems, verificationItem, type VerificationListItem } from '../services/verifications/index.js';
 import {
   assertMayInclude,
   createVerification,
-  identityOf,
-  tagsOfVerifications,
-  uploadedEvidence,
+  listVerificationItems,
+  readIncluded,
+  relationsOf,
+  verificationItem,
   type CreatedVerification,
   type Include,
+  type VerificationListItem,
 } from '../services/verifications/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentVerification, type VerificationView } from './verification.presenter.js';
 import { createVerificationBody, VERIFICATION_STATUSES } from './verifications.schema.js';
@@ -27,26 +28,7 @@ export const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
 });
 export const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
 
-/** Evidence URLs handed to API keys live five minutes. */
-const EVIDENCE_URL_SECONDS = 300;
-
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
-
-/** What `include=` adds to one verification: its decrypted applicant data and/or its evidence with short-lived URLs. */
-async function includedView(ctx: ServiceContext, v: VerificationListItem, include: Include[]): Promise<Partial<VerificationView>> {
-  const view: Partial<VerificationView> = {};
-  if (include.includes('applicant')) {
-    const identity = await identityOf(ctx, v.id);
-    view.applicant = { version: Math.max(1, v.identityVersion), fields: identity ? applicantFields(identity) : null };
-  }
-  if (include.includes('documents')) {
-    const uploads = await uploadedEvidence(ctx, v.id);
-    view.evidence = await Promise.all(
-      uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(upload.storageKey, EVIDENCE_URL_SECONDS), expiresIn: EVIDENCE_URL_SECONDS })),
-    );
-  }
-  return view;
-}
 
 /**
  * Presents plain verification items (a page, or one) with their checks and tags, read for all
@@ -54,8 +36,7 @@ async function includedView(ctx: ServiceContext, v: VerificationListItem, includ
  */
 async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => unknown> {
   const ids = items.map((v) => v.id);
-  const checks = await checksOfVerifications(ctx, ids);
-  const tags = await tagsOfVerifications(ctx, ids);
+  const { checks, tags } = await relationsOf(ctx, ids);
   const url = publicUrl(ctx);
   return (v, extra = {}) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [], ...extra });
 }
@@ -106,7 +87,7 @@ export function verificationsRouter(): Router {
     const item = await verificationItem(s, ctx.params.id);
     if (!item) throw notFound('verification', ctx.params.id);
     const present = await presenterFor(s, [item]);
-    ctx.body = present(item, include.length ? await includedView(s, item, include) : {});
+    ctx.body = present(item, include.length ? await readIncluded(s, item, include) : {});
   });
 
   return router;

@@ -3,7 +3,7 @@ import { parameterMissing } from '../errors.js';
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rotateWebhookSecret, sendTestWebhook, updateWebhookEndpoint,
 } from '../services/webhooks/index.js';
-import { requirePermission, svc } from './auth.js';
+import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentWebhookDelivery, presentWebhookEndpoint, presentWebhookEndpointDeletion } from './webhook.presenter.js';
 import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from './webhooks.schema.js';

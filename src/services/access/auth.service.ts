@@ -4,7 +4,7 @@ import { sha256Hex } from '../../crypto.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
 import { authenticationError, rateLimited } from '../../errors.js';
 import { SECRET_KEY_PATTERN } from './api-key.service.js';
-import { type KeyCaller, type MemberCaller, asDate, preparedRows } from '../shared/index.js';
+import { rawSqlOf, type KeyCaller, type MemberCaller, asDate, withConnection } from '../shared/index.js';
 
 export const SESSION_TOKEN_PATTERN = /^mst_[0-9A-Za-z]{40}$/;
 
@@ -184,7 +184,7 @@ async function refreshKey(em: EntityManager, hash: string, cost: number, capacit
   // refreshes the key row and tops the reservation up to one chunk.
   const leftover = cache.takeLeftover(hash);
   const paidLocally = leftover >= cost;
-  const rows = (await em.getConnection().execute('select * from idv_authenticate_key_reserve(?, ?, ?, ?)', [
+  const rows = (await rawSqlOf(em).query<KeyRow>('select * from idv_authenticate_key_reserve($1, $2, $3, $4)', [
     hash,
     paidLocally ? 0 : cost,
     capacity,
@@ -240,14 +240,14 @@ export async function authenticateMember(em: EntityManager, token: string | unde
     throw authenticationError('SESSION_INVALID', 'Secret API keys cannot call back-office endpoints; sign in as a team member.');
   }
   if (!SESSION_TOKEN_PATTERN.test(token)) throw authenticationError('SESSION_INVALID', 'Invalid session token.');
-  const [session] = await preparedRows<SessionRow>(
-    em.getConnection(),
-    'idv_member_session_by_hash',
+  // Before the caller is known there is no tenant to bind: the token's hash finds it.
+  const [session] = await withConnection(em, (sql) => sql.query<SessionRow>(
     `select s.id as session_id, s.merchant_id, s.member_id, s.expires_at, s.revoked_at, m.permissions, m.environments
        from member_sessions s join members m on m.id = s.member_id and m.merchant_id = s.merchant_id
       where s.token_hash = $1`,
     [sha256Hex(token)],
-  );
+    'idv_member_session_by_hash',
+  ));
   if (!session || session.revoked_at) throw authenticationError('SESSION_INVALID', 'Invalid or signed-out session token.');
   if (asDate(session.expires_at).getTime() <= Date.now()) throw authenticationError('SESSION_EXPIRED', 'This session has expired; sign in again.');
   return {

@@ -6,3 +6,4 @@ export * from './member.service.js';
 export * from './merchant.service.js';
 export * from './permissions.js';
 export * from './settings.service.js';
+export * from './settings.schema.js';

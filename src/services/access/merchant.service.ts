@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { Merchant } from '../../entities/merchant.entity.js';
 import { notFound } from '../../errors.js';
-import { type ServiceContext, asDate, preparedRows } from '../shared/index.js';
+import { type ServiceContext, asDate, withConnection } from '../shared/index.js';
 
 /** The account as read: a plain snapshot, not a managed entity (nothing here writes it). */
 export type MerchantView = Pick<Merchant, 'id' | 'name' | 'slug' | 'status' | 'tier' | 'createdAt' | 'updatedAt'>;
@@ -48,11 +48,8 @@ export async function getMerchant(ctx: ServiceContext): Promise<MerchantView> {
   const cached = ctx.runtime.merchantCache.get(ctx.merchantId);
   if (cached) return cached;
   // A prepared read, not em.findOne: this is on every GET /v1/merchant and /v1/entitlements.
-  const [row] = await preparedRows<MerchantRow>(
-    ctx.runtime.orm.em.getConnection(),
-    'idv_merchant_by_id',
-    'select id, name, slug, status, tier, created_at, updated_at from merchants where id = $1',
-    [ctx.merchantId],
+  const [row] = await withConnection(ctx.runtime.orm, (sql) =>
+    sql.query<MerchantRow>('select id, name, slug, status, tier, created_at, updated_at from merchants where id = $1', [ctx.merchantId], 'idv_merchant_by_id'),
   );
   if (!row) throw notFound('merchant');
   const view = { id: row.id, name: row.name, slug: row.slug, status: row.status, tier: row.tier, createdAt: asDate(row.created_at), updatedAt: asDate(row.updated_at) };

@@ -1,24 +1,31 @@
+import type { z } from 'zod';
 import { AccountSettings, type RepeatPolicy, type ReviewPolicy } from '../../entities/account-settings.entity.js';
 import { Merchant } from '../../entities/merchant.entity.js';
 import { conflict } from '../../errors.js';
-import type { ServiceContext } from '../shared/index.js';
+import { rawSqlOf, type ServiceContext } from '../shared/index.js';
+import type { settingsPatchInput } from './settings.schema.js';
 
-export interface SettingsPatch {
-  repeat_verification?: Partial<RepeatPolicy>;
-  reverification_period_days?: number | null;
-  retention_days?: number;
-  review_policy?: Partial<ReviewPolicy>;
-  /** When sent and not the current version: nothing applied, 409 STALE_VERSION. */
-  version?: number;
+/** A validated settings change (settingsPatchInput); only what is sent changes. */
+export type SettingsPatch = z.output<typeof settingsPatchInput>;
+
+/** The stored review policy's names of the change's fields. */
+function storedReviewPolicy(change: NonNullable<SettingsPatch['reviewPolicy']>): Partial<ReviewPolicy> {
+  const stored: Partial<ReviewPolicy> = {
+    claim_required: change.claimRequired,
+    claim_lease_minutes: change.claimLeaseMinutes,
+    presence_ttl_ms: change.presenceTtlMs,
+    presence_heartbeat_ms: change.presenceHeartbeatMs,
+  };
+  return Object.fromEntries(Object.entries(stored).filter(([, v]) => v !== undefined));
 }
 
 /** The account's settings, created with the defaults on first read. */
 export async function getSettings(ctx: ServiceContext): Promise<AccountSettings> {
   const existing = await ctx.em.findOne(AccountSettings, { merchant: ctx.merchantId });
   if (existing) return existing;
-  await ctx.em.getConnection().execute(
+  await rawSqlOf(ctx.em).query(
     `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, version, updated_at)
-     values (?, ?::jsonb, ?::jsonb, 1095, 1, now()) on conflict do nothing`,
+     values ($1, $2::jsonb, $3::jsonb, 1095, 1, now()) on conflict do nothing`,
     [ctx.merchantId, JSON.stringify(new AccountSettings().repeatVerification), JSON.stringify(new AccountSettings().reviewPolicy)],
   );
   return ctx.em.findOneOrFail(AccountSettings, { merchant: ctx.merchantId });
@@ -39,10 +46,10 @@ export async function updateSettings(ctx: ServiceContext, patch: SettingsPatch):
         detail: { current_version: settings.version },
       });
     }
-    if (patch.repeat_verification) settings.repeatVerification = { ...settings.repeatVerification, ...patch.repeat_verification };
-    if (patch.reverification_period_days !== undefined) settings.reverificationPeriodDays = patch.reverification_period_days;
-    if (patch.retention_days !== undefined) settings.retentionDays = patch.retention_days;
-    if (patch.review_policy) settings.reviewPolicy = { ...settings.reviewPolicy, ...patch.review_policy };
+    if (patch.repeatVerification) settings.repeatVerification = { ...settings.repeatVerification, ...(patch.repeatVerification as Partial<RepeatPolicy>) };
+    if (patch.reverificationPeriodDays !== undefined) settings.reverificationPeriodDays = patch.reverificationPeriodDays;
+    if (patch.retentionDays !== undefined) settings.retentionDays = patch.retentionDays;
+    if (patch.reviewPolicy) settings.reviewPolicy = { ...settings.reviewPolicy, ...storedReviewPolicy(patch.reviewPolicy) };
     settings.version += 1;
     return settings;
   });

@@ -1,3 +1,4 @@
+import { rawSqlOf } from '../shared/index.js';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
@@ -34,7 +35,7 @@ export async function ensurePresetFlow(em: EntityManager, merchantId: string, mo
   const filters = { tenant: { merchantId, modes: [mode] } };
   const existing = await em.findOne(Flow, { id }, { filters });
   if (existing) return existing;
-  await em.getConnection().execute(PRESET_INSERT.replace(/\$\d/g, '?'), presetInsertParams(merchantId, mode), 'run', em.getTransactionContext());
+  await rawSqlOf(em).query(PRESET_INSERT, presetInsertParams(merchantId, mode));
   return em.findOneOrFail(Flow, { id }, { filters });
 }
 

@@ -2,11 +2,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
 import { Flow, type Step } from '../../entities/flow.entity.js';
-import type { Verification } from '../../entities/verification.entity.js';
 import { conflict, invalidRequest, notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { ensurePresetFlow, merchantRef, presetFlowId } from './flow-resolution.js';
-import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
-import { createSession, runAfterCommit, type AfterCommit } from '../verifications/index.js';
+import { rawSqlOf, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { createPreviewSession, type NewVerification } from '../verifications/index.js';
 
 export type FlowStatus = 'active' | 'archived';
 type Json = Record<string, unknown>;
@@ -38,7 +37,7 @@ export interface UpdateFlowInput extends FlowFields {
 }
 
 export interface FlowPreview {
-  verification: Verification;
+  verification: NewVerification;
   flow: Flow;
   clientToken: string;
   url: string;
@@ -70,7 +69,7 @@ export async function getFlow(ctx: ServiceContext, id: string, em: EntityManager
  * advisory lock taken first in the transaction (before any flow row lock, so no deadlock).
  */
 const lockDefaults = (em: EntityManager, merchantId: string) =>
-  em.execute('select pg_advisory_xact_lock(hashtext(?))', [`flow-default:${merchantId}`]);
+  rawSqlOf(em).query('select pg_advisory_xact_lock(hashtext($1))', [`flow-default:${merchantId}`]);
 
 /**
  * Clears the previous default with its own flush before the new one is marked (the partial
@@ -155,22 +154,9 @@ export async function deleteFlow(ctx: ServiceContext, id: string): Promise<Flow>
  * key, with the preview lifetime. Archived: 400 FLOW_ARCHIVED; no steps: 400 FLOW_EMPTY.
  */
 export async function previewFlow(ctx: ServiceContext, id: string): Promise<FlowPreview> {
-  const { runtime } = ctx;
-  const after: AfterCommit = [];
-  const apiKeyId = ctx.caller.kind === 'key' ? ctx.caller.keyId : null;
-  const created = await ctx.em.transactional(async (em) => {
-    const flow = await getFlow(ctx, id, em);
-    if (flow.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${flow.id} is archived and starts no new verification.`, { param: 'id' });
-    if (flow.steps.length === 0) throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps to preview.`, { param: 'id' });
-    const session = createSession(
-      em,
-      runtime,
-      { merchantId: ctx.merchantId, mode: 'sandbox', flow, steps: flow.steps, ttlSeconds: runtime.config.previewTtlSeconds, isPreview: true, apiKeyId },
-      after,
-    );
-    return { ...session, flow };
-  });
-  await runAfterCommit(after);
-  const { verification, clientToken, flow } = created;
-  return { verification, flow, clientToken, url: `${runtime.config.publicUrl}/verify/${verification.id}?token=${clientToken}` };
+  const flow = await getFlow(ctx, id);
+  if (flow.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${flow.id} is archived and starts no new verification.`, { param: 'id' });
+  if (flow.steps.length === 0) throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps to preview.`, { param: 'id' });
+  const { verification, clientToken } = await createPreviewSession(ctx, flow);
+  return { verification, flow, clientToken, url: `${ctx.runtime.config.publicUrl}/verify/${verification.id}?token=${clientToken}` };
 }

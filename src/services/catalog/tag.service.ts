@@ -7,7 +7,7 @@ import { Verification } from '../../entities/verification.entity.js';
 import { conflict, notFound, parameterInvalid, parameterMissing } from '../../errors.js';
 import { isPrefixedId, newId } from '../../ids.js';
 import { callerKeyId, recordVerificationEvent, type EventSource } from '../webhooks/index.js';
-import { actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { rawSqlOf, tenantSql, type TenantScope, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 
 /** Tag colors (decisions.md); `slate` is the default. */
 export const TAG_COLORS = ['slate', 'gray', 'red', 'orange', 'amber', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'] as const;
@@ -80,9 +80,9 @@ export async function resolveOrCreateTag(em: EntityManager, merchantId: string, 
   const existing = await findLiveBySlug(em, merchantId, mode, slug);
   if (existing) return { tag: existing, created: false };
   const now = new Date();
-  const inserted: { id: string }[] = await em.execute(
+  const inserted = await rawSqlOf(em).query<{ id: string }>(
     `insert into tags (id, merchant_id, mode, name, slug, color, description, retired_at, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, null, ?, ?)
+     values ($1, $2, $3, $4, $5, $6, $7, null, $8, $9)
      on conflict (merchant_id, mode, slug) where retired_at is null do nothing returning id`,
     [newId('tag'), merchantId, mode, name, slug, input.color ?? 'slate', input.description ?? null, now, now],
   );
@@ -192,7 +192,7 @@ function addTagsToVerification(em: EntityManager, verification: Verification, ta
 }
 
 async function carriedBy(em: EntityManager, verificationId: string): Promise<Set<string>> {
-  const rows: { tag_id: string }[] = await em.execute('select tag_id from verification_tags where verification_id = ?', [verificationId]);
+  const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('select tag_id from verification_tags where verification_id = $1', [verificationId]);
   return new Set(rows.map((r) => r.tag_id));
 }
 
@@ -204,14 +204,14 @@ export async function tagVerification(ctx: ServiceContext, verificationId: strin
     addTagsToVerification(em, verification, tags, await carriedBy(em, verification.id), { apiKeyId: callerKeyId(ctx) });
     await em.flush();
   });
-  return (await tagReferencesFor(ctx.em, [verificationId])).get(verificationId) ?? [];
+  return (await tagReferencesFor(ctx, [verificationId])).get(verificationId) ?? [];
 }
 
 /** DELETE /v1/verifications/{id}/tags/{tagId}: writes verification.tag_removed only if the tag was there. */
 export async function untagVerification(ctx: ServiceContext, verificationId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
-    const removed: { tag_id: string }[] = await em.execute('delete from verification_tags where verification_id = ? and tag_id = ? returning tag_id', [
+    const removed: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('delete from verification_tags where verification_id = $1 and tag_id = $2 returning tag_id', [
       verification.id,
       tagId,
     ]);
@@ -221,8 +221,6 @@ export async function untagVerification(ctx: ServiceContext, verificationId: str
     await em.flush();
   });
 }
-
-const placeholders = (values: unknown[]) => values.map(() => '?').join(', ');
 
 type ReferenceRow = { owner_id: string; id: string; name: string; color: string };
 
@@ -234,28 +232,30 @@ function groupReferences(ownerIds: string[], rows: ReferenceRow[]): Map<string, 
 
 /**
  * Tags carried by many verifications in ONE query, in the order they were applied (for the
- * verification presenter and the GraphQL DataLoader). Retired tags are still shown. The ids
- * must come from the caller's scope: tags always share their verification's account and mode.
+ * REST presenter and the GraphQL DataLoader). Retired tags are still shown; tags of another
+ * account or environment never are.
  */
-export async function tagReferencesFor(em: EntityManager, verificationIds: string[]): Promise<Map<string, TagReference[]>> {
+export async function tagReferencesFor(ctx: TenantScope, verificationIds: string[]): Promise<Map<string, TagReference[]>> {
   const ids = [...new Set(verificationIds)];
   if (ids.length === 0) return new Map();
-  const rows: ReferenceRow[] = await em.execute(
+  const rows = await tenantSql(ctx).query<ReferenceRow>(
     `select vt.verification_id as owner_id, t.id, t.name, t.color from verification_tags vt join tags t on t.id = vt.tag_id
-     where vt.verification_id in (${placeholders(ids)}) order by vt.created_at, t.id`,
-    ids,
+     where vt.verification_id = any($3::text[]) and t.merchant_id = $1 and t.mode = any($2::text[]) order by vt.created_at, t.id`,
+    [ids],
+    'idv_tag_references',
   );
   return groupReferences(ids, rows);
 }
 
 /** Same as tagReferencesFor, for applicants. */
-export async function applicantTagReferencesFor(em: EntityManager, applicantIds: string[]): Promise<Map<string, TagReference[]>> {
+export async function applicantTagReferencesFor(ctx: TenantScope, applicantIds: string[]): Promise<Map<string, TagReference[]>> {
   const ids = [...new Set(applicantIds)];
   if (ids.length === 0) return new Map();
-  const rows: ReferenceRow[] = await em.execute(
+  const rows = await tenantSql(ctx).query<ReferenceRow>(
     `select at.applicant_id as owner_id, t.id, t.name, t.color from applicant_tags at join tags t on t.id = at.tag_id
-     where at.applicant_id in (${placeholders(ids)}) order by at.created_at, t.id`,
-    ids,
+     where at.applicant_id = any($3::text[]) and t.merchant_id = $1 and t.mode = any($2::text[]) order by at.created_at, t.id`,
+    [ids],
+    'idv_applicant_tag_references',
   );
   return groupReferences(ids, rows);
 }

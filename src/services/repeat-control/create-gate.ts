@@ -6,46 +6,13 @@ import type { CreateFlow } from '../catalog/index.js';
 import { verificationEventData, type EventSubject } from '../webhooks/index.js';
 import type { Fingerprints, AnswerSlot } from '../verifications/index.js';
 import type { RawSql } from '../shared/index.js';
-import type { MatchedOn } from './repeat-control.service.js';
+import { findPersonMatches, type MatchedOn } from './person-matches.js';
 
 /**
- * Repeat control at create (R2, R3, R5, R9, R10) on the create's own connection, the same
- * rules as gateDocument in repeat-control.service.ts applies later, in one statement after
- * the person's locks (two more for a refusal) instead of a dozen.
+ * Repeat control at create (R2, R3, R5, R9, R10) on the create's own connection: the match
+ * is findPersonMatches (the same rule gateDocument applies when the document is read), in
+ * one statement after the person's locks (two more for a refusal).
  */
-
-interface MatchRow {
-  kind: 'approval' | 'review';
-  id: string;
-  status: string;
-  verdict: string | null;
-  by_reference: boolean;
-  valid_until_ms: number | null;
-  grant_id: string | null;
-}
-
-/**
- * The newest approval still refusing (R9: before its document's expiry and the
- * re-verification period) and the newest case waiting on review, reference before email
- * (R2). Runs after the person lock, so it sees whatever a concurrent create committed.
- */
-const MATCHES = `
-with person as (
-  select v.id, v.status, v.verdict, v.created_at, v.decided_at, coalesce(v.reference_fingerprint = $3, false) as by_reference,
-         least(case when v.document_expires_on is not null then (v.document_expires_on + time '23:59:59') at time zone 'UTC' end,
-               case when $6::int > 0 and v.decided_at is not null then v.decided_at + make_interval(days => $6::int) end) as valid_until
-  from verifications v
-  where v.merchant_id = $1 and v.mode = $2 and v.status in ('approved', 'manual_review')
-    and (v.reference_fingerprint = $3 or v.email_fingerprint = $4) and ($5::text is null or v.flow_id = $5)
-)
-(select 'approval' as kind, a.id, a.status, a.verdict, a.by_reference, (extract(epoch from a.valid_until) * 1000)::float8 as valid_until_ms,
-        (select g.id from reverification_grants g
-         where g.verification_id = a.id and g.merchant_id = $1 and g.spent_at is null and g.revoked_at is null and g.expires_at > now() limit 1) as grant_id
- from person a where a.status = 'approved' and (a.valid_until is null or a.valid_until > now())
- order by a.by_reference desc, a.decided_at desc limit 1)
-union all
-(select 'review', r.id, r.status, r.verdict, r.by_reference, null, null
- from person r where r.status = 'manual_review' order by r.by_reference desc, r.created_at desc limit 1)`;
 
 /** Bumps the approval's sequence (its events stay ordered) and returns what its event carries. */
 const BUMP = `update verifications set sequence = sequence + 1, updated_at = $3 where id = $1 and merchant_id = $2
@@ -112,29 +79,25 @@ export async function gateCreateRaw(sql: RawSql, scope: GateScope, flow: CreateF
   const policy = flow.repeatPolicy;
   if (!policy.enabled || (!f.reference && !f.email)) return {};
   // The person's locks were taken by the create's first statement (OPEN_CREATE in create-flow.ts).
-  const rows = await sql.query<MatchRow>(
-    MATCHES,
-    [scope.merchantId, scope.mode, f.reference, f.email, policy.scope === 'same_flow' ? flow.id : null, flow.reverificationPeriodDays],
-    'idv_create_matches',
+  const { approval, review } = await findPersonMatches(
+    sql,
+    { merchantId: scope.merchantId, mode: scope.mode, flowId: policy.scope === 'same_flow' ? flow.id : null, reverificationPeriodDays: flow.reverificationPeriodDays },
+    { reference: f.reference, email: f.email },
   );
-  const approval = rows.find((r) => r.kind === 'approval');
-  const review = rows.find((r) => r.kind === 'review');
-  const on = (r: MatchRow): MatchedOn => (r.by_reference ? 'reference' : 'email');
-  if (approval && !approval.grant_id) {
-    const until = approval.valid_until_ms === null ? null : new Date(approval.valid_until_ms).toISOString();
+  if (approval && !approval.grant) {
     const refusal = conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
-      detail: { verification_id: approval.id, status: approval.status, verdict: approval.verdict, matched_on: on(approval), approval_valid_until: until },
+      detail: { verification_id: approval.id, status: approval.status, verdict: approval.verdict, matched_on: approval.matchedOn, approval_valid_until: approval.validUntil?.toISOString() ?? null },
     });
-    await recordRefusal(sql, scope, approval.id, on(approval), answer(refusal));
+    await recordRefusal(sql, scope, approval.id, approval.matchedOn, answer(refusal));
     return { refusal };
   }
   if (review) {
     return {
       refusal: conflict('VERIFICATION_IN_REVIEW', 'This applicant has a verification waiting on manual review; wait for its decision instead of retrying.', {
-        detail: { verification_id: review.id, matched_on: on(review) },
+        detail: { verification_id: review.id, matched_on: review.matchedOn },
       }),
     };
   }
   // R9: an open grant lifts the approval's refusal only; a case waiting on review still refuses (R5).
-  return approval?.grant_id ? { grantId: approval.grant_id } : {};
+  return approval?.grant ? { grantId: approval.grant.id } : {};
 }

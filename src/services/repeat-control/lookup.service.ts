@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { VerificationStatus, Verdict } from '../../entities/verification.entity.js';
 import { ApiError, serviceUnavailable } from '../../errors.js';
-import { actingEnvironment, type ServiceContext, readWithTimeout, normaliseEmailForMatch, type Vault } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, withConnection, withStatementTimeout, tenantSql, normaliseEmailForMatch, type Vault } from '../shared/index.js';
 
 /** Spec Limits: at most 1,000 addresses per call. */
 export const LOOKUP_MAX_EMAILS = 1000;
@@ -59,14 +59,12 @@ export interface LookupSqlRow {
  * ordinality, each joined laterally on the (merchant_id, mode, email_fingerprint) index: one
  * index scan per address gives its most recent attempt, with the window aggregates (computed
  * over all its attempts before `limit 1`) giving attempts, ever_approved and first_attempt_at.
- * Raw SQL bypasses the ORM's tenancy filters, so the account and environment are bound
- * explicitly.
- *
- * Parameters: the fingerprints as a Postgres array literal ('{a,b}'), merchant id, mode.
+ * Parameters: the account and its environment (what tenantSql binds), then the fingerprints as
+ * a Postgres array literal ('{a,b}').
  */
 export const LOOKUP_SQL = `
 with input as (
-  select t.fp, t.ord from unnest(?::text[]) with ordinality as t(fp, ord)
+  select t.fp, t.ord from unnest($3::text[]) with ordinality as t(fp, ord)
 )
 select i.fp, coalesce(l.attempts, 0)::int as attempts, l.ever_approved, l.first_attempt_at,
        l.id, l.status, l.verdict, l.score, l.reason_codes, l.flow_id, l.mode, l.created_at, l.updated_at, l.expires_at
@@ -77,17 +75,11 @@ left join lateral (
          bool_or(v.status = 'approved') over () as ever_approved,
          min(v.created_at) over () as first_attempt_at
   from verifications v
-  where v.merchant_id = ? and v.mode = ? and v.email_fingerprint = i.fp and v.retention_purged_at is null
+  where v.merchant_id = $1 and v.mode = any($2::text[]) and v.email_fingerprint = i.fp and v.retention_purged_at is null
   order by v.created_at desc, v.id desc
   limit 1
 ) l on true
 order by i.ord`;
-
-/** LOOKUP_SQL with PostgreSQL's own $1, $2... placeholders, for the driver directly. */
-const LOOKUP_SQL_NUMBERED = (() => {
-  let n = 0;
-  return LOOKUP_SQL.replace(/\?/g, () => `$${++n}`);
-})();
 
 /** Fingerprints are lower-case hex, so the array literal needs no quoting. */
 export const pgTextArray = (values: string[]): string => {
@@ -110,7 +102,7 @@ export function fingerprintEmails(vault: Vault, emails: string[]): { perInput: s
   return { perInput, distinct: [...new Set(perInput)] };
 }
 
-export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [pgTextArray(distinct), merchantId, mode];
+export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [merchantId, [mode], pgTextArray(distinct)];
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
 
@@ -149,7 +141,9 @@ export async function lookupVerifications(ctx: ServiceContext, emails: string[])
   const { perInput, distinct } = fingerprintEmails(ctx.runtime.vault, emails);
   let hits: LookupSqlRow[];
   try {
-    hits = await readWithTimeout<LookupSqlRow>(ctx.runtime.orm.em.getConnection(), LOOKUP_STATEMENT_TIMEOUT_MS, LOOKUP_SQL_NUMBERED, lookupParams(distinct, ctx.merchantId, mode));
+    hits = await withConnection(ctx.runtime.orm, (sql) =>
+      withStatementTimeout(sql, LOOKUP_STATEMENT_TIMEOUT_MS, () => tenantSql({ ...ctx, modes: [mode] }, sql).query<LookupSqlRow>(LOOKUP_SQL, [pgTextArray(distinct)])),
+    );
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ctx.log.error({ err: error }, 'lookup unavailable');

@@ -8,15 +8,16 @@ import { Verification } from '../../entities/verification.entity.js';
 import type { Runtime } from '../../runtime.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
 import { type Fingerprints, expire } from '../verifications/index.js';
+import { rawSqlOf } from '../shared/index.js';
+import { findPersonMatches } from './person-matches.js';
 
-export type MatchedOn = 'reference' | 'email' | 'document';
 
-/** R2's order: reference, then email, then numbers on the document (the national id matches too). */
-const ORDER: { on: MatchedOn; field: 'referenceFingerprint' | 'emailFingerprint' | 'documentFingerprint' | 'nationalIdFingerprint'; key: keyof Fingerprints }[] = [
-  { on: 'reference', field: 'referenceFingerprint', key: 'reference' },
-  { on: 'email', field: 'emailFingerprint', key: 'email' },
-  { on: 'document', field: 'documentFingerprint', key: 'document' },
-  { on: 'document', field: 'nationalIdFingerprint', key: 'nationalId' },
+/** The person's fingerprint columns (R8 closes open cases matching any of them). */
+const PERSON_FIELDS: { field: 'referenceFingerprint' | 'emailFingerprint' | 'documentFingerprint' | 'nationalIdFingerprint'; key: keyof Fingerprints }[] = [
+  { field: 'referenceFingerprint', key: 'reference' },
+  { field: 'emailFingerprint', key: 'email' },
+  { field: 'documentFingerprint', key: 'document' },
+  { field: 'nationalIdFingerprint', key: 'nationalId' },
 ];
 
 export async function accountSettings(em: EntityManager, merchantId: string): Promise<AccountSettings | null> {
@@ -44,7 +45,7 @@ export const repeatPolicyOf = (flowPolicy: Record<string, unknown> | null | unde
  */
 export async function lockPerson(em: EntityManager, merchantId: string, mode: string, f: Partial<Fingerprints>): Promise<void> {
   const keys = [f.reference, f.email, f.document, f.nationalId].filter((k): k is string => !!k).sort();
-  for (const key of keys) await em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${merchantId}:${mode}:${key}`], 'all', em.getTransactionContext());
+  for (const key of keys) await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}:${mode}:${key}`]);
 }
 
 export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
@@ -55,61 +56,10 @@ export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
 });
 
 function personWhere(f: Partial<Fingerprints>, keys: (keyof Fingerprints)[]): FilterQuery<Verification>[] {
-  return ORDER.filter((o) => keys.includes(o.key) && f[o.key]).map((o) => ({ [o.field]: f[o.key] }) as FilterQuery<Verification>);
+  return PERSON_FIELDS.filter((o) => keys.includes(o.key) && f[o.key]).map((o) => ({ [o.field]: f[o.key] }) as FilterQuery<Verification>);
 }
 
-/** When an approval stops refusing by age (R9): its document's expiry or the re-verification period, whichever first. */
-export function approvalValidUntil(v: Verification, periodDays: number | null | undefined): Date | null {
-  const candidates: number[] = [];
-  if (v.documentExpiresOn) candidates.push(Date.parse(`${v.documentExpiresOn}T23:59:59Z`));
-  if (periodDays && v.decidedAt) candidates.push(v.decidedAt.getTime() + periodDays * 86400_000);
-  return candidates.length ? new Date(Math.min(...candidates)) : null;
-}
-
-/**
- * The grant that lets a repeat of `v` through: an open one, or the one the verification being
- * gated already spent (a session let in at create is gated again when its document is read).
- */
-async function openGrant(em: EntityManager, v: Verification, gatedId?: string): Promise<ReverificationGrant | null> {
-  const open = { spentAt: null, revokedAt: null, expiresAt: { $gt: new Date() } };
-  const where = gatedId ? { verification: v, $or: [open, { spentByVerificationId: gatedId }] } : { verification: v, ...open };
-  return em.findOne(ReverificationGrant, where as FilterQuery<ReverificationGrant>);
-}
-
-export interface Match {
-  verification: Verification;
-  matchedOn: MatchedOn;
-}
-
-/** The first approval matching in R2's order that still refuses (R9); an open grant lets one through and is returned. */
-async function findApproval(em: EntityManager, merchantId: string, mode: string, flowId: string, policy: RepeatPolicy, f: Partial<Fingerprints>, keys: (keyof Fingerprints)[], excludeId?: string) {
-  const periodDays = (await accountSettings(em, merchantId))?.reverificationPeriodDays;
-  for (const o of ORDER.filter((x) => keys.includes(x.key) && f[x.key])) {
-    const where: FilterQuery<Verification> = { mode, status: 'approved', [o.field]: f[o.key] } as FilterQuery<Verification>;
-    if (policy.scope === 'same_flow') Object.assign(where, { flow: flowId });
-    if (excludeId) Object.assign(where, { id: { $ne: excludeId } });
-    for (const v of await em.find(Verification, where, { orderBy: { decidedAt: 'desc' }, limit: 20 })) {
-      const until = approvalValidUntil(v, periodDays);
-      if (until && until.getTime() <= Date.now()) continue;
-      const grant = await openGrant(em, v, excludeId);
-      return { match: { verification: v, matchedOn: o.on }, until, grant };
-    }
-  }
-  return null;
-}
-
-async function findWaitingReview(em: EntityManager, mode: string, flowId: string, policy: RepeatPolicy, f: Partial<Fingerprints>, keys: (keyof Fingerprints)[], excludeId?: string): Promise<Match | null> {
-  for (const o of ORDER.filter((x) => keys.includes(x.key) && f[x.key])) {
-    const where: FilterQuery<Verification> = { mode, status: 'manual_review', [o.field]: f[o.key] } as FilterQuery<Verification>;
-    if (policy.scope === 'same_flow') Object.assign(where, { flow: flowId });
-    if (excludeId) Object.assign(where, { id: { $ne: excludeId } });
-    const v = await em.findOne(Verification, where, { orderBy: { createdAt: 'desc' } });
-    if (v) return { verification: v, matchedOn: o.on };
-  }
-  return null;
-}
-
-// Repeat control at create (R2, R3, R5, R9, R10) runs on the create's connection: create-gate.ts.
+// Which approval or review matches a person is one rule for create and document: findPersonMatches (person-matches.ts).
 
 /**
  * R4/R7 when the document is read (and again before a verdict): an approval with the same
@@ -123,18 +73,20 @@ export async function gateDocument(em: EntityManager, v: Verification): Promise<
   const flow = await em.findOneOrFail(Flow, { id: v.flow.id }, { filters: false });
   const policy = await repeatPolicyFor(em, v.merchant.id, flow);
   if (!policy.enabled) return false;
-  const approval = await findApproval(em, v.merchant.id, v.mode, flow.id, policy, f, ['document', 'nationalId'], v.id);
+  const periodDays = (await accountSettings(em, v.merchant.id))?.reverificationPeriodDays ?? null;
+  const scope = { merchantId: v.merchant.id, mode: v.mode, flowId: policy.scope === 'same_flow' ? flow.id : null, reverificationPeriodDays: periodDays, gatedId: v.id };
+  const { approval, review } = await findPersonMatches(rawSqlOf(em), scope, { document: f.document, nationalId: f.nationalId });
   if (approval) {
     if (approval.grant) {
-      if (!approval.grant.spentAt) spendGrant(approval.grant, v.id);
+      if (!approval.grant.spent) spendGrant(await em.findOneOrFail(ReverificationGrant, { id: approval.grant.id }), v.id);
       return false;
     }
     v.reasonCodes = [...new Set([...v.reasonCodes, 'ALREADY_VERIFIED'])];
-    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'document', matched_on: 'document', matched_verification_id: approval.match.verification.id });
+    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'document', matched_on: 'document', matched_verification_id: approval.id });
     expire(em, v, 'ALREADY_VERIFIED');
     return true;
   }
-  if (await findWaitingReview(em, v.mode, flow.id, policy, f, ['document', 'nationalId'], v.id)) {
+  if (review) {
     expire(em, v, 'REVIEW_IN_PROGRESS');
     return true;
   }

@@ -3,7 +3,7 @@ import { IdempotencyKey } from '../../entities/idempotency-key.entity.js';
 import { ApiError, idempotencyError, parameterInvalid } from '../../errors.js';
 import { systemFork } from '../../orm.js';
 import type { ServiceContext } from './context.js';
-import { withConnection } from './raw-sql.js';
+import { withConnection } from './sql.js';
 
 export interface StoredResponse {
   status: number;

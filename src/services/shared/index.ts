@@ -2,6 +2,6 @@
 export * from './context.js';
 export * from './idempotency.service.js';
 export * from './pagination.js';
-export * from './raw-sql.js';
 export * from './sql.js';
 export * from './vault.js';
+export * from './validate.js';

@@ -7,7 +7,7 @@ import { ApplicantTag } from '../../entities/tag.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
 import { notFound } from '../../errors.js';
 import { isPrefixedId } from '../../ids.js';
-import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { rawSqlOf, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { applicantTagReferencesFor, appliedClock, applyApplicantTagsToVerification, resolveTagsForTagging, type TagReference, type TaggingInput } from '../catalog/index.js';
 
 /**
@@ -22,7 +22,7 @@ export async function linkApplicantAfterFaceMatch(em: EntityManager, verificatio
   let applicant: Applicant | null = null;
   if (personFingerprint !== null) {
     // Two verifications of one person finishing together must not make two applicants.
-    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`applicant:${merchantId}:${mode}:${personFingerprint}`]);
+    await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`applicant:${merchantId}:${mode}:${personFingerprint}`]);
     applicant = await em.findOne(Applicant, { personFingerprint, mode }, { filters: { tenant: { merchantId, modes: [mode] } } });
   }
   if (applicant) {
@@ -59,7 +59,7 @@ async function lockApplicant(em: EntityManager, id: string): Promise<Applicant> 
 
 /** Tags carried by one applicant, in the order they were applied. */
 export async function applicantTags(ctx: ServiceContext, applicantId: string): Promise<TagReference[]> {
-  return (await applicantTagReferencesFor(ctx.em, [applicantId])).get(applicantId) ?? [];
+  return (await applicantTagReferencesFor(ctx, [applicantId])).get(applicantId) ?? [];
 }
 
 /**
@@ -70,7 +70,7 @@ export async function tagApplicant(ctx: ServiceContext, applicantId: string, inp
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
     const tags = await resolveTagsForTagging(em, applicant.merchant.id, applicant.mode, input);
-    const rows: { tag_id: string }[] = await em.execute('select tag_id from applicant_tags where applicant_id = ?', [applicant.id]);
+    const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('select tag_id from applicant_tags where applicant_id = $1', [applicant.id]);
     const carried = new Set(rows.map((r) => r.tag_id));
     const appliedAt = appliedClock();
     for (const tag of tags) if (!carried.has(tag.id)) em.create(ApplicantTag, { applicant, tag, createdAt: appliedAt() });
@@ -83,6 +83,6 @@ export async function tagApplicant(ctx: ServiceContext, applicantId: string, inp
 export async function untagApplicant(ctx: ServiceContext, applicantId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
-    await em.execute('delete from applicant_tags where applicant_id = ? and tag_id = ?', [applicant.id, tagId]);
+    await rawSqlOf(em).query('delete from applicant_tags where applicant_id = $1 and tag_id = $2', [applicant.id, tagId]);
   });
 }

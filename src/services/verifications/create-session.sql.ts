@@ -70,6 +70,8 @@ export interface SessionInput {
   documentExpiresOn: string | null;
   /** Sandbox outcomes other than pending start processing at once (verification.awaiting_service). */
   processNow: boolean;
+  /** A flow preview's session (decisions.md): sandbox, never billed or matched. */
+  isPreview?: boolean;
 }
 
 export interface NewSession {
@@ -123,7 +125,7 @@ with v as (
   insert into verifications (id, merchant_id, created_at, mode, updated_at, status, flow_id, flow_snapshot, reason_codes, identity_version,
     client_token_hash, locale, metadata, expires_at, sequence, sandbox, is_preview, api_key_id, identity,
     email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, document_expires_on)
-  values ($1, $2, $3, $4, $3, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, false, $14, $15, $16, $17, $18, $19, $20::date)
+  values ($1, $2, $3, $4, $3, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, $28, $14, $15, $16, $17, $18, $19, $20::date)
   returning id
 ), c as (
   insert into checks (id, merchant_id, created_at, mode, updated_at, verification_id, position, type, required, sensitivity, threshold, config, status, provider_tier, reason_codes)
@@ -157,6 +159,6 @@ export async function insertSession(sql: RawSql, s: NewSession, grantId: string 
     v.id, input.merchantId, v.createdAt, v.mode, v.status, v.flow.id, JSON.stringify(v.flowSnapshot), sha256Hex(s.clientToken), v.locale,
     JSON.stringify(v.metadata), v.expiresAt, v.sequence, input.sandbox ? JSON.stringify(input.sandbox) : null, v.apiKeyId, input.identity,
     f.email, f.reference, f.document, f.nationalId, input.documentExpiresOn, JSON.stringify(checks), JSON.stringify(s.events), grantId,
-    answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null,
+    answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null, input.isPreview ?? false,
   ], 'idv_insert_session');
 }

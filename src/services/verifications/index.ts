@@ -6,3 +6,4 @@ export * from './upload.service.js';
 export * from './verification-lifecycle.js';
 export * from './verification-page.js';
 export * from './verification.service.js';
+export * from './verification-read.js';

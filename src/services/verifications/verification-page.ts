@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { Check } from '../../entities/check.entity.js';
 import type { ChangeReason, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
-import { type ServiceContext, type Page, type PageParams, asDate, preparedRows, normaliseEmailForMatch } from '../shared/index.js';
+import { type ServiceContext, type Page, type PageParams, asDate, tenantSql, normaliseEmailForMatch } from '../shared/index.js';
 
 /** A verification as a list page shows it: plain values, no identity, relations by id. */
 export interface VerificationListItem {
@@ -70,7 +70,8 @@ const toItem = (r: Row): VerificationListItem => ({
  * instead of a generic plan that walks the account's newest rows.
  */
 function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string }, params: PageParams) {
-  const values: unknown[] = [ctx.merchantId, ctx.modes];
+  // $1 and $2 are the account and environments tenantSql binds.
+  const values: unknown[] = [null, null];
   const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
   let name = 'idv_verification_page_';
   if (filter.status !== undefined) {
@@ -92,14 +93,14 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
   }
   values.push(params.limit + 1);
   const text = `select ${COLUMNS} from verifications v where ${where.join(' and ')} order by v.created_at desc, v.id desc limit $${values.length}`;
-  return { name, text, values };
+  return { name, text, values: values.slice(2) };
 }
 
 /**
  * A page of the context's verifications, newest first on (created_at, id), with the same
  * filters, cursor and `limit + 1` has-more rule as the REST list, read as plain rows: GraphQL
  * pages of up to 100 verifications spent most of their time hydrating managed entities.
- * Raw SQL bypasses the tenancy filters, so the account and environments are bound here.
+ * tenantSql binds the account and environments.
  */
 export async function listVerificationItems(
   ctx: ServiceContext,
@@ -108,7 +109,7 @@ export async function listVerificationItems(
 ): Promise<Page<VerificationListItem>> {
   const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
   const { name, text, values } = statement(ctx, { status: filter.status, fingerprint }, params);
-  const rows = await preparedRows<Row>(ctx.runtime.orm.em.getConnection(), name, text, values);
+  const rows = await tenantSql(ctx).query<Row>(text, values, name);
   const hasMore = rows.length > params.limit;
   const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
   return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
@@ -120,12 +121,7 @@ export async function listVerificationItems(
  */
 export async function verificationItem(ctx: ServiceContext, id: string): Promise<VerificationListItem | null> {
   if (!/^vs_[0-9A-Za-z]+$/.test(id)) return null;
-  const rows = await preparedRows<Row>(
-    ctx.runtime.orm.em.getConnection(),
-    'idv_verification_item',
-    `select ${COLUMNS} from verifications v where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`,
-    [ctx.merchantId, ctx.modes, id],
-  );
+  const rows = await tenantSql(ctx).query<Row>(`select ${COLUMNS} from verifications v where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`, [id], 'idv_verification_item');
   return rows[0] ? toItem(rows[0]) : null;
 }
 
@@ -151,18 +147,17 @@ interface CheckRow {
  * The checks of many verifications (a page's), in their order, as plain rows in one prepared
  * statement: a page of 100 verifications carries a few hundred checks, and hydrating them as
  * managed entities cost more than the rest of the request; nothing in a read writes them back.
- * Raw SQL bypasses the tenancy filters, so the account and environments are bound here.
+ * tenantSql binds the account and environments.
  */
 export async function checksOfVerifications(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, CheckItem[]>> {
   const grouped = new Map<string, CheckItem[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return grouped;
-  const rows = await preparedRows<CheckRow>(
-    ctx.runtime.orm.em.getConnection(),
-    'idv_checks_by_verification',
+  const rows = await tenantSql(ctx).query<CheckRow>(
     `select id, verification_id, type, status, required, verdict, score, provider_tier, reason_codes, position, created_at, updated_at
        from checks where merchant_id = $1 and mode = any($2::text[]) and verification_id = any($3::text[])
       order by verification_id, position`,
-    [ctx.merchantId, ctx.modes, [...ids]],
+    [[...ids]],
+    'idv_checks_by_verification',
   );
   for (const row of rows) {
     grouped.get(row.verification_id)?.push({

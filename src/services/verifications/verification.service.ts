@@ -5,10 +5,10 @@ import { Verification, type SandboxInput, type VerificationStatus } from '../../
 import type { DocumentRead, Identity } from '../../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
-import { resolveCreateFlow } from '../catalog/index.js';
+import { resolveCreateFlow, type SnapshotSource } from '../catalog/index.js';
 import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
-import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, preparedRows } from '../shared/index.js';
+import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, tenantSql } from '../shared/index.js';
 import { sealIdentity } from './identity.js';
 import { callerKeyId } from '../webhooks/index.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
@@ -116,6 +116,32 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
 }
 
 /**
+ * A flow preview's session (POST /v1/flows/{id}/preview): sandbox whatever the caller's
+ * environment, the preview lifetime, no applicant, written by the same statement as every
+ * other new session.
+ */
+export async function createPreviewSession(ctx: ServiceContext, flow: SnapshotSource & { id: string }): Promise<CreatedVerification> {
+  const session = buildSession({
+    merchantId: ctx.merchantId,
+    mode: 'sandbox',
+    flow: { ...flow, repeatPolicy: { enabled: false, scope: 'same_flow' }, reverificationPeriodDays: null },
+    ttlSeconds: ctx.runtime.config.previewTtlSeconds,
+    apiKeyId: callerKeyId(ctx),
+    locale: 'en',
+    metadata: {},
+    sandbox: null,
+    identity: null,
+    fingerprints: { email: null, reference: null, document: null, nationalId: null },
+    documentExpiresOn: null,
+    processNow: false,
+    isPreview: true,
+  });
+  await withConnection(ctx.runtime.orm, (sql) => inTransaction(sql, () => insertSession(sql, session, null, null)));
+  await afterCreate(ctx, session.verification, false);
+  return { verification: session.verification, clientToken: session.clientToken };
+}
+
+/**
  * Jobs for a committed session. A failure here must not fail the request (the session and
  * its stored answer exist): the sweep expires a session whose expiry job was lost and
  * re-queues one whose checks never started.
@@ -147,11 +173,10 @@ export function assertMayInclude(ctx: ServiceContext, include: Include[]): void 
 
 /** The decrypted identity of one of the context's verifications (only for explicit, authorised reads); null once purged. */
 export async function identityOf(ctx: ServiceContext, verificationId: string): Promise<Identity | null> {
-  const [row] = await preparedRows<{ identity: string | null }>(
-    ctx.runtime.orm.em.getConnection(),
-    'idv_verification_identity',
+  const [row] = await tenantSql(ctx).query<{ identity: string | null }>(
     'select identity from verifications where id = $3 and merchant_id = $1 and mode = any($2::text[])',
-    [ctx.merchantId, ctx.modes, verificationId],
+    [verificationId],
+    'idv_verification_identity',
   );
   return row?.identity ? ctx.runtime.vault.decrypt<Identity>(row.identity) : null;
 }
@@ -160,19 +185,3 @@ export async function uploadedEvidence(ctx: ServiceContext, verificationId: stri
   return ctx.em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
 }
 
-/** Tag references of many verifications in one query. */
-export async function tagsOfVerifications(ctx: ServiceContext, ids: string[]): Promise<Map<string, { id: string; name: string; color: string }[]>> {
-  const out = new Map<string, { id: string; name: string; color: string }[]>();
-  if (ids.length === 0) return out;
-  const rows = (await ctx.em.getConnection().execute(
-    `select vt.verification_id, t.id, t.name, t.color from verification_tags vt join tags t on t.id = vt.tag_id
-     where vt.verification_id in (?) and t.merchant_id = ? order by vt.created_at`,
-    [ids, ctx.merchantId],
-  )) as { verification_id: string; id: string; name: string; color: string }[];
-  for (const row of rows) {
-    const list = out.get(row.verification_id) ?? [];
-    list.push({ id: row.id, name: row.name, color: row.color });
-    out.set(row.verification_id, list);
-  }
-  return out;
-}
