@@ -1,12 +1,10 @@
-import { Flow } from '../src/entities/flow.entity.js';
-import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { presetFlowId } from '../src/services/catalog/index.js';
-import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verifications/index.js';
 import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { createVerification } from './support/factories.js';
 
 let server: TestServer;
 let account: BootstrapResult;
@@ -201,21 +199,14 @@ describe('is_default under concurrency', () => {
   });
 });
 
-async function sessionUsing(merchantId: string, flowId: string): Promise<string> {
-  const em = scopedFork(server.runtime.orm, { merchantId, modes: ['sandbox'] });
-  const after: AfterCommit = [];
-  const id = await em.transactional(async (tx) => {
-    const flow = await tx.findOneOrFail(Flow, { id: flowId });
-    return createSession(tx, server.runtime, { merchantId, mode: 'sandbox', flow, steps: flow.steps, ttlSeconds: 600 }, after).verification.id;
-  });
-  await runAfterCommit(after);
-  return id;
-}
+/** A sandbox session on `flowId`, made through POST /v1/verifications. */
+const sessionUsing = async (owner: BootstrapResult, flowId: string): Promise<string> =>
+  (await createVerification(server, owner, 'sandbox', { flow: flowId, sandbox: { outcome: 'pending' } })).id;
 
 describe('DELETE /v1/flows/{id}', () => {
   it('answers {id, object: flow, deleted: true}; the flow is gone from reads, its row is kept, and verifications that used it are unaffected', async () => {
     const flow = await createFlow(sandbox);
-    const verificationId = await sessionUsing(account.merchant.id, flow.id);
+    const verificationId = await sessionUsing(account, flow.id);
     const res = await del(`/v1/flows/${flow.id}`, sandbox);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: flow.id, object: 'flow', deleted: true });
