@@ -3,7 +3,8 @@ import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/review/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 /** One message as the SMTP server received it. */
@@ -62,19 +63,14 @@ let sandbox: string;
 
 beforeAll(async () => {
   mail = await startMailServer();
-  server = await startTestServer({
-    env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' },
-  });
+});
+afterAll(() => mail.close());
+withTestAccount(async (t) => {
+  ({ server, account, sandbox } = t);
   // The checks still run as jobs; the sender does not: each test sends with sendDueOutcomeEmails
   // itself (through SMTP_URL's server), so it can count attempts without racing the job.
   expect(await server.runtime.jobs.agenda.disable({ name: 'applicant-notifications.send' })).toBe(1);
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(async () => {
-  await server.close();
-  await mail.close();
-});
+}, () => ({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' } }));
 interface NotificationRow { id: string; status: string; attempts: number; last_error: string | null; retry_in: number; failed_at: Date | null }
 const notificationOf = async (verificationId: string) =>
   (

@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { decide, type SendResult } from '../src/services/webhooks/index.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Spec, Delivery rules and decisions.md, Webhooks: the retry ladder, 429/503 deferrals,
@@ -55,15 +56,11 @@ describe('delivery against a real receiver', () => {
   let receiver: Receiver;
   let account: BootstrapResult;
   let sandbox: string;
+  withTestAccount((t) => ({ server, account, sandbox } = t), { env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } });
   beforeAll(async () => {
-    [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } }), startReceiver()]);
-    account = await server.bootstrap();
-    sandbox = account.keys.sandbox.secret_key;
+    receiver = await startReceiver();
   });
-  afterAll(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   let pathCounter = 0;
   const freshPath = () => `/audit-${++pathCounter}`;

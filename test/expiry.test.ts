@@ -4,7 +4,8 @@
 import { runChecks } from '../src/engine/run-checks.js';
 import { sweepVerifications } from '../src/jobs/sweep-verifications.job.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,13 +20,10 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
   let server: TestServer;
   let key: string;
   let merchantId: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { VERIFICATION_TTL_SECONDS: '2' } });
-    const account = await server.bootstrap();
-    key = account.keys.sandbox.secret_key;
-    merchantId = account.merchant.id;
-  });
-  afterAll(() => server.close());
+  withTestAccount((t) => {
+    ({ server, sandbox: key } = t);
+    merchantId = t.account.merchant.id;
+  }, { env: { VERIFICATION_TTL_SECONDS: '2' } });
 
   const create = async (outcome: string) => {
     const res = await server.request('/v1/verifications', { token: key, body: { sandbox: { outcome } } });
@@ -96,11 +94,7 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
 describe('the sweep (TTL 1 s, no job worker)', () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { VERIFICATION_TTL_SECONDS: '1' }, workJobs: false });
-    key = (await server.bootstrap()).keys.sandbox.secret_key;
-  });
-  afterAll(() => server.close());
+  withTestAccount((t) => ({ server, sandbox: key } = t), { env: { VERIFICATION_TTL_SECONDS: '1' }, workJobs: false });
 
   const createPending = async () => {
     const res = await server.request('/v1/verifications', { token: key, body: { sandbox: { outcome: 'pending' } } });
