@@ -17,6 +17,8 @@ const SENSITIVE_KEYS = [
   // secrets and tokens
   'secret_key', 'signing_secret', 'client_token', 'password', 'token', 'session_token',
   'authorization', 'cookie', 'upload_url', 'download_url',
+  // the same under GraphQL's camelCase names
+  'firstName', 'lastName', 'dateOfBirth', 'nationalId', 'referenceId', 'secretKey', 'signingSecret', 'clientToken', 'sessionToken', 'uploadUrl', 'downloadUrl',
 ];
 
 export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`, `*.*.*.*.${key}`]);

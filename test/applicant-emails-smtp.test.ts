@@ -3,8 +3,8 @@ import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/review/index.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 /** One message as the SMTP server received it. */
@@ -63,30 +63,23 @@ let sandbox: string;
 
 beforeAll(async () => {
   mail = await startMailServer();
-  server = await startTestServer({
-    env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' },
-  });
+});
+afterAll(() => mail.close());
+withTestAccount(async (t) => {
+  ({ server, account, sandbox } = t);
   // The checks still run as jobs; the sender does not: each test sends with sendDueOutcomeEmails
   // itself (through SMTP_URL's server), so it can count attempts without racing the job.
   expect(await server.runtime.jobs.agenda.disable({ name: 'applicant-notifications.send' })).toBe(1);
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(async () => {
-  await server.close();
-  await mail.close();
-});
-
-const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+}, () => ({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' } }));
 interface NotificationRow { id: string; status: string; attempts: number; last_error: string | null; retry_in: number; failed_at: Date | null }
 const notificationOf = async (verificationId: string) =>
   (
-    await db<NotificationRow>(
+    await server.sql<NotificationRow>(
       `select id, status, attempts, last_error, failed_at, extract(epoch from send_after - now())::int as retry_in from applicant_notifications where verification_id = $1`,
       [verificationId],
     )
   )[0]!;
-const makeDue = (verificationId: string) => db(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [verificationId]);
+const makeDue = (verificationId: string) => server.sql(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [verificationId]);
 
 let counter = 0;
 const address = (local = 'applicant') => `${local}-${Date.now()}-${++counter}@example.com`;
@@ -99,8 +92,8 @@ async function decidedCase(email: string, decision: 'approve' | 'reject', locale
   });
   expect(created.status).toBe(201);
   const verificationId: string = created.body.id;
-  await waitFor(async () => (await db('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
-  const [review] = await db<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+  await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
+  const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
   expect((await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision } })).status).toBe(200);
   await makeDue(verificationId);
   return verificationId;
@@ -177,7 +170,7 @@ describe('outcome emails through SMTP_URL', () => {
   it('an email whose address retention has purged is dropped, not sent', async () => {
     const email = address();
     const verificationId = await decidedCase(email, 'approve');
-    await db(`update verifications set identity = null where id = $1`, [verificationId]);
+    await server.sql(`update verifications set identity = null where id = $1`, [verificationId]);
     await sendDueOutcomeEmails(server.runtime);
     expect((await notificationOf(verificationId)).status).toBe('dropped');
     expect(mail.received.some((m) => m.to.includes(email))).toBe(false);

@@ -1,26 +1,23 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { sendDueOutcomeEmails, type OutcomeEmail } from '../src/services/review/index.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 
-beforeAll(async () => {
+withTestServer(async (s) => {
   // The default hold-back (300 s): nothing is sent while a test looks at the queue.
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = s;
   account = await server.bootstrap();
   sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
-
-const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 const decide = (id: string, decision: string) => server.request(`/v1/manual-reviews/${id}/decision`, { token: sandbox, body: { decision } });
 const notificationsOf = (verificationId: string) =>
-  db<{ id: string; decision: string; status: string }>('select id, decision, status from applicant_notifications where verification_id = $1 order by created_at', [verificationId]);
-const statusOf = async (id: string) => (await db('select status from verifications where id = $1', [id]))[0]?.status;
+  server.sql<{ id: string; decision: string; status: string }>('select id, decision, status from applicant_notifications where verification_id = $1 order by created_at', [verificationId]);
+const statusOf = async (id: string) => (await server.sql('select status from verifications where id = $1', [id]))[0]?.status;
 
 let counter = 0;
 const freshEmail = () => `applicant-${Date.now()}-${++counter}@example.com`;
@@ -31,7 +28,7 @@ async function reviewCase(email?: string) {
   expect(created.status).toBe(201);
   const verificationId: string = created.body.id;
   await waitFor(async () => (await statusOf(verificationId)) === 'manual_review', 15_000, 'manual_review');
-  const [review] = await db<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+  const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
   return { verificationId, reviewId: review!.id };
 }
 
@@ -69,7 +66,7 @@ describe('Applicant outcome email (Manual review table: "outcome sent to applica
   it('reopen after the email went out leaves it sent (only an unsent one can be dropped)', async () => {
     const c = await reviewCase(freshEmail());
     expect((await decide(c.reviewId, 'reject')).status).toBe(200);
-    await db(`update applicant_notifications set status = 'sent', sent_at = now() where verification_id = $1`, [c.verificationId]);
+    await server.sql(`update applicant_notifications set status = 'sent', sent_at = now() where verification_id = $1`, [c.verificationId]);
     expect((await decide(c.reviewId, 'review')).status).toBe(200);
     expect(await notificationsOf(c.verificationId)).toEqual([expect.objectContaining({ decision: 'reject', status: 'sent' })]);
   });
@@ -89,7 +86,7 @@ describe('Applicant outcome email (Manual review table: "outcome sent to applica
     const email = freshEmail();
     const c = await reviewCase(email);
     expect((await decide(c.reviewId, 'approve')).status).toBe(200);
-    await db(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [c.verificationId]);
+    await server.sql(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [c.verificationId]);
     const sent: OutcomeEmail[] = [];
     const transport = async (message: OutcomeEmail) => void sent.push(message);
     await sendDueOutcomeEmails(server.runtime, 200, transport);

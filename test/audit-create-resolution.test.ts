@@ -1,17 +1,14 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { jpegBytes } from './support/fixtures.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Spec, Endpoints: Verifications, Create rules 1 and 2, and Flow: "Flows created before a
 // session keep their steps in that session as a snapshot".
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s));
 
 const create = (token: string, body: Record<string, unknown>) => server.request('/v1/verifications', { token, body });
 async function createFlow(token: string, body: Record<string, unknown>) {
@@ -74,7 +71,7 @@ describe('Create rule 2: an archived flow (named or default) gives 400 FLOW_ARCH
     const res = await create(key, { flow: flow.id });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_ARCHIVED', param: 'flow' });
-    const [{ n }] = await sql(server.databaseUrl, 'select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]);
+    const [{ n }] = await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]);
     expect(n).toBe(0);
   });
 
@@ -126,7 +123,7 @@ describe('a session keeps a snapshot of the steps it started with', () => {
       return v.status !== 'pending' && v.status !== 'processing' ? v : undefined;
     }, 15_000, 'session to settle');
     expect(checkTypes(settled)).toEqual(['document']);
-    const [row] = await sql(server.databaseUrl, `select flow_snapshot from verifications where id = $1`, [id]);
+    const [row] = await server.sql(`select flow_snapshot from verifications where id = $1`, [id]);
     expect(row.flow_snapshot.steps.map((s: { type: string }) => s.type)).toEqual(['document']);
     // A new session takes the new steps.
     expect(checkTypes((await create(key, { flow: flow.id })).body)).toEqual(['document', 'liveness', 'face_match']);

@@ -1,6 +1,6 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Spec, States and transitions: Repeat-verification rules R8 and R9, Reverification grant.
@@ -8,19 +8,16 @@ import { waitFor } from './support/wait.js';
 let server: TestServer;
 let account: BootstrapResult;
 let key: string;
-beforeAll(async () => {
+withTestServer(async (s) => {
   // The racing creates alone spend most of the default 100/minute budget of the one key.
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = s;
   account = await server.bootstrap();
   key = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
-
-const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 const create = (body: Record<string, unknown>) => server.request('/v1/verifications', { token: key, body });
 const read = async (id: string) => (await server.request(`/v1/verifications/${id}`, { token: key })).body;
 const decide = (reviewId: string, decision: string) => server.request(`/v1/manual-reviews/${reviewId}/decision`, { token: key, body: { decision } });
-const eventTypes = async (id: string) => (await db<{ type: string }>('select type from events where verification_id = $1 order by created_at', [id])).map((e) => e.type);
+const eventTypes = async (id: string) => (await server.sql<{ type: string }>('select type from events where verification_id = $1 order by created_at', [id])).map((e) => e.type);
 const settled = (id: string) =>
   waitFor(async () => {
     const v = await read(id);
@@ -36,7 +33,7 @@ async function reviewCase(): Promise<{ verificationId: string; reviewId: string 
   expect(created.status).toBe(201);
   const v = await settled(created.body.id);
   expect(v.status).toBe('manual_review');
-  const [row] = await db<{ id: string }>('select id from manual_reviews where verification_id = $1', [v.id]);
+  const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [v.id]);
   return { verificationId: v.id, reviewId: row.id };
 }
 
@@ -53,8 +50,8 @@ describe('R8: a case escalated to a colleague is left alone', () => {
     const open = await reviewCase();
     const escalated = await reviewCase();
     const person = `fp-${approving.verificationId}`;
-    await db('update verifications set email_fingerprint = $2 where id = any($1)', [[approving.verificationId, open.verificationId, escalated.verificationId], person]);
-    await db(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [escalated.reviewId]);
+    await server.sql('update verifications set email_fingerprint = $2 where id = any($1)', [[approving.verificationId, open.verificationId, escalated.verificationId], person]);
+    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [escalated.reviewId]);
 
     expect((await decide(approving.reviewId, 'approve')).status).toBe(200);
 
@@ -64,7 +61,7 @@ describe('R8: a case escalated to a colleague is left alone', () => {
     const escalatedAfter = await read(escalated.verificationId);
     expect(escalatedAfter).toMatchObject({ status: 'manual_review', verdict: 'review' });
     expect(escalatedAfter.reason_codes).not.toContain('ALREADY_VERIFIED');
-    expect((await db('select status from manual_reviews where id = $1', [escalated.reviewId]))[0].status).toBe('escalated');
+    expect((await server.sql('select status from manual_reviews where id = $1', [escalated.reviewId]))[0].status).toBe('escalated');
     expect(await eventTypes(escalated.verificationId)).not.toContain('verification.already_verified');
     // Still open: escalation restricts nothing on the key-authenticated API, so it can be decided.
     expect((await decide(escalated.reviewId, 'reject')).status).toBe(200);
@@ -96,7 +93,7 @@ describe('concurrency: creates racing an approval of the same person', () => {
         }, 10_000, `${answer.body.id} to be superseded`);
         expect(closed.reason_codes).toContain('ALREADY_VERIFIED');
       }
-      const open = await db<{ n: number }>(
+      const open = await server.sql<{ n: number }>(
         `select count(*)::int as n from verifications where merchant_id = $1 and reference_fingerprint = (select reference_fingerprint from verifications where id = $2) and status in ('pending', 'processing', 'manual_review')`,
         [account.merchant.id, first.body.id],
       );
@@ -111,12 +108,12 @@ describe('Reverification grant: an open grant lapses at expires_at', () => {
     const approval = await approved(reference);
     const grant = await server.request(`/v1/verifications/${approval}/reverification`, { token: key, body: { expires_in_days: 1 } });
     expect(grant.status).toBe(200);
-    await db(`update reverification_grants set expires_at = now() - interval '1 second' where id = $1`, [grant.body.id]);
+    await server.sql(`update reverification_grants set expires_at = now() - interval '1 second' where id = $1`, [grant.body.id]);
 
     const refused = await create({ applicant: { reference_id: reference } });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('ALREADY_VERIFIED');
-    expect((await db('select spent_at from reverification_grants where id = $1', [grant.body.id]))[0].spent_at).toBeNull();
+    expect((await server.sql('select spent_at from reverification_grants where id = $1', [grant.body.id]))[0].spent_at).toBeNull();
 
     const withdraw = await server.request(`/v1/verifications/${approval}/reverification`, { token: key, method: 'DELETE' });
     expect(withdraw.status).toBe(404);

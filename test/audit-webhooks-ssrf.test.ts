@@ -1,6 +1,6 @@
-import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Webhooks issue, URL validation and SSRF guard: "http(s) only, no credentials in the URL,
@@ -11,15 +11,15 @@ let server: TestServer;
 let receiver: Receiver;
 let sandbox: string;
 
-beforeAll(async () => {
+withTestServer(async (s) => {
   // Production setting: private targets refused. The receiver on 127.0.0.1 must never be called.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_SCHEDULE: '0,1' } }), startReceiver()]);
+  server = s;
   sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
+}, { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_SCHEDULE: '0,1' } });
+beforeAll(async () => {
+  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 const create = (url: string) => server.request('/v1/webhooks', { token: sandbox, body: { url, events: ['verification.created'] } });
 const patch = (id: string, body: Record<string, unknown>) => server.request(`/v1/webhooks/${id}`, { token: sandbox, method: 'PATCH', body });
@@ -50,11 +50,11 @@ it('re-checked on every delivery: an endpoint whose address became private is ne
   expect(created.status).toBe(201);
   // What DNS rebinding achieves: the stored target now leads to the receiver on loopback.
   const port = new URL(receiver.url).port;
-  await sql(server.databaseUrl, 'update webhook_endpoints set url = $2 where id = $1', [created.body.id, `http://localhost:${port}/rebound`]);
+  await server.sql('update webhook_endpoints set url = $2 where id = $1', [created.body.id, `http://localhost:${port}/rebound`]);
   const v = await server.request('/v1/verifications', { token: sandbox, body: {} });
   expect(v.status).toBe(201);
   const delivery = await waitFor(async () => {
-    const rows = await sql(server.databaseUrl, 'select status, attempts from webhook_deliveries where endpoint_id = $1', [created.body.id]);
+    const rows = await server.sql('select status, attempts from webhook_deliveries where endpoint_id = $1', [created.body.id]);
     return rows.length > 0 && rows[0].status === 'failed' ? rows[0] : undefined;
   }, 20_000, 'refused delivery to fail');
   expect(delivery.attempts.length).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { decide, type SendResult } from '../src/services/webhooks/index.js';
-import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // Spec, Delivery rules and decisions.md, Webhooks: the retry ladder, 429/503 deferrals,
@@ -56,20 +56,15 @@ describe('delivery against a real receiver', () => {
   let receiver: Receiver;
   let account: BootstrapResult;
   let sandbox: string;
+  withTestAccount((t) => ({ server, account, sandbox } = t), { env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } });
   beforeAll(async () => {
-    [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } }), startReceiver()]);
-    account = await server.bootstrap();
-    sandbox = account.keys.sandbox.secret_key;
+    receiver = await startReceiver();
   });
-  afterAll(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   let pathCounter = 0;
   const freshPath = () => `/audit-${++pathCounter}`;
   const atPath = (path: string) => (r: ReceivedRequest) => r.path === path;
-  const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
   async function endpoint(path: string, body: Record<string, unknown> = {}, token = sandbox) {
     const res = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}${path}`, events: ['verification.created'], ...body } });
     expect(res.status).toBe(201);
@@ -80,10 +75,10 @@ describe('delivery against a real receiver', () => {
     expect(res.status).toBe(201);
     return res.body.id as string;
   };
-  const endpointRow = async (id: string) => (await db('select status, failing_since from webhook_endpoints where id = $1', [id]))[0];
+  const endpointRow = async (id: string) => (await server.sql('select status, failing_since from webhook_endpoints where id = $1', [id]))[0];
   const settledDeliveries = (endpointId: string) =>
     waitFor(async () => {
-      const rows = await db('select status, attempts, attempt_count from webhook_deliveries where endpoint_id = $1', [endpointId]);
+      const rows = await server.sql('select status, attempts, attempt_count from webhook_deliveries where endpoint_id = $1', [endpointId]);
       return rows.length > 0 && rows.every((r) => r.status !== 'pending') ? rows : undefined;
     }, 30_000, 'deliveries to settle');
 
@@ -91,7 +86,7 @@ describe('delivery against a real receiver', () => {
     const path = freshPath();
     const ep = await endpoint(path);
     receiver.queue(path, { status: 500 }, { status: 500 }, { status: 500 });
-    await db(`update webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where id = $1`, [ep.id]);
+    await server.sql(`update webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where id = $1`, [ep.id]);
     await createVerification();
     await receiver.waitFor(1, atPath(path));
     await waitFor(async () => (await endpointRow(ep.id)).status === 'disabled', 15_000, 'endpoint disabled');
@@ -106,7 +101,7 @@ describe('delivery against a real receiver', () => {
   it('failing for less than 5 days keeps the endpoint active, and a success clears the failing run', async () => {
     const path = freshPath();
     const ep = await endpoint(path);
-    await db(`update webhook_endpoints set failing_since = now() - interval '4 days 23 hours' where id = $1`, [ep.id]);
+    await server.sql(`update webhook_endpoints set failing_since = now() - interval '4 days 23 hours' where id = $1`, [ep.id]);
     receiver.queue(path, { status: 500 });
     await createVerification();
     const [delivery] = await settledDeliveries(ep.id);
@@ -121,7 +116,7 @@ describe('delivery against a real receiver', () => {
     receiver.queue(path, { hang: true });
     await createVerification();
     const [delivery] = await waitFor(async () => {
-      const rows = await db('select status, attempts from webhook_deliveries where endpoint_id = $1', [ep.id]);
+      const rows = await server.sql('select status, attempts from webhook_deliveries where endpoint_id = $1', [ep.id]);
       return rows.length > 0 && rows[0].status === 'delivered' ? rows : undefined;
     }, 40_000, 'delivery after a timeout');
     const [timedOut, ok] = delivery.attempts;
@@ -165,7 +160,7 @@ describe('delivery against a real receiver', () => {
     expect(tag.status).toBe(200);
     const received = await receiver.waitFor(24, atPath(path), 20_000);
     for (const r of received) expect(Buffer.byteLength(r.body)).toBeLessThan(20 * 1024);
-    const [{ max }] = await db<{ max: number }>('select max(octet_length(payload::text))::int as max from events where verification_id = $1', [id]);
+    const [{ max }] = await server.sql<{ max: number }>('select max(octet_length(payload::text))::int as max from events where verification_id = $1', [id]);
     expect(max).toBeLessThan(20 * 1024);
     // Never applicant identity, and metadata is not carried either.
     expect(received.some((r) => r.body.includes('v'.repeat(500)))).toBe(false);

@@ -1,11 +1,9 @@
 import { runCli } from '../src/cli.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s));
 
 async function cli(args: string[]) {
   const out: string[] = [];

@@ -1,18 +1,17 @@
 // The checks engine end to end: POST /v1/verifications with inline checks and a sandbox document,
 // the outcome read back with GET /v1/verifications/{id}, and what was stored.
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
 let sandbox: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+withTestServer(async (s) => {
+  server = s;
   sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
 });
-afterAll(() => server.close());
 
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase();
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
@@ -46,7 +45,7 @@ async function run(body: Record<string, unknown>) {
 
 const checkOf = (v: any, type: string) => v.checks.find((c: { type: string }) => c.type === type);
 const eventsOf = (id: string) =>
-  sql<{ type: string; payload: any }>(server.databaseUrl, "select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
+  server.sql<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
 
 async function createFlow(body: Record<string, unknown>): Promise<string> {
   const res = await server.request('/v1/flows', { token: sandbox, body: { name: `engine ${unique()}`, ...body } });
@@ -178,7 +177,7 @@ describe('what a run stores', () => {
   it('each check is saved completed, with one check.completed event and one non-billable usage record per check', async () => {
     const v = await run({ checks: [{ type: 'document' }, { type: 'liveness' }, { type: 'face_match' }, { type: 'aml' }], sandbox: { outcome: 'approved', document: passport() } });
     expect(v.status).toBe('approved');
-    const rows = await sql(server.databaseUrl, 'select id, type, status, verdict, score from checks where verification_id = $1 order by position', [v.id]);
+    const rows = await server.sql('select id, type, status, verdict, score from checks where verification_id = $1 order by position', [v.id]);
     expect(rows.map((r) => r.type)).toEqual(['document', 'liveness', 'face_match', 'aml']);
     for (const row of rows) expect(row).toMatchObject({ status: 'completed', verdict: 'approve', score: expect.any(Number) });
 
@@ -189,7 +188,7 @@ describe('what a run stores', () => {
     const types = events.map((e) => e.type);
     expect(types.lastIndexOf('check.completed')).toBeLessThan(types.indexOf('verification.completed'));
 
-    const usage = await sql(server.databaseUrl, 'select check_type, billable, mode from usage_records where verification_id = $1', [v.id]);
+    const usage = await server.sql('select check_type, billable, mode from usage_records where verification_id = $1', [v.id]);
     expect(usage.map((u) => u.check_type).sort()).toEqual(['aml', 'document', 'face_match', 'liveness']);
     expect(usage.every((u) => u.billable === false && u.mode === 'sandbox')).toBe(true);
   });
@@ -198,7 +197,7 @@ describe('what a run stores', () => {
     const email = `Jane.Doe.${unique()}@Example.com`;
     const document = passport({ first_name: 'Wilhelmina', last_name: 'Fairweather' });
     const v = await run({ applicant: { email, reference_id: `cust-${unique()}` }, checks: [{ type: 'document' }], sandbox: { outcome: 'approved', document } });
-    const [row] = await sql(server.databaseUrl, 'select identity, email_fingerprint from verifications where id = $1', [v.id]);
+    const [row] = await server.sql('select identity, email_fingerprint from verifications where id = $1', [v.id]);
     expect(typeof row.identity).toBe('string');
     expect(row.identity.length).toBeGreaterThan(20);
     const stored = row.identity.toLowerCase();

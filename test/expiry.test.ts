@@ -4,28 +4,26 @@
 import { runChecks } from '../src/engine/run-checks.js';
 import { sweepVerifications } from '../src/jobs/sweep-verifications.job.js';
 import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestAccount } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const eventsOf = (server: TestServer, id: string) =>
-  sql<{ type: string; payload: any }>(server.databaseUrl, "select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
+  server.sql<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
 
 const statusOf = async (server: TestServer, id: string) =>
-  (await sql(server.databaseUrl, 'select status from verifications where id = $1', [id]))[0].status as string;
+  (await server.sql('select status from verifications where id = $1', [id]))[0].status as string;
 
 describe('the expire job (TTL 2 s, jobs running)', () => {
   let server: TestServer;
   let key: string;
   let merchantId: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { VERIFICATION_TTL_SECONDS: '2' } });
-    const account = await server.bootstrap();
-    key = account.keys.sandbox.secret_key;
-    merchantId = account.merchant.id;
-  });
-  afterAll(() => server.close());
+  withTestAccount((t) => {
+    ({ server, sandbox: key } = t);
+    merchantId = t.account.merchant.id;
+  }, { env: { VERIFICATION_TTL_SECONDS: '2' } });
 
   const create = async (outcome: string) => {
     const res = await server.request('/v1/verifications', { token: key, body: { sandbox: { outcome } } });
@@ -42,7 +40,7 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
       return v.status === 'expired' ? v : undefined;
     }, 30_000, `${created.id} to expire`);
     expect(expired).toMatchObject({ status: 'expired', verdict: null, change_reason: 'engine' });
-    const [row] = await sql(server.databaseUrl, 'select decided_at, expires_at from verifications where id = $1', [created.id]);
+    const [row] = await server.sql('select decided_at, expires_at from verifications where id = $1', [created.id]);
     expect(row.decided_at.getTime()).toBeGreaterThanOrEqual(row.expires_at.getTime());
 
     const events = await eventsOf(server, created.id);
@@ -57,7 +55,7 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
   it('sessions expiring in the same second share one expire job, scheduled within a second after their expires_at', async () => {
     const created = await Promise.all(Array.from({ length: 8 }, () => create('pending')));
     const seconds = new Set(created.map((v) => Math.ceil(Date.parse(v.expires_at) / 1000)));
-    const jobs = await sql(server.databaseUrl, "select data->>'at' as at from agenda_jobs where name = 'verifications.expire-due' and (data->>'at')::timestamptz = any($1::timestamptz[])", [
+    const jobs = await server.sql("select data->>'at' as at from agenda_jobs where name = 'verifications.expire-due' and (data->>'at')::timestamptz = any($1::timestamptz[])", [
       [...seconds].map((s) => new Date(s * 1000).toISOString()),
     ]);
     expect(jobs.map((j) => Date.parse(j.at) / 1000).sort()).toEqual([...seconds].sort());
@@ -96,11 +94,7 @@ describe('the expire job (TTL 2 s, jobs running)', () => {
 describe('the sweep (TTL 1 s, no job worker)', () => {
   let server: TestServer;
   let key: string;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { VERIFICATION_TTL_SECONDS: '1' }, workJobs: false });
-    key = (await server.bootstrap()).keys.sandbox.secret_key;
-  });
-  afterAll(() => server.close());
+  withTestAccount((t) => ({ server, sandbox: key } = t), { env: { VERIFICATION_TTL_SECONDS: '1' }, workJobs: false });
 
   const createPending = async () => {
     const res = await server.request('/v1/verifications', { token: key, body: { sandbox: { outcome: 'pending' } } });
@@ -117,14 +111,14 @@ describe('the sweep (TTL 1 s, no job worker)', () => {
       [ids],
     );
     expect(uncovered).toEqual([]);
-    await sql(server.databaseUrl, "delete from agenda_jobs where name = 'verifications.expire-due'");
+    await server.sql("delete from agenda_jobs where name = 'verifications.expire-due'");
 
     await sleep(1_500);
     for (const id of ids) expect(await statusOf(server, id)).toBe('pending');
 
     expect(await sweepVerifications(server.runtime)).toEqual({ expired: 3, requeued: 0 });
     for (const id of ids) {
-      const [v] = await sql(server.databaseUrl, 'select status, verdict, change_reason from verifications where id = $1', [id]);
+      const [v] = await server.sql('select status, verdict, change_reason from verifications where id = $1', [id]);
       expect(v).toEqual({ status: 'expired', verdict: null, change_reason: 'engine' });
       expect((await eventsOf(server, id)).map((e) => e.type).slice(-2)).toEqual(['verification.expired', 'verification.completed']);
     }
@@ -133,9 +127,9 @@ describe('the sweep (TTL 1 s, no job worker)', () => {
 
   it('leaves sessions that are not yet due and sessions already settled alone', async () => {
     const notDue = await createPending();
-    await sql(server.databaseUrl, "update verifications set expires_at = now() + interval '1 hour' where id = $1", [notDue]);
+    await server.sql("update verifications set expires_at = now() + interval '1 hour' where id = $1", [notDue]);
     const settled = await createPending();
-    await sql(server.databaseUrl, "update verifications set status = 'approved', verdict = 'approve', expires_at = now() - interval '1 minute' where id = $1", [settled]);
+    await server.sql("update verifications set status = 'approved', verdict = 'approve', expires_at = now() - interval '1 minute' where id = $1", [settled]);
 
     expect(await sweepVerifications(server.runtime)).toEqual({ expired: 0, requeued: 0 });
     expect(await statusOf(server, notDue)).toBe('pending');
@@ -144,25 +138,25 @@ describe('the sweep (TTL 1 s, no job worker)', () => {
 
   it('re-queues a processing session whose checks stalled for over two minutes', async () => {
     const id = await createPending();
-    await sql(server.databaseUrl, "update verifications set status = 'processing', expires_at = now() + interval '1 hour', updated_at = now() - interval '3 minutes' where id = $1", [id]);
+    await server.sql("update verifications set status = 'processing', expires_at = now() + interval '1 hour', updated_at = now() - interval '3 minutes' where id = $1", [id]);
     expect(await sweepVerifications(server.runtime)).toEqual({ expired: 0, requeued: 1 });
-    const jobs = await sql(server.databaseUrl, "select 1 from agenda_jobs where name = 'verification.run-checks' and data->>'verificationId' = $1", [id]);
+    const jobs = await server.sql("select 1 from agenda_jobs where name = 'verification.run-checks' and data->>'verificationId' = $1", [id]);
     expect(jobs).toHaveLength(1);
-    await sql(server.databaseUrl, "update verifications set updated_at = now() where id = $1", [id]);
+    await server.sql("update verifications set updated_at = now() where id = $1", [id]);
   });
 
   it('is bounded: one call expires at most 2,000 sessions (10 batches of 200) and the next call continues', async () => {
     const template = await createPending();
-    const columns = (await sql<{ column_name: string }>(server.databaseUrl, "select column_name from information_schema.columns where table_name = 'verifications' order by ordinal_position")).map((c) => c.column_name);
+    const columns = (await server.sql<{ column_name: string }>("select column_name from information_schema.columns where table_name = 'verifications' order by ordinal_position")).map((c) => c.column_name);
     const override: Record<string, string> = {
       id: "'vs_bulk' || lpad(g::text, 17, '0')",
       client_token_hash: 'md5(g::text)',
       expires_at: "now() - interval '1 minute'",
     };
     const select = columns.map((c) => override[c] ?? `v."${c}"`).join(', ');
-    await sql(server.databaseUrl, `insert into verifications (${columns.map((c) => `"${c}"`).join(', ')}) select ${select} from verifications v, generate_series(1, 2000) g where v.id = $1`, [template]);
-    await sql(server.databaseUrl, "update verifications set expires_at = now() - interval '1 minute' where id = $1", [template]);
-    const open = async () => (await sql(server.databaseUrl, "select count(*)::int as n from verifications where status in ('pending', 'processing') and expires_at <= now()"))[0].n as number;
+    await server.sql(`insert into verifications (${columns.map((c) => `"${c}"`).join(', ')}) select ${select} from verifications v, generate_series(1, 2000) g where v.id = $1`, [template]);
+    await server.sql("update verifications set expires_at = now() - interval '1 minute' where id = $1", [template]);
+    const open = async () => (await server.sql("select count(*)::int as n from verifications where status in ('pending', 'processing') and expires_at <= now()"))[0].n as number;
     expect(await open()).toBe(2001);
 
     const first = await sweepVerifications(server.runtime);

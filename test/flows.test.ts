@@ -1,13 +1,10 @@
-import pg from 'pg';
-import { Flow } from '../src/entities/flow.entity.js';
-import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { presetFlowId } from '../src/services/catalog/index.js';
-import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verifications/index.js';
 import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { createVerification } from './support/factories.js';
 
 let server: TestServer;
 let account: BootstrapResult;
@@ -15,16 +12,6 @@ let sandbox: string;
 let live: string;
 
 withTestAccount((t) => ({ server, account, sandbox, live } = t));
-
-async function sql(text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 const STEPS = [
   { type: 'document', required: true },
@@ -212,21 +199,14 @@ describe('is_default under concurrency', () => {
   });
 });
 
-async function sessionUsing(merchantId: string, flowId: string): Promise<string> {
-  const em = scopedFork(server.runtime.orm, { merchantId, modes: ['sandbox'] });
-  const after: AfterCommit = [];
-  const id = await em.transactional(async (tx) => {
-    const flow = await tx.findOneOrFail(Flow, { id: flowId });
-    return createSession(tx, server.runtime, { merchantId, mode: 'sandbox', flow, steps: flow.steps, ttlSeconds: 600 }, after).verification.id;
-  });
-  await runAfterCommit(after);
-  return id;
-}
+/** A sandbox session on `flowId`, made through POST /v1/verifications. */
+const sessionUsing = async (owner: BootstrapResult, flowId: string): Promise<string> =>
+  (await createVerification(server, owner, 'sandbox', { flow: flowId, sandbox: { outcome: 'pending' } })).id;
 
 describe('DELETE /v1/flows/{id}', () => {
   it('answers {id, object: flow, deleted: true}; the flow is gone from reads, its row is kept, and verifications that used it are unaffected', async () => {
     const flow = await createFlow(sandbox);
-    const verificationId = await sessionUsing(account.merchant.id, flow.id);
+    const verificationId = await sessionUsing(account, flow.id);
     const res = await del(`/v1/flows/${flow.id}`, sandbox);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: flow.id, object: 'flow', deleted: true });
@@ -236,7 +216,7 @@ describe('DELETE /v1/flows/{id}', () => {
     expect(gone.body.error.type).toBe('not_found_error');
     expect((await post(`/v1/flows/${flow.id}`, sandbox, { name: 'x' })).status).toBe(404);
     expect((await del(`/v1/flows/${flow.id}`, sandbox)).status).toBe(404);
-    const [row] = await sql('select deleted_at from flows where id = $1', [flow.id]);
+    const [row] = await server.sql('select deleted_at from flows where id = $1', [flow.id]);
     expect(row.deleted_at).not.toBeNull();
 
     const verification = await get(`/v1/verifications/${verificationId}`, sandbox);
@@ -258,9 +238,9 @@ describe('POST /v1/flows/{id}/preview', () => {
     expect(server.config.previewTtlSeconds).toBe(1800);
     expect(ttl).toBeGreaterThan(1795_000);
     expect(ttl).toBeLessThan(1805_000);
-    const [row] = await sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [res.body.id]);
     expect(row).toEqual({ mode: 'sandbox', is_preview: true, flow_id: flow.id, merchant_id: account.merchant.id });
-    const checks = await sql('select type, mode from checks where verification_id = $1 order by position', [res.body.id]);
+    const checks = await server.sql('select type, mode from checks where verification_id = $1 order by position', [res.body.id]);
     expect(checks).toEqual([{ type: 'document', mode: 'sandbox' }, { type: 'liveness', mode: 'sandbox' }]);
   });
 
@@ -271,7 +251,7 @@ describe('POST /v1/flows/{id}/preview', () => {
     expect(a.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_ARCHIVED' });
     // Flows are refused without steps (FLOW_EMPTY); a row written before that rule still exists.
     const empty = await createFlow(sandbox);
-    await sql(`update flows set steps = '[]'::jsonb where id = $1`, [empty.id]);
+    await server.sql(`update flows set steps = '[]'::jsonb where id = $1`, [empty.id]);
     const e = await post(`/v1/flows/${empty.id}/preview`, sandbox);
     expect(e.status).toBe(400);
     expect(e.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY' });

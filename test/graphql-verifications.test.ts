@@ -1,7 +1,6 @@
 import type { LogContext } from '@mikro-orm/core';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { VerificationDocument, VerificationIdsDocument, VerificationsDocument, VerificationTypeFieldsDocument } from './graphql/generated.js';
-import { sql } from './support/db.js';
 import { gql } from './support/graphql.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
@@ -51,7 +50,7 @@ beforeAll(async () => {
   liveIds.push(emailId);
   otherId = (await create(other.keys.sandbox.secret_key, { sandbox: { outcome: 'approved' } })).body.id;
   await waitFor(async () => {
-    const [row] = await sql(server.databaseUrl, `select count(*)::int as n from verifications where mode = 'sandbox' and status in ('pending', 'processing')`);
+    const [row] = await server.sql(`select count(*)::int as n from verifications where mode = 'sandbox' and status in ('pending', 'processing')`);
     return row.n === 0;
   }, 60_000, 'sandbox verifications to settle');
   await tagSome();

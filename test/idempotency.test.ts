@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 
@@ -12,7 +11,7 @@ withTestAccount((t) => ({ server, account, sandbox: token } = t));
 const create = (body: Record<string, unknown>, key?: string, as = token) =>
   server.request('/v1/verifications', { token: as, body, headers: key ? { 'idempotency-key': key } : {} });
 const countWithMetadata = async (tag: string) =>
-  (await sql(server.databaseUrl, `select count(*)::int as n from verifications where metadata->>'tag' = $1`, [tag]))[0].n;
+  (await server.sql(`select count(*)::int as n from verifications where metadata->>'tag' = $1`, [tag]))[0].n;
 
 describe('Idempotency-Key on POST /v1/verifications', () => {
   it('a retry with the same key and body replays the original response with Idempotency-Replayed: true', async () => {
@@ -30,7 +29,7 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
   it('the key row keeps a keyed HMAC of the body, never a plain SHA-256 a guessed email could be checked against', async () => {
     const body = { applicant: { email: 'guess-me@example.com', reference_id: 'cust-guess' } };
     expect((await create(body, 'key-hmac-1')).status).toBe(201);
-    const [row] = await sql(server.databaseUrl, `select request_hash from idempotency_keys where key = $1`, ['key-hmac-1']);
+    const [row] = await server.sql(`select request_hash from idempotency_keys where key = $1`, ['key-hmac-1']);
     const canonical = JSON.stringify({ applicant: { email: 'guess-me@example.com', reference_id: 'cust-guess' } });
     const plain = createHash('sha256').update(canonical).digest('hex');
     expect(row.request_hash).toMatch(/^h1:[0-9a-f]{64}$/);
@@ -88,7 +87,7 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     const body = { metadata: { tag: 'sealed' }, sandbox: { outcome: 'pending' } };
     const first = await create(body, 'key-sealed-1');
     expect(first.body.client_token).toMatch(/^vct_/);
-    const [row] = await sql(server.databaseUrl, `select response_body::text as body from idempotency_keys where key = 'key-sealed-1'`);
+    const [row] = await server.sql(`select response_body::text as body from idempotency_keys where key = 'key-sealed-1'`);
     expect(row.body).not.toContain(first.body.client_token);
     expect(row.body).not.toContain(first.body.id);
     const replay = await create(body, 'key-sealed-1');
@@ -98,12 +97,12 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
   it('the cleanup job deletes expired keys and keeps live ones', async () => {
     await create({ metadata: { tag: 'old' }, sandbox: { outcome: 'pending' } }, 'key-old-1');
     await create({ metadata: { tag: 'new' }, sandbox: { outcome: 'pending' } }, 'key-new-1');
-    await sql(server.databaseUrl, `update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'key-old-1'`);
+    await server.sql(`update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'key-old-1'`);
     await server.runtime.jobs.now('idempotency-keys.cleanup', {});
     const deadline = Date.now() + 15_000;
     let keys: string[] = [];
     while (Date.now() < deadline) {
-      keys = (await sql(server.databaseUrl, `select key from idempotency_keys where key in ('key-old-1', 'key-new-1')`)).map((r) => r.key);
+      keys = (await server.sql(`select key from idempotency_keys where key in ('key-old-1', 'key-new-1')`)).map((r) => r.key);
       if (!keys.includes('key-old-1')) break;
       await new Promise((r) => setTimeout(r, 100));
     }

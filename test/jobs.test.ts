@@ -1,23 +1,10 @@
-import pg from 'pg';
 import { startRuntime, type Runtime } from '../src/runtime.js';
-import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { testConfig, type TestServer } from './support/test-server.js';
 import { testLogger } from './support/logs.js';
+import { withTestServer } from './support/account.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-async function sql(query: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(query, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+withTestServer((s) => (server = s));
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
@@ -31,10 +18,10 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000) {
 describe('jobs (Agenda on the PostgreSQL job store)', () => {
   it('the session cleanup job deletes sessions expired more than a day ago and keeps live ones', async () => {
     const account = await server.bootstrap();
-    await sql(`update member_sessions set expires_at = now() - interval '2 days' where member_id = $1`, [account.member.id]);
+    await server.sql(`update member_sessions set expires_at = now() - interval '2 days' where member_id = $1`, [account.member.id]);
     const fresh = await server.request('/v1/console/sessions', { body: { email: account.member.email, password: account.member.password } });
     await server.runtime.jobs.now('member-sessions.cleanup', {});
-    await waitFor(async () => (await sql('select count(*)::int as n from member_sessions where member_id = $1', [account.member.id]))[0].n === 1);
+    await waitFor(async () => (await server.sql('select count(*)::int as n from member_sessions where member_id = $1', [account.member.id]))[0].n === 1);
     const out = await server.request('/v1/console/sessions/current', { token: fresh.body.token, method: 'DELETE' });
     expect(out.status).toBe(200);
   });
@@ -80,12 +67,12 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
     }
     try {
       await workers[0].jobs.now('test.slow', {});
-      await waitFor(async () => (await sql(`select count(*)::int as n from agenda_jobs where name = 'test.slow' and last_finished_at is not null`))[0].n === 1);
+      await waitFor(async () => (await server.sql(`select count(*)::int as n from agenda_jobs where name = 'test.slow' and last_finished_at is not null`))[0].n === 1);
       await new Promise((r) => setTimeout(r, 600));
       expect(runs).toHaveLength(1);
       // (Agenda itself may report "no lockedAt" when its check wakes while it records the finish.)
       expect(errors.filter((m) => m.includes('test.slow') && m.includes('took more than'))).toEqual([]);
-      const [row] = await sql(`select locked_at, fail_count from agenda_jobs where name = 'test.slow'`);
+      const [row] = await server.sql(`select locked_at, fail_count from agenda_jobs where name = 'test.slow'`);
       expect(row.locked_at).toBeNull();
       expect(row.fail_count ?? 0).toBe(0);
     } finally {

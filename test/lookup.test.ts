@@ -4,7 +4,6 @@ import { seedRandom } from '../src/bench/lookup-seed.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { LOOKUP_SQL, lookupParams, pgTextArray } from '../src/services/repeat-control/index.js';
 import { rawSqlOf } from '../src/services/shared/index.js';
-import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
@@ -129,7 +128,7 @@ describe('POST /v1/verifications/lookup', () => {
     const email = unique('purged');
     const v = await createSettled(email, 'pending');
     expect((await lookup([email])).body.data[0].found).toBe(true);
-    await sql(server.databaseUrl, `update verifications set email_fingerprint = null, identity = null, retention_purged_at = now() where id = $1`, [v.id]);
+    await server.sql(`update verifications set email_fingerprint = null, identity = null, retention_purged_at = now() where id = $1`, [v.id]);
     expect((await lookup([email])).body.data[0]).toMatchObject({ found: false, attempts: 0, latest: null });
   });
 
@@ -240,12 +239,12 @@ describe('503 LOOKUP_UNAVAILABLE', () => {
   it('answers 503 when the database cannot answer, never an empty result', async () => {
     const email = unique('down');
     await createSettled(email, 'pending');
-    await sql(server.databaseUrl, 'alter table verifications rename to verifications_away');
+    await server.sql('alter table verifications rename to verifications_away');
     let res;
     try {
       res = await lookup([email]);
     } finally {
-      await sql(server.databaseUrl, 'alter table verifications_away rename to verifications');
+      await server.sql('alter table verifications_away rename to verifications');
     }
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ type: 'api_error', code: 'LOOKUP_UNAVAILABLE' });

@@ -1,6 +1,6 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
@@ -8,21 +8,18 @@ let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-beforeAll(async () => {
+withTestServer(async (s) => {
   // The file sends well over 100 requests a minute with one key (the concurrency rounds alone send 60).
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = s;
   account = await server.bootstrap();
   sandbox = account.keys.sandbox.secret_key;
   live = account.keys.live.secret_key;
-});
-afterAll(() => server.close());
-
-const db = <T = any>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 const getVerification = async (id: string) => (await server.request(`/v1/verifications/${id}`, { token: sandbox })).body;
 const decide = (id: string, body: unknown, token = sandbox) => server.request(`/v1/manual-reviews/${id}/decision`, { token, body });
 const list = (query = '', token = sandbox) => server.request(`/v1/manual-reviews${query}`, { token });
 const eventsOf = (verificationId: string) =>
-  db<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [
+  server.sql<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [
     verificationId,
   ]);
 
@@ -36,8 +33,8 @@ async function reviewCase(token = sandbox): Promise<ReviewCase> {
   const created = await server.request('/v1/verifications', { token, body: { sandbox: { outcome: 'review' } } });
   expect(created.status).toBe(201);
   const verificationId: string = created.body.id;
-  await waitFor(async () => (await db('select status from verifications where id = $1', [verificationId]))[0]?.status === 'manual_review', 15_000, 'manual_review');
-  const [row] = await db<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+  await waitFor(async () => (await server.sql('select status from verifications where id = $1', [verificationId]))[0]?.status === 'manual_review', 15_000, 'manual_review');
+  const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
   return { verificationId, reviewId: row.id };
 }
 
@@ -48,7 +45,7 @@ async function keyWith(permissions: string[], extra: Record<string, unknown> = {
   return res.body.secret_key;
 }
 
-const reviewRow = async (id: string) => (await db('select * from manual_reviews where id = $1', [id]))[0];
+const reviewRow = async (id: string) => (await server.sql('select * from manual_reviews where id = $1', [id]))[0];
 
 describe('Manual review presentation and listing', () => {
   it('a review is ids and decisions only: session_id, status, decision null until decided, notes, reviewed_at, created_at', async () => {
@@ -89,8 +86,8 @@ describe('Manual review presentation and listing', () => {
   it('status filter reads exactly that status, including legacy in_review and escalated', async () => {
     const legacy = await reviewCase();
     const escalated = await reviewCase();
-    await db(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
-    await db(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [escalated.reviewId]);
+    await server.sql(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
+    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [escalated.reviewId]);
     const inReview = (await list('?status=in_review&limit=100')).body.data;
     expect(inReview.map((r: { id: string }) => r.id)).toEqual([legacy.reviewId]);
     const esc = (await list('?status=escalated&limit=100')).body.data;
@@ -189,8 +186,8 @@ describe('Manual review status: resolved', () => {
 
   it('a case settled by the console or the auto-decide policy answers 409 REVIEW_ALREADY_DECIDED with the reached decision', async () => {
     const byConsole = await reviewCase();
-    await db(`update manual_reviews set status = 'resolved', decision = 'reject', reviewed_at = now(), decided_by = 'member:mem_x' where id = $1`, [byConsole.reviewId]);
-    await db(`update verifications set status = 'rejected', verdict = 'reject', change_reason = 'reviewer', decided_at = now() where id = $1`, [byConsole.verificationId]);
+    await server.sql(`update manual_reviews set status = 'resolved', decision = 'reject', reviewed_at = now(), decided_by = 'member:mem_x' where id = $1`, [byConsole.reviewId]);
+    await server.sql(`update verifications set status = 'rejected', verdict = 'reject', change_reason = 'reviewer', decided_at = now() where id = $1`, [byConsole.verificationId]);
     const a = await decide(byConsole.reviewId, { decision: 'approve' });
     expect(a.status).toBe(409);
     expect(a.body.error.code).toBe('REVIEW_ALREADY_DECIDED');
@@ -200,7 +197,7 @@ describe('Manual review status: resolved', () => {
 
     // A policy that settled the verification without resolving the review still counts as settled.
     const byPolicy = await reviewCase();
-    await db(`update verifications set status = 'approved', verdict = 'approve', change_reason = 'auto_policy', decided_at = now() where id = $1`, [byPolicy.verificationId]);
+    await server.sql(`update verifications set status = 'approved', verdict = 'approve', change_reason = 'auto_policy', decided_at = now() where id = $1`, [byPolicy.verificationId]);
     const b = await decide(byPolicy.reviewId, { decision: 'reject' });
     expect(b.status).toBe(409);
     expect(b.body.error.detail).toEqual({ decision: 'approve', reviewed_at: expect.any(String) });
@@ -210,8 +207,8 @@ describe('Manual review status: resolved', () => {
   it('a case closed by R8 (expired, no decision recorded) answers 409 REVIEW_ALREADY_DECIDED with decision null', async () => {
     for (const reviewStatus of ['resolved', 'queued']) {
       const c = await reviewCase();
-      await db(`update verifications set status = 'expired', verdict = null, reason_codes = array_append(reason_codes, 'ALREADY_VERIFIED'), decided_at = now() where id = $1`, [c.verificationId]);
-      await db(`update manual_reviews set status = $2 where id = $1`, [c.reviewId, reviewStatus]);
+      await server.sql(`update verifications set status = 'expired', verdict = null, reason_codes = array_append(reason_codes, 'ALREADY_VERIFIED'), decided_at = now() where id = $1`, [c.verificationId]);
+      await server.sql(`update manual_reviews set status = $2 where id = $1`, [c.reviewId, reviewStatus]);
       const res = await decide(c.reviewId, { decision: 'approve' });
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'REVIEW_ALREADY_DECIDED', detail: { decision: null, reviewed_at: null } });
@@ -262,7 +259,7 @@ describe('Manual review status: escalated', () => {
   it('escalated + approve or reject -> resolved: escalation closes with it (escalation restricts nothing)', async () => {
     for (const decision of ['approve', 'reject'] as const) {
       const c = await reviewCase();
-      await db(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [c.reviewId]);
+      await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [c.reviewId]);
       const res = await decide(c.reviewId, { decision });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'resolved', decision });
@@ -273,13 +270,13 @@ describe('Manual review status: escalated', () => {
 
   it('escalated + review stays with the colleague (only an escalation return re-queues it); legacy in_review + approve resolves', async () => {
     const esc = await reviewCase();
-    await db(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [esc.reviewId]);
+    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [esc.reviewId]);
     const res = await decide(esc.reviewId, { decision: 'review' });
     expect(res.body).toMatchObject({ status: 'escalated', reviewed_at: null });
     expect((await getVerification(esc.verificationId)).status).toBe('manual_review');
 
     const legacy = await reviewCase();
-    await db(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
+    await server.sql(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
     expect((await decide(legacy.reviewId, { decision: 'approve' })).body).toMatchObject({ status: 'resolved', decision: 'approve' });
   });
 });
@@ -327,7 +324,7 @@ describe('exactly one of simultaneous deciders wins', () => {
   it('12 parallel approve/reject decisions, 5 rounds: one 200, the rest 409 with the winner decision; final state and one set of events', async () => {
     for (let round = 0; round < 5; round++) {
       const c = await reviewCase();
-      const [{ created_at: reviewCreatedAt }] = await db('select created_at from manual_reviews where id = $1', [c.reviewId]);
+      const [{ created_at: reviewCreatedAt }] = await server.sql('select created_at from manual_reviews where id = $1', [c.reviewId]);
       const decisions = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'approve' : 'reject'));
       const results = await Promise.all(decisions.map((decision) => decide(c.reviewId, { decision })));
       const winners = results.filter((r) => r.status === 200);
@@ -343,7 +340,7 @@ describe('exactly one of simultaneous deciders wins', () => {
       const v = await getVerification(c.verificationId);
       expect(v.status).toBe(winner.decision === 'approve' ? 'approved' : 'rejected');
       expect(v.verdict).toBe(winner.decision);
-      const counts = await db<{ type: string; n: number }>(
+      const counts = await server.sql<{ type: string; n: number }>(
         `select type, count(*)::int as n from events where verification_id = $1 and created_at > $2 and type in ('action.reviewed', 'verification.completed', 'verification.approved', 'verification.rejected') group by type`,
         [c.verificationId, reviewCreatedAt],
       );
@@ -359,7 +356,7 @@ describe('a reviewer approval and R8', () => {
   async function samePersonCases(): Promise<[ReviewCase, ReviewCase]> {
     const a = await reviewCase();
     const b = await reviewCase();
-    await db(`update verifications set email_fingerprint = $2 where id = any($1)`, [[a.verificationId, b.verificationId], `fp-${a.verificationId}`]);
+    await server.sql(`update verifications set email_fingerprint = $2 where id = any($1)`, [[a.verificationId, b.verificationId], `fp-${a.verificationId}`]);
     return [a, b];
   }
 

@@ -1,5 +1,4 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 
@@ -14,7 +13,7 @@ describe('GET /v1/merchant (own account only)', () => {
     const first = await server.request('/v1/merchant', { token });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: account.merchant.id, object: 'merchant', status: 'active', tier: 'standard' });
-    await sql(server.databaseUrl, 'update merchants set name = $1 where id = $2', ['Renamed Ltd', account.merchant.id]);
+    await server.sql('update merchants set name = $1 where id = $2', ['Renamed Ltd', account.merchant.id]);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const later = await server.request('/v1/merchant', { token });
     expect(later.body.name).toBe('Renamed Ltd');

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { OutboxSignal, outboxSignalFor, dispatchEvents, senderFor } from '../src/services/webhooks/index.js';
-import { sql } from './support/db.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 import { capturingLogger, testLogger } from './support/logs.js';
 
@@ -16,13 +16,12 @@ const insertEvent = (client: pg.Client, id: string, merchantId: string) =>
 let server: TestServer;
 let merchantId: string;
 let token: string;
-beforeAll(async () => {
-  server = await startTestServer({ workJobs: false });
+withTestServer(async (s) => {
+  server = s;
   const account = await server.bootstrap();
   merchantId = account.merchant.id;
   token = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
+}, { workJobs: false });
 
 describe('outbox signal (LISTEN/NOTIFY on events)', () => {
   let signal: OutboxSignal;
@@ -139,7 +138,7 @@ describe('dispatcher woken by commits', () => {
         await client.end();
       }
       const committedAt = Date.now();
-      await waitFor(async () => (await sql(server.databaseUrl, `select 1 from webhook_deliveries where event_id = 'evt_woken_00000000000000000001'`)).length > 0, 10_000, 'the delivery');
+      await waitFor(async () => (await server.sql(`select 1 from webhook_deliveries where event_id = 'evt_woken_00000000000000000001'`)).length > 0, 10_000, 'the delivery');
       expect(Date.now() - committedAt).toBeLessThan(10_000);
       stop = true;
       await running;

@@ -1,13 +1,14 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let token: string;
 const created: string[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
+withTestServer(async (s) => {
+  server = s;
   account = await server.bootstrap();
   token = account.keys.sandbox.secret_key;
   for (let i = 0; i < 5; i++) {
@@ -15,7 +16,6 @@ beforeAll(async () => {
     created.push(res.body.id);
   }
 });
-afterAll(() => server.close());
 
 describe('cursor pagination (list envelope)', () => {
   it('walks newest first with limit and starting_after until has_more is false and next_cursor null', async () => {

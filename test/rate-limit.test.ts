@@ -1,15 +1,10 @@
 import type { Context } from 'koa';
 import { costOf } from '../src/http/auth.js';
-import { createApp } from '../src/app.js';
-import { startRuntime } from '../src/runtime.js';
-import { request, startTestServer, testConfig, type TestServer } from './support/test-server.js';
-import { testLogger } from './support/logs.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '6' } });
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s), { env: { RATE_LIMIT_PER_MINUTE: '6' } });
 
 describe('rate limit: tokens per minute per key', () => {
   it('reports RateLimit-* headers and answers 429 rate_limit_error with Retry-After once the budget is spent', async () => {
@@ -33,36 +28,33 @@ describe('rate limit: tokens per minute per key', () => {
   });
 
   it('the budget holds across two server processes sharing the database', async () => {
-    const runtime2 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '6' }), { logger: testLogger(), workJobs: false });
-    const app2 = await createApp(runtime2);
-    const url2 = await app2.listen(0);
+    // A second process on the same database.
+    const other2 = await startTestServer({ databaseUrl: server.databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '6' }, workJobs: false });
     try {
       const { keys } = await server.bootstrap();
       const token = keys.sandbox.secret_key;
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
-        const res = i % 2 === 0 ? await server.request('/v1/merchant', { token }) : await request(url2, '/v1/merchant', { token });
+        const res = i % 2 === 0 ? await server.request('/v1/merchant', { token }) : await other2.request('/v1/merchant', { token });
         statuses.push(res.status);
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(6);
       expect(statuses.slice(6)).toEqual([429, 429]);
     } finally {
-      await app2.close();
-      await runtime2.stop();
+      await other2.close();
     }
   });
 
   it('at a budget reserved in chunks (300/min), concurrent calls across cache refreshes spend exactly the budget: none lost, none extra', async () => {
-    const runtime3 = await startRuntime(testConfig(server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '300' }), { logger: testLogger(), workJobs: false });
-    const app3 = await createApp(runtime3);
-    const url3 = await app3.listen(0);
+    // A second process on the same database.
+    const other3 = await startTestServer({ databaseUrl: server.databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '300' }, workJobs: false });
     try {
       const { keys } = await server.bootstrap();
       const token = keys.sandbox.secret_key;
       const statuses: number[] = [];
       const started = Date.now();
       for (let wave = 0; wave < 17; wave++) {
-        const batch = await Promise.all(Array.from({ length: 20 }, () => request(url3, '/v1/merchant', { token })));
+        const batch = await Promise.all(Array.from({ length: 20 }, () => other3.request('/v1/merchant', { token })));
         statuses.push(...batch.map((r) => r.status));
         await new Promise((r) => setTimeout(r, 120)); // crosses several 1 s cache refreshes
       }
@@ -73,8 +65,7 @@ describe('rate limit: tokens per minute per key', () => {
       expect(passed).toBeGreaterThanOrEqual(300);
       expect(passed).toBeLessThanOrEqual(300 + Math.ceil(elapsedSeconds * 5) + 1);
     } finally {
-      await app3.close();
-      await runtime3.stop();
+      await other3.close();
     }
   });
 

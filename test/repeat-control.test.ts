@@ -1,13 +1,10 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s));
 
 const create = (token: string, body: Record<string, unknown>) => server.request('/v1/verifications', { token, body });
 const status = async (token: string, id: string) => (await server.request(`/v1/verifications/${id}`, { token })).body;
@@ -17,7 +14,7 @@ const settled = (token: string, id: string) =>
     return ['approved', 'rejected', 'manual_review', 'expired'].includes(v.status) ? v : undefined;
   }, 15_000, `${id} to settle`);
 const eventTypes = async (id: string) =>
-  (await sql(server.databaseUrl, `select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [id])).map((e) => e.type);
+  (await server.sql(`select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [id])).map((e) => e.type);
 const doc = (number: string, extra: Record<string, unknown> = {}) => ({ number, type: 'passport', issuing_country: 'GBR', date_of_birth: '1990-01-01', expiry_date: '2032-01-01', first_name: 'A', last_name: 'B', ...extra });
 const patchSettings = (account: BootstrapResult, body: Record<string, unknown>) =>
   server.request('/v1/console/settings', { token: account.member.session_token, method: 'PATCH', body });
@@ -38,12 +35,12 @@ describe('repeat-verification control', () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
     const first = await approvedPerson(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { document: doc('R3-DOC-1') } });
-    const before = (await sql(server.databaseUrl, 'select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
+    const before = (await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
     const repeat = await create(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { outcome: 'approved' } });
     expect(repeat.status).toBe(409);
     expect(repeat.body.error).toMatchObject({ type: 'invalid_request_error', code: 'ALREADY_VERIFIED' });
     expect(repeat.body.error.detail).toEqual({ verification_id: first.id, status: 'approved', verdict: 'approve', matched_on: 'reference', approval_valid_until: '2032-01-01T23:59:59.000Z' });
-    const after = (await sql(server.databaseUrl, 'select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
+    const after = (await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
     expect(after).toBe(before);
     expect(await eventTypes(first.id)).toContain('verification.already_verified');
   });
@@ -90,7 +87,7 @@ describe('repeat-verification control', () => {
     const email = unique('r6');
     const res = await create(key, { applicant: { email }, sandbox: { outcome: 'rejected', reason_codes: ['LIVENESS_FAILED'] } });
     expect(await settled(key, res.body.id)).toMatchObject({ status: 'rejected' });
-    const [row] = await sql(server.databaseUrl, 'select decline_type from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select decline_type from verifications where id = $1', [res.body.id]);
     expect(row.decline_type).toBe('retryable');
     expect((await create(key, { applicant: { email } })).status).toBe(201);
   });
@@ -138,7 +135,7 @@ describe('repeat-verification control', () => {
     });
     expect(closed).toMatchObject({ verdict: null, change_reason: 'auto_policy' });
     expect(closed.reason_codes).toContain('ALREADY_VERIFIED');
-    const events = await sql(server.databaseUrl, `select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [open.body.id]);
+    const events = await server.sql(`select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [open.body.id]);
     const tail = events.slice(-3);
     expect(tail.map((e) => e.type)).toEqual(['verification.already_verified', 'verification.expired', 'verification.completed']);
     expect(tail[0].payload.gate).toBe('superseded');
@@ -167,7 +164,7 @@ describe('repeat-verification control', () => {
     const through = await create(key, { applicant: { email }, sandbox: { outcome: 'pending' } });
     expect(through.status).toBe(201);
     expect((await create(key, { applicant: { email } })).body.error.code).toBe('ALREADY_VERIFIED');
-    const [row] = await sql(server.databaseUrl, 'select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
+    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
     expect(row.spent_by_verification_id).toBe(through.body.id);
     expect(await status(key, original.id)).toMatchObject({ status: 'approved', verdict: 'approve' });
     const withdraw = await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, method: 'DELETE' });
@@ -197,7 +194,7 @@ describe('repeat-verification control', () => {
     expect(grant.status).toBe(200);
     const through = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
     expect(through).toMatchObject({ status: 'approved', verdict: 'approve' });
-    const [row] = await sql(server.databaseUrl, 'select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
+    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
     expect(row.spent_by_verification_id).toBe(through.id);
     const next = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
     expect(next).toMatchObject({ status: 'expired' });
@@ -226,7 +223,7 @@ describe('repeat-verification control', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
-    const [row] = await sql(server.databaseUrl, 'select count(*)::int as n from reverification_grants where verification_id = $1', [original.id]);
+    const [row] = await server.sql('select count(*)::int as n from reverification_grants where verification_id = $1', [original.id]);
     expect(row.n).toBe(1);
   });
 
@@ -235,13 +232,13 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     const expiredEmail = unique('r9doc');
     const v = await approvedPerson(key, { applicant: { email: expiredEmail } });
-    await sql(server.databaseUrl, `update verifications set document_expires_on = current_date - 1 where id = $1`, [v.id]);
+    await server.sql(`update verifications set document_expires_on = current_date - 1 where id = $1`, [v.id]);
     expect((await create(key, { applicant: { email: expiredEmail }, sandbox: { outcome: 'pending' } })).status).toBe(201);
     const periodEmail = unique('r9period');
     const p = await approvedPerson(key, { applicant: { email: periodEmail } });
     expect((await create(key, { applicant: { email: periodEmail } })).status).toBe(409);
     await patchSettings(account, { reverification_period_days: 30 });
-    await sql(server.databaseUrl, `update verifications set decided_at = now() - interval '31 days' where id = $1`, [p.id]);
+    await server.sql(`update verifications set decided_at = now() - interval '31 days' where id = $1`, [p.id]);
     expect((await create(key, { applicant: { email: periodEmail }, sandbox: { outcome: 'pending' } })).status).toBe(201);
   });
 

@@ -1,20 +1,19 @@
 import { purgeExpiredVerifications, retentionJob } from '../src/jobs/retention.job.js';
 import { JOBS } from '../src/jobs/index.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
 import { jpegBytes } from './support/fixtures.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
-beforeAll(async () => {
+withTestServer(async (s) => {
   // Jobs are not worked here: the test runs the purge itself, so the daily run cannot race it.
-  server = await startTestServer({ workJobs: false });
+  server = s;
   account = await server.bootstrap();
   sandbox = account.keys.sandbox.secret_key;
-});
-afterAll(() => server.close());
+}, { workJobs: false });
 
 const unique = (name: string) => `${name}.${Math.random().toString(36).slice(2, 10)}@example.org`;
 const lookup = (emails: string[], token = sandbox) => server.request('/v1/verifications/lookup', { token, body: { emails } });
@@ -39,10 +38,10 @@ async function createWithEvidence(email: string, token = sandbox) {
 }
 
 const backdate = (id: string, days: number) =>
-  sql(server.databaseUrl, `update verifications set created_at = now() - make_interval(days => $2) where id = $1`, [id, days]);
+  server.sql(`update verifications set created_at = now() - make_interval(days => $2) where id = $1`, [id, days]);
 
 const fingerprints = async (id: string) =>
-  (await sql(server.databaseUrl, `select identity, email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, retention_purged_at, status, verdict, reason_codes from verifications where id = $1`, [id]))[0];
+  (await server.sql(`select identity, email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, retention_purged_at, status, verdict, reason_codes from verifications where id = $1`, [id]))[0];
 
 describe('verifications.retention', () => {
   it('is registered as a daily job', () => {
@@ -57,10 +56,10 @@ describe('verifications.retention', () => {
     const recent = await createWithEvidence(recentEmail);
     // A settled outcome on the old one: rejected through the sandbox path would need a new
     // session, so write the outcome as the engine would have (status, verdict, reason codes).
-    await sql(server.databaseUrl, `update verifications set status = 'rejected', verdict = 'reject', reason_codes = '{DOCUMENT_EXPIRED}' where id = $1`, [old]);
+    await server.sql(`update verifications set status = 'rejected', verdict = 'reject', reason_codes = '{DOCUMENT_EXPIRED}' where id = $1`, [old]);
     await backdate(old, 3);
     await backdate(recent, 0);
-    await sql(server.databaseUrl, `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, updated_at) values ($1, '{"enabled":true,"scope":"same_flow"}', '{}', 1, now()) on conflict (merchant_id) do update set retention_days = 1`, [account.merchant.id]);
+    await server.sql(`insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, updated_at) values ($1, '{"enabled":true,"scope":"same_flow"}', '{}', 1, now()) on conflict (merchant_id) do update set retention_days = 1`, [account.merchant.id]);
 
     // Another account without settings: the default (1095 days) keeps a 3-day-old verification.
     const other = await server.bootstrap();
@@ -70,7 +69,7 @@ describe('verifications.retention', () => {
     const otherAncient = await createWithEvidence(unique('ancient'), other.keys.sandbox.secret_key);
     await backdate(otherAncient, 1100);
 
-    const [oldUpload] = await sql(server.databaseUrl, `select id, storage_key from uploads where verification_id = $1`, [old]);
+    const [oldUpload] = await server.sql(`select id, storage_key from uploads where verification_id = $1`, [old]);
     expect(await server.runtime.storage.head(oldUpload.storage_key)).not.toBeNull();
     expect((await lookup([oldEmail])).body.data[0].found).toBe(true);
     const before = await read(old);
@@ -93,8 +92,8 @@ describe('verifications.retention', () => {
     }
     // Images: the object and its upload row are gone; the recent one keeps its own.
     expect(await server.runtime.storage.head(oldUpload.storage_key)).toBeNull();
-    expect(await sql(server.databaseUrl, `select 1 from uploads where verification_id = $1`, [old])).toEqual([]);
-    expect(await sql(server.databaseUrl, `select 1 from uploads where verification_id = $1`, [recent])).toHaveLength(1);
+    expect(await server.sql(`select 1 from uploads where verification_id = $1`, [old])).toEqual([]);
+    expect(await server.sql(`select 1 from uploads where verification_id = $1`, [recent])).toHaveLength(1);
 
     // Not found by lookup nor by the email filter; still readable with its outcome and checks.
     expect((await lookup([oldEmail, recentEmail])).body.data.map((r: { found: boolean }) => r.found)).toEqual([false, true]);
@@ -116,7 +115,7 @@ describe('verifications.retention', () => {
 
   it('works in bounded batches and stops after maxBatches, leaving the rest for the next run', async () => {
     const fresh = await server.bootstrap();
-    await sql(server.databaseUrl, `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, updated_at) values ($1, '{}', '{}', 1, now())`, [fresh.merchant.id]);
+    await server.sql(`insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, updated_at) values ($1, '{}', '{}', 1, now())`, [fresh.merchant.id]);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await server.request('/v1/verifications', { token: fresh.keys.sandbox.secret_key, body: { applicant: { email: unique(`b${i}`) }, sandbox: { outcome: 'pending' } } });
@@ -127,7 +126,7 @@ describe('verifications.retention', () => {
     expect(first).toEqual({ verifications: 4, uploads: 0, batches: 2, more: true });
     const second = await purgeExpiredVerifications(server.runtime, { batchSize: 2, maxBatches: 2 });
     expect(second).toMatchObject({ verifications: 1, more: false });
-    const purged = await sql(server.databaseUrl, `select count(*)::int as n from verifications where id = any($1) and retention_purged_at is not null and email_fingerprint is null`, [ids]);
+    const purged = await server.sql(`select count(*)::int as n from verifications where id = any($1) and retention_purged_at is not null and email_fingerprint is null`, [ids]);
     expect(purged[0].n).toBe(5);
   });
 });

@@ -1,10 +1,8 @@
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s));
 
 describe('GET /healthz', () => {
   it('answers 200 {status, service, time} without authentication', async () => {

@@ -1,13 +1,12 @@
-import pg from 'pg';
 import type { Mode } from '../src/config.js';
 import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { ensurePresetFlow, resolveOrCreateTag, tagReferencesFor } from '../src/services/catalog/index.js';
-import { createSession } from '../src/services/verifications/index.js';
+import { resolveOrCreateTag, tagReferencesFor } from '../src/services/catalog/index.js';
 import { CreateTagDocument, RetireTagDocument, TagsDocument, TagVerificationDocument, UntagVerificationDocument, UpdateTagDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { createVerification } from './support/factories.js';
 
 let server: TestServer;
 let account: BootstrapResult;
@@ -18,29 +17,11 @@ let live: string;
 withTestAccount(async (t) => {
   ({ server, account, sandbox, live } = t);
   other = await server.bootstrap();
-});
-
-/** A pending verification made directly through the lifecycle service (independent of POST /v1/verifications). */
-async function makeVerification(merchantId: string, mode: Mode = 'sandbox'): Promise<string> {
-  const em = scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
-  const flow = await ensurePresetFlow(em, merchantId, mode);
-  const { verification } = createSession(em, server.runtime, { merchantId, mode, flow, steps: flow.steps, ttlSeconds: 3600 }, []);
-  await em.flush();
-  return verification.id;
-}
-
-async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+  // Verifications are made through POST /v1/verifications: with the tag calls that is well over 100 requests a minute.
+}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 
 const tagEvents = (verificationId: string) =>
-  sql<{ type: string; payload: any }>(`select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by (payload->'verification'->>'sequence')::int`, [verificationId]);
+  server.sql<{ type: string; payload: any }>(`select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by (payload->'verification'->>'sequence')::int`, [verificationId]);
 
 const createTag = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/tags', { token, body });
 const tagVerification = (id: string, body: Record<string, unknown>, token = sandbox) => server.request(`/v1/verifications/${id}/tags`, { token, body });
@@ -87,7 +68,7 @@ describe('POST /v1/tags', () => {
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(variants.length - 1);
-    const rows = await sql(`select id from tags where merchant_id = $1 and slug = $2`, [account.merchant.id, results[0].body.slug]);
+    const rows = await server.sql(`select id from tags where merchant_id = $1 and slug = $2`, [account.merchant.id, results[0].body.slug]);
     expect(rows).toHaveLength(1);
   });
 
@@ -170,7 +151,7 @@ describe('PATCH /v1/tags/{id}', () => {
 
   it('makes a rename retroactive on every verification already carrying the tag', async () => {
     const tag = (await createTag({ name: uniqueName('Old name') })).body;
-    const [v1, v2] = [await makeVerification(account.merchant.id), await makeVerification(account.merchant.id)];
+    const [v1, v2] = [(await createVerification(server, account)).id, (await createVerification(server, account)).id];
     await tagVerification(v1, { tags: [tag.id] });
     await tagVerification(v2, { tags: [tag.id] });
     const renamed = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'PATCH', body: { name: 'Renamed Label', color: 'amber' } });
@@ -210,7 +191,7 @@ describe('DELETE /v1/tags/{id}', () => {
   it('retires: retired = true, unlisted, still shown on verifications carrying it, and the name is free to create again', async () => {
     const name = uniqueName('Retire me');
     const tag = (await createTag({ name, color: 'purple' })).body;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     await tagVerification(v, { tags: [tag.id] });
 
     const res = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'DELETE' });
@@ -229,7 +210,7 @@ describe('DELETE /v1/tags/{id}', () => {
 describe('POST /v1/verifications/{id}/tags', () => {
   it('applies ids and names, returns the full set as a list of tag references, and writes verification.tag_added per new tag', async () => {
     const existing = (await createTag({ name: uniqueName('By id'), color: 'green' })).body;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     const res = await tagVerification(v, { tags: [existing.id], names: ['Needs Docs'] });
     expect(res.status).toBe(200);
     const needsDocs = (await createTag({ name: 'needs_docs' })).body;
@@ -251,7 +232,7 @@ describe('POST /v1/verifications/{id}/tags', () => {
 
   it('is a no-op when the tag is already there, so a retry writes no second event', async () => {
     const tag = (await createTag({ name: uniqueName('Retry') })).body;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     const results = await Promise.all([1, 2, 3].map(() => tagVerification(v, { tags: [tag.id] })));
     await tagVerification(v, { names: [tag.name.toUpperCase()], tags: [tag.id, tag.id] });
     for (const res of results) expect(res.body.data).toEqual([{ id: tag.id, name: tag.name, color: 'slate' }]);
@@ -264,7 +245,7 @@ describe('POST /v1/verifications/{id}/tags', () => {
     const retired = (await createTag({ name: uniqueName('Retired') })).body;
     await server.request(`/v1/tags/${retired.id}`, { token: sandbox, method: 'DELETE' });
     const mine = (await createTag({ name: uniqueName('Mine') })).body;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     const res = await tagVerification(v, { tags: [foreign.id, liveTag.id, retired.id, 'tag_unknown', 'garbage', mine.id] });
     expect(res.status).toBe(200);
     expect(res.body.data.map((t: { id: string }) => t.id)).toEqual([mine.id]);
@@ -272,7 +253,7 @@ describe('POST /v1/verifications/{id}/tags', () => {
   });
 
   it('needs tags or names (400 PARAMETER_MISSING, param tags)', async () => {
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     const res = await tagVerification(v, {});
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'tags' });
@@ -280,8 +261,8 @@ describe('POST /v1/verifications/{id}/tags', () => {
   });
 
   it('answers 404 for a verification of another account or of the other environment', async () => {
-    const foreign = await makeVerification(other.merchant.id);
-    const liveV = await makeVerification(account.merchant.id, 'live');
+    const foreign = (await createVerification(server, other)).id;
+    const liveV = (await createVerification(server, account, 'live')).id;
     for (const id of [foreign, liveV, 'vs_unknown', 'nonsense']) {
       const res = await tagVerification(id, { names: ['x'] });
       expect(res.status).toBe(404);
@@ -296,7 +277,7 @@ describe('POST /v1/verifications/{id}/tags', () => {
 describe('DELETE /v1/verifications/{id}/tags/{tagId}', () => {
   it('removes the tag and writes verification.tag_removed, only if it was there', async () => {
     const tag = (await createTag({ name: uniqueName('Remove'), color: 'orange' })).body;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     await tagVerification(v, { tags: [tag.id] });
     const res = await server.request(`/v1/verifications/${v}/tags/${tag.id}`, { token: sandbox, method: 'DELETE' });
     expect(res.status).toBe(200);
@@ -313,7 +294,7 @@ describe('DELETE /v1/verifications/{id}/tags/{tagId}', () => {
 describe('tagReferencesFor', () => {
   it('returns the tags of many verifications at once, an empty list for an untagged one', async () => {
     const [a, b, c] = [await createTag({ name: uniqueName('A') }), await createTag({ name: uniqueName('B') }), await createTag({ name: uniqueName('C') })].map((r) => r.body);
-    const [v1, v2, v3] = [await makeVerification(account.merchant.id), await makeVerification(account.merchant.id), await makeVerification(account.merchant.id)];
+    const [v1, v2, v3] = [(await createVerification(server, account)).id, (await createVerification(server, account)).id, (await createVerification(server, account)).id];
     await tagVerification(v1, { tags: [a.id, b.id] });
     await tagVerification(v2, { tags: [c.id] });
     const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [v1, v2, v3]);
@@ -337,7 +318,7 @@ describe('GraphQL (members), through the same services', () => {
 
   it('tags and untags a verification, renames and retires a tag, and lists live tags per environment', async () => {
     const token = account.member.session_token;
-    const v = await makeVerification(account.merchant.id);
+    const v = (await createVerification(server, account)).id;
     const tagged = await gql(server, token, TagVerificationDocument, { verificationId: v, names: ['From Console'] });
     const [ref] = tagged.body.data!.tagVerification;
     expect(ref).toMatchObject({ name: 'From Console', color: 'slate' });
@@ -358,7 +339,7 @@ describe('GraphQL (members), through the same services', () => {
     expect(untagged.body.data?.untagVerification).toEqual({ id: ref.id, removed: true });
     expect((await tagEvents(v)).map((e) => e.type)).toEqual(['verification.tag_added', 'verification.tag_removed']);
 
-    const foreign = await makeVerification(other.merchant.id);
+    const foreign = (await createVerification(server, other)).id;
     const denied = await gql(server, token, TagVerificationDocument, { verificationId: foreign, names: ['x'] });
     expect(denied.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
     const none = await gql(server, token, TagVerificationDocument, { verificationId: v });

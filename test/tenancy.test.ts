@@ -4,14 +4,12 @@ import { revokeApiKey } from '../src/services/access/index.js';
 import type { ServiceContext } from '../src/services/shared/index.js';
 import { gql } from './support/graphql.js';
 import { RevokeApiKeyDocument } from './graphql/generated.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { testLogger } from './support/logs.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+withTestServer((s) => (server = s));
 
 describe('tenancy: every query is scoped to the caller account and environment', () => {
   it('a service query written without any account condition cannot read another account or environment', async () => {

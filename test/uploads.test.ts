@@ -1,44 +1,41 @@
 import pg from 'pg';
 import type { Mode } from '../src/config.js';
-import { Flow } from '../src/entities/flow.entity.js';
-import { Merchant } from '../src/entities/merchant.entity.js';
 import { Upload } from '../src/entities/upload.entity.js';
 import { Verification } from '../src/entities/verification.entity.js';
 import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { ensurePresetFlow, PRESET_STEPS } from '../src/services/catalog/index.js';
-import { createSession, runAfterCommit, type AfterCommit } from '../src/services/verifications/index.js';
+import { PRESET_STEPS } from '../src/services/catalog/index.js';
 import { Storage } from '../src/storage/s3.js';
 import { heicBytes, jpegBytes, movBytes, mp4Bytes, pdfBytes, pngBytes } from './support/fixtures.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { createVerification, keyOf } from './support/factories.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-withTestAccount((t) => ({ server, account, sandbox, live } = t));
+// Every verification is made through POST /v1/verifications: well over 100 requests a minute.
+withTestAccount((t) => ({ server, account, sandbox, live } = t), { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 
 const em = (merchantId: string, mode: Mode) => scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
 
 /**
- * A pending verification made through the lifecycle service (POST /v1/verifications is built
- * elsewhere): the preset flow (document, liveness, face_match), or a saved flow accepting only
- * `acceptedDocumentTypes`.
+ * A pending verification made through POST /v1/verifications: the preset flow (document,
+ * liveness, face_match), or a saved flow accepting only `acceptedDocumentTypes`. No `sandbox`
+ * block: the session waits for its uploads like a live one.
  */
-async function pendingVerification(options: { merchantId?: string; mode?: Mode; acceptedDocumentTypes?: string[] } = {}): Promise<string> {
-  const merchantId = options.merchantId ?? account.merchant.id;
+async function pendingVerification(options: { owner?: BootstrapResult; mode?: Mode; acceptedDocumentTypes?: string[] } = {}): Promise<string> {
+  const owner = options.owner ?? account;
   const mode = options.mode ?? 'sandbox';
-  const fork = em(merchantId, mode);
-  const flow = options.acceptedDocumentTypes
-    ? fork.create(Flow, { merchant: fork.getReference(Merchant, merchantId), mode, name: 'Passports only', steps: PRESET_STEPS, acceptedDocumentTypes: options.acceptedDocumentTypes })
-    : await ensurePresetFlow(fork, merchantId, mode);
-  const after: AfterCommit = [];
-  const { verification } = createSession(fork, server.runtime, { merchantId, mode, flow, steps: flow.steps, ttlSeconds: 86400 }, after);
-  await fork.flush();
-  await runAfterCommit(after);
-  return verification.id;
+  let flow: string | undefined;
+  if (options.acceptedDocumentTypes) {
+    const created = await server.request('/v1/flows', { token: keyOf(owner, mode), body: { name: 'Passports only', steps: PRESET_STEPS, accepted_document_types: options.acceptedDocumentTypes } });
+    expect(created.status).toBe(201);
+    flow = created.body.id;
+  }
+  return (await createVerification(server, owner, mode, flow ? { flow } : {})).id;
 }
 
 const presign = (verificationId: string, body: Record<string, unknown>, token = sandbox) =>
@@ -275,7 +272,7 @@ describe('uploads: ids, tenancy and environments', () => {
 
   it("answers 404 for another account's verification", async () => {
     const otherAccount = await server.bootstrap();
-    const theirs = await pendingVerification({ merchantId: otherAccount.merchant.id });
+    const theirs = await pendingVerification({ owner: otherAccount });
     const created = await presign(theirs, { kind: 'document', content_type: 'image/jpeg' }, otherAccount.keys.sandbox.secret_key);
     expect(created.status).toBe(201);
     const res = await presign(theirs, { kind: 'document', content_type: 'image/jpeg' });

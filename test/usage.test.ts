@@ -1,46 +1,25 @@
-import pg from 'pg';
 import type { Mode } from '../src/config.js';
 import { Verification } from '../src/entities/verification.entity.js';
 import { scopedFork } from '../src/orm.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { ensurePresetFlow } from '../src/services/catalog/index.js';
 import { recordUsage } from '../src/services/reporting/index.js';
-import { createSession } from '../src/services/verifications/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
+import { createVerification } from './support/factories.js';
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-async function makeVerification(merchantId: string, mode: Mode): Promise<string> {
-  const em = scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
-  const flow = await ensurePresetFlow(em, merchantId, mode);
-  const { verification } = createSession(em, server.runtime, { merchantId, mode, flow, steps: flow.steps, ttlSeconds: 3600 }, []);
-  await em.flush();
-  return verification.id;
-}
+withTestServer((s) => (server = s));
 
 /** Meters check runs the way the engine does: recordUsage inside a transaction. */
-async function meter(merchantId: string, mode: Mode, checkTypes: string[]): Promise<string> {
-  const id = await makeVerification(merchantId, mode);
+async function meter(owner: BootstrapResult, mode: Mode, checkTypes: string[]): Promise<string> {
+  const merchantId = owner.merchant.id;
+  const { id } = await createVerification(server, owner, mode);
   await scopedFork(server.runtime.orm, { merchantId, modes: [mode] }).transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id });
     for (const type of checkTypes) recordUsage(tx, v, type);
   });
   return id;
-}
-
-async function sql(text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
 }
 
 const usage = (token: string, query = '') => server.request(`/v1/usage${query}`, { token });
@@ -50,13 +29,13 @@ describe('GET /v1/usage', () => {
   let oldVerification: string;
   beforeAll(async () => {
     account = await server.bootstrap();
-    oldVerification = await meter(account.merchant.id, 'sandbox', ['document', 'liveness']);
-    await sql(`update usage_records set created_at = '2026-01-01T00:00:00Z' where verification_id = $1`, [oldVerification]);
-    await meter(account.merchant.id, 'sandbox', ['document', 'liveness', 'face_match']);
-    await meter(account.merchant.id, 'sandbox', ['document']);
-    await meter(account.merchant.id, 'live', ['document', 'aml']);
+    oldVerification = await meter(account, 'sandbox', ['document', 'liveness']);
+    await server.sql(`update usage_records set created_at = '2026-01-01T00:00:00Z' where verification_id = $1`, [oldVerification]);
+    await meter(account, 'sandbox', ['document', 'liveness', 'face_match']);
+    await meter(account, 'sandbox', ['document']);
+    await meter(account, 'live', ['document', 'aml']);
     const other = await server.bootstrap();
-    await meter(other.merchant.id, 'sandbox', ['document', 'document', 'age']);
+    await meter(other, 'sandbox', ['document', 'document', 'age']);
   });
 
   it('needs analytics:read, which is not in the default set (403 INSUFFICIENT_PERMISSIONS)', async () => {

@@ -1,5 +1,4 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { waitFor } from './support/wait.js';
@@ -19,7 +18,7 @@ const settled = (token: string, id: string) =>
     const res = await get(token, id);
     return ['approved', 'rejected', 'manual_review', 'expired'].includes(res.body.status) ? res.body : undefined;
   }, 15_000, `${id} to settle`);
-const eventsOf = (id: string) => sql<{ type: string; payload: any }>(server.databaseUrl, "select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
+const eventsOf = (id: string) => server.sql<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [id]);
 
 describe('POST /v1/verifications', () => {
   it('answers 201 with client_token only on create, the hosted_verify_url under PUBLIC_URL and expires_at 24 hours ahead', async () => {
@@ -34,7 +33,7 @@ describe('POST /v1/verifications', () => {
     expect(hours).toBeCloseTo(24, 3);
     const read = await get(sandbox, res.body.id);
     expect(read.body.client_token).toBeNull();
-    const [row] = await sql(server.databaseUrl, 'select client_token_hash from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select client_token_hash from verifications where id = $1', [res.body.id]);
     expect(row.client_token_hash).toHaveLength(64);
     expect(row.client_token_hash).not.toBe(res.body.client_token);
   });
@@ -70,7 +69,7 @@ describe('POST /v1/verifications', () => {
     expect(unknown.body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'colour' });
     const badCheck = await create(sandbox, { checks: [{ type: 'retina' }] });
     expect(badCheck.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'checks[0].type' });
-    const rows = await sql(server.databaseUrl, `select count(*)::int as n from verifications where metadata ? 'k50'`);
+    const rows = await server.sql(`select count(*)::int as n from verifications where metadata ? 'k50'`);
     expect(rows[0].n).toBe(0);
   });
 
@@ -80,21 +79,21 @@ describe('POST /v1/verifications', () => {
     const responses = await Promise.all(Array.from({ length: 16 }, (_, i) => create(token, { applicant: { email: `first.${i}@example.org` } }, { 'idempotency-key': `first-${i}` })));
     expect(responses.map((r) => r.status)).toEqual(Array(16).fill(201));
     expect(new Set(responses.map((r) => r.body.flow)).size).toBe(1);
-    const presets = await sql(server.databaseUrl, 'select count(*)::int as n from flows where merchant_id = $1 and is_preset', [fresh.merchant.id]);
+    const presets = await server.sql('select count(*)::int as n from flows where merchant_id = $1 and is_preset', [fresh.merchant.id]);
     expect(presets[0].n).toBe(1);
   });
 
   it('writes the session, its checks, its two outbox events and the stored idempotent answer together', async () => {
     const res = await create(sandbox, { applicant: { email: 'together@example.org' }, metadata: { k: 'v' } }, { 'idempotency-key': 'together-1' });
     expect(res.status).toBe(201);
-    const [row] = await sql(server.databaseUrl, 'select status, sequence, email_fingerprint, identity, metadata from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select status, sequence, email_fingerprint, identity, metadata from verifications where id = $1', [res.body.id]);
     expect(row).toMatchObject({ status: 'pending', sequence: 2, metadata: { k: 'v' } });
     expect(row.email_fingerprint).toHaveLength(64);
     expect(row.identity).not.toContain('together@example.org');
-    const checks = await sql(server.databaseUrl, 'select id, type, status from checks where verification_id = $1 order by position', [res.body.id]);
+    const checks = await server.sql('select id, type, status from checks where verification_id = $1 order by position', [res.body.id]);
     expect(checks.map((c) => c.id)).toEqual(res.body.checks.map((c: { id: string }) => c.id));
     expect((await eventsOf(res.body.id)).map((e) => [e.type, e.payload.verification.sequence])).toEqual([['verification.created', 1], ['verification.pending', 2]]);
-    const [stored] = await sql(server.databaseUrl, "select status, response_status from idempotency_keys where key = 'together-1'");
+    const [stored] = await server.sql("select status, response_status from idempotency_keys where key = 'together-1'");
     expect(stored).toEqual({ status: 'completed', response_status: 201 });
   });
 
@@ -128,7 +127,7 @@ describe('sandbox simulation reaches the forced outcome', () => {
     const res = await create(sandbox, { sandbox: { outcome: 'review', reason_codes: ['SELFIE_MISMATCH'] } });
     const done = await settled(sandbox, res.body.id);
     expect(done.reason_codes).toContain('SELFIE_MISMATCH');
-    const reviews = await sql(server.databaseUrl, 'select status, reviewed_at from manual_reviews where verification_id = $1', [res.body.id]);
+    const reviews = await server.sql('select status, reviewed_at from manual_reviews where verification_id = $1', [res.body.id]);
     expect(reviews).toEqual([{ status: 'queued', reviewed_at: null }]);
   });
 

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
@@ -179,7 +178,7 @@ describe('routing', () => {
     await receiver.waitFor(2, atPath(witness));
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.requests.filter(atPath(path)).length).toBeLessThanOrEqual(1);
-    const [row] = await sql(server.databaseUrl, `select status, last_error from webhook_deliveries where endpoint_id = $1`, [ep.id]);
+    const [row] = await server.sql(`select status, last_error from webhook_deliveries where endpoint_id = $1`, [ep.id]);
     expect(row).toMatchObject({ status: 'failed', last_error: 'endpoint deleted' });
   });
 });

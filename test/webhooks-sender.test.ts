@@ -3,7 +3,8 @@ import type { BootstrapResult } from '../src/services/access/index.js';
 import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
 // No workers: each test drives the fan-out and the sender itself.
@@ -12,16 +13,14 @@ let receiver: Receiver;
 /** Each test's own account, so its outbox rows fan out to its endpoint only. */
 let account: BootstrapResult;
 
+withTestServer((s) => (server = s), { workJobs: false, env: { WEBHOOK_RETRY_SCHEDULE: '0,60' } });
 beforeAll(async () => {
-  [server, receiver] = await Promise.all([startTestServer({ workJobs: false, env: { WEBHOOK_RETRY_SCHEDULE: '0,60' } }), startReceiver()]);
+  receiver = await startReceiver();
 });
 beforeEach(async () => {
   account = await server.bootstrap();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 let counter = 0;
 const atPath = (path: string) => (r: ReceivedRequest) => r.path === path;
@@ -44,8 +43,8 @@ async function outbox(count: number): Promise<string[]> {
   return ids;
 }
 
-const delivery = async (id: string) => (await sql(server.databaseUrl, `select status, attempt_count, lease_until, claim_token, attempts from webhook_deliveries where id = $1`, [id]))[0];
-const deliverJobs = async () => (await sql(server.databaseUrl, `select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver'`))[0].n as number;
+const delivery = async (id: string) => (await server.sql(`select status, attempt_count, lease_until, claim_token, attempts from webhook_deliveries where id = $1`, [id]))[0];
+const deliverJobs = async () => (await server.sql(`select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver'`))[0].n as number;
 
 describe('first attempts sent by the dispatcher (leased fan-out)', () => {
   it('fan-out with a lease inserts the deliveries already claimed, carrying the endpoint url and secret', async () => {
@@ -84,7 +83,7 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     await sender.close();
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(150);
     for (const r of requests) expect(() => new Webhook(ep.signing_secret).verify(r.body, r.headers)).not.toThrow();
-    const rows = await sql(server.databaseUrl, `select status, attempt_count, lease_until, jsonb_array_length(attempts) as logged from webhook_deliveries where endpoint_id = $1`, [ep.id]);
+    const rows = await server.sql(`select status, attempt_count, lease_until, jsonb_array_length(attempts) as logged from webhook_deliveries where endpoint_id = $1`, [ep.id]);
     expect(rows).toHaveLength(150);
     expect(rows.every((r) => r.status === 'delivered' && r.attempt_count === 1 && r.lease_until === null && r.logged === 1)).toBe(true);
     expect(await deliverJobs()).toBe(jobsBefore);
@@ -98,11 +97,11 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     const { leased } = await fanOutBatch(server.runtime, 200, 400);
     sender.enqueue(leased);
     await sender.close();
-    const row = (await sql(server.databaseUrl, `select id, status, attempt_count, next_attempt_at, attempts from webhook_deliveries where endpoint_id = $1`, [ep.id]))[0];
+    const row = (await server.sql(`select id, status, attempt_count, next_attempt_at, attempts from webhook_deliveries where endpoint_id = $1`, [ep.id]))[0];
     expect(row).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(row.attempts).toEqual([expect.objectContaining({ status_code: 500, error: 'HTTP 500' })]);
     expect(new Date(row.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 50_000);
-    const [job] = await sql(server.databaseUrl, `select next_run_at from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' = $1`, [row.id]);
+    const [job] = await server.sql(`select next_run_at from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' = $1`, [row.id]);
     expect(new Date(job.next_run_at).getTime()).toBe(new Date(row.next_attempt_at).getTime());
   });
 
@@ -193,11 +192,11 @@ describe('batched attempt records', () => {
     expect(stale).toEqual([]);
     expect(await delivery(d.id)).toMatchObject({ attempt_count: 0, attempts: [], claim_token: d.claimToken });
 
-    await sql(server.databaseUrl, `update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
+    await server.sql(`update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
     const retries = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
     expect(retries.map((r) => r.deliveryId)).toEqual([d.id]);
     expect(await delivery(d.id)).toMatchObject({ status: 'pending', attempt_count: 1, claim_token: null, lease_until: null });
-    const [endpointRow] = await sql(server.databaseUrl, `select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);
+    const [endpointRow] = await server.sql(`select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);
     expect(endpointRow).toEqual({ status: 'disabled', disabled_reason: 'failing' });
   });
 });

@@ -1,20 +1,21 @@
 import { isForbiddenAddress, postWebhook } from '../src/services/webhooks/index.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { withTestServer } from './support/account.js';
+import type { TestServer } from './support/test-server.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 let server: TestServer;
 let receiver: Receiver;
 let sandbox: string;
 
-beforeAll(async () => {
+withTestServer(async (s) => {
   // Production setting: private targets refused.
-  [server, receiver] = await Promise.all([startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } }), startReceiver()]);
+  server = s;
   sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
+}, { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+beforeAll(async () => {
+  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await server.close();
-  await receiver.close();
-});
+afterAll(() => receiver.close());
 
 const create = (url: string) => server.request('/v1/webhooks', { token: sandbox, body: { url, events: ['verification.approved'] } });
 

@@ -61,7 +61,10 @@ export function edge(logger: Logger): Middleware {
     }
     if (log.isLevelEnabled('debug')) {
       // Redaction (logger.ts) removes identity, secrets and tokens from what the caller sent.
-      log.debug({ query: ctx.query, body: (ctx.request as { body?: unknown }).body }, 'request input');
+      // A GraphQL document may inline values as literals, so only its operation name and variables are logged.
+      const body = (ctx.request as { body?: Record<string, unknown> }).body;
+      const input = ctx.path === '/graphql' ? { operationName: body?.operationName, variables: body?.variables } : body;
+      log.debug({ query: ctx.query, body: input }, 'request input');
     }
     log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   };

@@ -9,6 +9,7 @@ import { startRuntime, type Runtime } from '../../src/runtime.js';
 import type { Logger } from '../../src/logger.js';
 import { testLogger } from './logs.js';
 import { checkAgainstOpenApi } from './openapi.js';
+import { sql } from './db.js';
 import { bootstrapAccount, type BootstrapResult } from '../../src/services/access/index.js';
 
 export interface ApiResponse<T = any> {
@@ -35,6 +36,8 @@ export interface TestServer {
   databaseUrl: string;
   request<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  /** One SQL statement against this server's database (for asserting what was stored, or arranging what HTTP cannot). */
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   /** A new, independent account (merchant, owner, sandbox and live keys holding every scope). */
   bootstrap(): Promise<BootstrapResult>;
   close(): Promise<void>;
@@ -148,6 +151,7 @@ export async function startTestServer(options: { env?: Record<string, string>; d
     databaseUrl,
     request: (path, requestOptions) => request(url, path, requestOptions),
     graphql: (token, query, variables) => request(url, '/graphql', { token, body: { query, variables } }),
+    sql: (text, params) => sql(databaseUrl, text, params),
     bootstrap: () => bootstrapAccount(systemFork(runtime.orm), { sessionTtlSeconds: config.memberSessionTtlSeconds }),
     close: async () => {
       await app.close();

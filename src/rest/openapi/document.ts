@@ -24,7 +24,8 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 function responsesOf(route: RouteDoc): ZodOpenApiResponsesObject {
   const status = route.status ?? 200;
   const errors = new Set([400, ...(route.auth === 'none' ? [] : [401, 403, 404]), ...(route.auth === 'key' ? [429] : []), ...(route.errors ?? [])]);
-  const responses: Record<string, ZodOpenApiResponseObject> = { [String(status)]: { description: route.summary, content: { 'application/json': { schema: route.response } } } };
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, content: { 'application/json': { schema: route.response } } };
   for (const code of [...errors].sort()) responses[String(code)] = errorResponse(STATUS_TEXT[code] ?? 'Error');
   responses.default = errorResponse('Any other failure (500 api_error carries only the request id)');
   return responses;

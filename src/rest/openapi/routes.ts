@@ -26,6 +26,8 @@ export interface RouteDoc {
   body?: z.ZodType;
   /** Success status, default 200. */
   status?: number;
+  /** Other success statuses answering the same schema (POST /v1/tags: 200 for an existing tag). */
+  alsoStatus?: number[];
   response: z.ZodType;
   /** Further documented error statuses besides 400/401/403/404 (and 429 for keys), e.g. 409. */
   errors?: number[];
@@ -69,7 +71,7 @@ export const ROUTES: RouteDoc[] = [
   key('delete', '/v1/flows/:id', 'Delete a flow', r.flowDeleted, { permission: 'settings:write', errors: [409] }),
   key('post', '/v1/flows/:id/preview', 'Preview a flow as a short-lived sandbox session', r.flowPreview, { permission: 'verification:create', body: previewFlowBody }),
   key('get', '/v1/tags', 'List tags', r.listOf(r.tag, 'TagList'), { permission: 'verification:read', query: listTagsQuery }),
-  key('post', '/v1/tags', 'Create a tag (200 with the existing tag of the same name)', r.tag, { permission: 'verification:create', body: createTagBody, status: 201, errors: [409] }),
+  key('post', '/v1/tags', 'Create a tag (200 with the existing tag of the same name)', r.tag, { permission: 'verification:create', body: createTagBody, status: 201, alsoStatus: [200], errors: [409] }),
   key('patch', '/v1/tags/:id', 'Update a tag', r.tag, { permission: 'verification:create', body: updateTagBody, errors: [409] }),
   key('delete', '/v1/tags/:id', 'Retire a tag', r.tag, { permission: 'verification:create' }),
   key('get', '/v1/applicants', 'List applicants', r.listOf(r.applicant, 'ApplicantList'), { permission: 'verification:read', query: listApplicantsQuery }),
