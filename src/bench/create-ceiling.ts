@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { randomBase62 } from '../ids.js';
 
 /**
- * The ceiling of POST /v1/verifications: the rows one pending create writes (createSession in
+ * The ceiling of POST /v1/verifications: the rows one pending create writes (buildSession/insertSession in
  * verification-lifecycle.ts, recordVerificationEvent in events.service.ts, withIdempotency in
  * idempotency.service.ts) inserted with raw `pg` in one transaction. Values are copied from a
  * verification the service created, so every column holds what the service would write.

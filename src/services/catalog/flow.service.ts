@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
 import { Flow, type Step } from '../../entities/flow.entity.js';
-import { conflict, invalidRequest, notFound, parameterInvalid, permissionError } from '../../errors.js';
+import { conflict, invalidRequest, notFound } from '../../errors.js';
 import { ensurePresetFlow, merchantRef, presetFlowId } from './flow-resolution.js';
 import { rawSqlOf, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import { createPreviewSession, type NewVerification } from '../verifications/index.js';

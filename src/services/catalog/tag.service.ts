@@ -4,7 +4,7 @@ import type { Mode } from '../../config.js';
 import type { Applicant } from '../../entities/applicant.entity.js';
 import { ApplicantTag, Tag, VerificationTag } from '../../entities/tag.entity.js';
 import { Verification } from '../../entities/verification.entity.js';
-import { conflict, notFound, parameterInvalid, parameterMissing } from '../../errors.js';
+import { conflict, notFound, parameterInvalid } from '../../errors.js';
 import { isPrefixedId, newId } from '../../ids.js';
 import { callerKeyId, recordVerificationEvent, type EventSource } from '../webhooks/index.js';
 import { rawSqlOf, tenantSql, type TenantScope, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';

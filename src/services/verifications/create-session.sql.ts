@@ -9,7 +9,7 @@ import type { Fingerprints } from './identity.js';
 import type { RawSql } from '../shared/index.js';
 
 /**
- * The rows of a new session (createSession in verification-lifecycle.ts, as plain values) and
+ * The rows of a new session (every path that starts one: the key API's create and flow previews) and
  * the one statement that writes them: the verification, its checks, its outbox events, the
  * grant it spends and the idempotency answer, all or nothing.
  */

@@ -1,17 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Mode } from '../../config.js';
-import { sha256Hex } from '../../crypto.js';
-import { Check } from '../../entities/check.entity.js';
-import type { Flow, Step } from '../../entities/flow.entity.js';
+import type { Step } from '../../entities/flow.entity.js';
 import { ManualReview } from '../../entities/manual-review.entity.js';
-import { Merchant } from '../../entities/merchant.entity.js';
 import { Upload } from '../../entities/upload.entity.js';
-import { Verification, type ChangeReason, type SandboxInput, type Verdict, type VerificationStatus } from '../../entities/verification.entity.js';
+import { Verification, type ChangeReason, type Verdict, type VerificationStatus } from '../../entities/verification.entity.js';
 import { conflict } from '../../errors.js';
-import { randomBase62 } from '../../ids.js';
 import type { Runtime } from '../../runtime.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
-import { checkOfStep, snapshotOf } from '../catalog/index.js';
 
 /** Work to do once the transaction that made a change has committed (queueing jobs). */
 export type AfterCommit = (() => Promise<void>)[];
@@ -51,68 +45,6 @@ export const EXPIRE_JOB = 'verification.expire';
 /** Expires every session due by its run time; scheduled once per second of expires_at. */
 export const EXPIRE_DUE_JOB = 'verifications.expire-due';
 const EXPIRY_WINDOW_MS = 1000;
-
-export interface OrmSessionInput {
-  merchantId: string;
-  mode: Mode;
-  flow: Flow;
-  steps: Step[];
-  ttlSeconds: number;
-  isPreview?: boolean;
-  apiKeyId?: string | null;
-  locale?: string;
-  metadata?: Record<string, string>;
-  sandbox?: SandboxInput | null;
-  /** Encrypted identity and fingerprints, prepared by the caller through the vault. */
-  identity?: string | null;
-  fingerprints?: { email?: string | null; reference?: string | null; document?: string | null; nationalId?: string | null };
-}
-
-export interface CreatedSession {
-  verification: Verification;
-  /** Returned once; only its SHA-256 is stored. */
-  clientToken: string;
-}
-
-/**
- * Creates a pending session with its checks (a snapshot of the steps) and writes
- * verification.created and verification.pending. The caller flushes in its transaction and
- * then runs `after` (expiry scheduling).
- */
-export function createSession(em: EntityManager, runtime: Runtime, input: OrmSessionInput, after: AfterCommit): CreatedSession {
-  const clientToken = `vct_${randomBase62(40)}`;
-  const verification = em.create(Verification, {
-    merchant: em.getReference(Merchant, input.merchantId),
-    mode: input.mode,
-    flow: input.flow,
-    flowSnapshot: snapshotOf(input.flow, input.steps),
-    clientTokenHash: sha256Hex(clientToken),
-    expiresAt: new Date(Date.now() + input.ttlSeconds * 1000),
-    isPreview: input.isPreview ?? false,
-    apiKeyId: input.apiKeyId ?? null,
-    locale: input.locale ?? 'en',
-    metadata: input.metadata ?? {},
-    sandbox: input.sandbox ?? null,
-    identity: input.identity ?? null,
-    emailFingerprint: input.fingerprints?.email ?? null,
-    referenceFingerprint: input.fingerprints?.reference ?? null,
-    documentFingerprint: input.fingerprints?.document ?? null,
-    nationalIdFingerprint: input.fingerprints?.nationalId ?? null,
-  });
-  input.steps.forEach((step, position) =>
-    em.create(Check, {
-      merchant: verification.merchant,
-      mode: input.mode,
-      verification,
-      position,
-      ...checkOfStep(step),
-    }),
-  );
-  recordVerificationEvent(em, verification, 'verification.created');
-  recordVerificationEvent(em, verification, 'verification.pending');
-  after.push(() => scheduleExpiry(runtime, verification));
-  return { verification, clientToken };
-}
 
 const jobData = (v: Verification) => ({ verificationId: v.id, merchantId: v.merchant.id, mode: v.mode });
 
