@@ -9,7 +9,7 @@ export type ReviewStatus = 'queued' | 'in_review' | 'resolved' | 'escalated';
 @Entity({ tableName: 'manual_reviews' })
 @Index({ properties: ['merchant', 'mode', 'status', 'createdAt'] })
 export class ManualReview extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'escalatedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'escalatedAt' | 'claimedBy' | 'claimExpiresAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = newUuid();
@@ -32,6 +32,13 @@ export class ManualReview extends TenantOwned {
   /** `key:<uuid>` or `member:<id>`; never shown to another decider (REVIEW_ALREADY_DECIDED). */
   @Property({ type: 'string', length: 60, nullable: true })
   decidedBy?: string | null = null;
+
+  /** The member holding the case (console claim); the claim counts only until claimExpiresAt. */
+  @Property({ type: 'string', length: 40, nullable: true })
+  claimedBy?: string | null = null;
+
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  claimExpiresAt?: Date | null = null;
 
   /** Set while the case is escalated to a colleague (R8 leaves such cases alone). */
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })

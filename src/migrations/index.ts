@@ -8,6 +8,7 @@ import { Migration20261123100000OutboxNotify } from './Migration20261123100000Ou
 import { Migration20261123200000NotificationAttempts } from './Migration20261123200000NotificationAttempts.js';
 import { Migration20261123210000EndpointNotify } from './Migration20261123210000EndpointNotify.js';
 import { Migration20261125000000IdempotencyHmac } from './Migration20261125000000IdempotencyHmac.js';
+import { Migration20261125010000ReviewWorkbench } from './Migration20261125010000ReviewWorkbench.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123200000NotificationAttempts', class: Migration20261123200000NotificationAttempts },
   { name: 'Migration20261123210000EndpointNotify', class: Migration20261123210000EndpointNotify },
   { name: 'Migration20261125000000IdempotencyHmac', class: Migration20261125000000IdempotencyHmac },
+  { name: 'Migration20261125010000ReviewWorkbench', class: Migration20261125010000ReviewWorkbench },
 ];

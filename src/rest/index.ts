@@ -19,6 +19,7 @@ import { rejectNulCharacters } from '../http/middleware.js';
 import { manualReviewsRouter } from './manual-reviews.router.js';
 import { reverificationRouter } from './reverification.router.js';
 import { settingsRouter } from './settings.router.js';
+import { consoleReviewsRouter } from './console-reviews.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
@@ -38,7 +39,7 @@ const keyRouters = () => [
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
-const consoleRouters = () => [settingsRouter()];
+const consoleRouters = () => [settingsRouter(), consoleReviewsRouter()];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
 export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters()];

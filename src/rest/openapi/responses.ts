@@ -309,3 +309,27 @@ export const accountSettings = z
     updated_at: timestamp,
   })
   .meta({ id: 'AccountSettings' });
+
+export const consoleReview = z
+  .object({
+    id: z.string(),
+    object: z.literal('manual_review'),
+    session_id: z.string(),
+    status: z.string(),
+    decision: z.string().nullable(),
+    notes: z.string().nullable(),
+    reviewed_at: nullableTimestamp,
+    created_at: nullableTimestamp,
+    mode: z.enum(['sandbox', 'live']),
+    claimed_by: z.string().nullable().meta({ description: 'The member holding a live claim; null when none or lapsed.' }),
+    claim_expires_at: nullableTimestamp,
+    being_reviewed_by: z.array(z.object({ member_id: z.string(), name: z.string(), since: z.string() })).meta({ description: 'Live presence markers (advisory).' }),
+  })
+  .meta({ id: 'ConsoleReview' });
+
+export const reviewPolicy = z
+  .object({ object: z.literal('review_policy'), claim_required: z.boolean(), claim_lease_minutes: z.number().int(), presence_ttl_ms: z.number().int(), presence_heartbeat_ms: z.number().int() })
+  .meta({ id: 'ReviewPolicy' });
+
+export const reviewLock = z.object({ object: z.literal('review_lock'), member_id: z.string(), expires_at: z.string() }).meta({ id: 'ReviewLock' });
+export const reviewLockDeleted = z.object({ object: z.literal('review_lock'), deleted: z.literal(true) }).meta({ id: 'ReviewLockDeleted' });

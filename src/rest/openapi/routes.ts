@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listApiKeysQuery } from '../api-keys.router.js';
 import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from '../flows.schema.js';
 import { lookupBody } from '../lookup.router.js';
+import { consoleDecisionBody, emptyBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
@@ -91,4 +92,11 @@ export const ROUTES: RouteDoc[] = [
   member('delete', '/v1/console/sessions/current', 'Sign out', r.consoleSessionDeleted),
   member('get', '/v1/console/settings', 'Account settings', r.accountSettings),
   member('patch', '/v1/console/settings', 'Change account settings (optimistic version)', r.accountSettings, { body: patchSettingsBody, errors: [409] }),
+  member('get', '/v1/console/reviews', 'Open cases, newest first (holding=mine: the ones you hold)', r.listOf(r.consoleReview, 'ConsoleReviewList'), { query: listConsoleReviewsQuery }),
+  member('get', '/v1/console/reviews/policy', 'The review policy', r.reviewPolicy),
+  member('post', '/v1/console/reviews/:id/claim', 'Claim (or renew the claim on) a case', r.consoleReview, { body: emptyBody }),
+  member('delete', '/v1/console/reviews/:id/claim', 'Release a case (no error when not held)', r.consoleReview),
+  member('post', '/v1/console/reviews/:id/decision', 'Decide a case (REVIEW_NOT_HELD when claiming is required)', r.consoleReview, { body: consoleDecisionBody, errors: [409] }),
+  member('post', '/v1/console/reviews/:id/lock', 'Mark presence on a case (advisory; lapses after presence_ttl_ms)', r.reviewLock, { body: emptyBody }),
+  member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
 ];

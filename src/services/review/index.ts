@@ -2,3 +2,4 @@
 export * from './applicant-notification.service.js';
 export * from './manual-review.service.js';
 export * from './outcome-messages.js';
+export * from './workbench.service.js';

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ManualReview, type ReviewStatus } from '../../entities/manual-review.entity.js';
 import { Verification } from '../../entities/verification.entity.js';
-import { ApiError, conflict, notFound } from '../../errors.js';
+import { ApiError, conflict, notFound, permissionError } from '../../errors.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { dropUnsentOutcomeEmails, queueOutcomeEmail } from './applicant-notification.service.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
@@ -16,6 +16,8 @@ export type ReviewDecision = 'approve' | 'reject' | 'review';
 export interface DecisionInput {
   decision: ReviewDecision;
   notes?: string;
+  /** Console deciders under `claim_required`: the member who must hold a live claim (else 403 REVIEW_NOT_HELD). */
+  mustHold?: string;
 }
 
 /** Review states that still wait on a decision (escalation restricts nothing here). */
@@ -35,6 +37,10 @@ export async function getManualReview(ctx: ServiceContext, id: string): Promise<
   if (!review) throw notFound('manual_review', id);
   return review;
 }
+
+/** Whether `memberId` holds a live claim on the case (a lapsed lease counts as none). */
+export const holds = (review: Pick<ManualReview, 'claimedBy' | 'claimExpiresAt'>, memberId: string, now = Date.now()): boolean =>
+  review.claimedBy === memberId && !!review.claimExpiresAt && review.claimExpiresAt.getTime() > now;
 
 /** Who decided, as stored in `decidedBy`; never shown to anyone else. */
 function deciderOf(ctx: ServiceContext): string {
@@ -66,6 +72,8 @@ async function resolve(em: EntityManager, ctx: ServiceContext, review: ManualRev
   review.reviewedAt = new Date();
   review.decidedBy = deciderOf(ctx);
   review.escalatedAt = null;
+  review.claimedBy = null;
+  review.claimExpiresAt = null;
   if (input.notes !== undefined) review.notes = input.notes;
   settle(em, verification, {
     status: decision === 'approve' ? 'approved' : 'rejected',
@@ -121,6 +129,9 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
     const open = OPEN_REVIEW_STATUSES.includes(review.status) && verification.status === 'manual_review';
     if (input.decision !== 'review') {
       if (!open) throw alreadyDecided(review, verification);
+      if (input.mustHold !== undefined && !holds(review, input.mustHold)) {
+        throw permissionError('REVIEW_NOT_HELD', 'Claiming is required before deciding: claim the case first (POST /v1/console/reviews/{id}/claim).');
+      }
       await resolve(em, ctx, review, verification, input);
       return review;
     }
