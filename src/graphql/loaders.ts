@@ -3,7 +3,9 @@ import { Applicant } from '../entities/applicant.entity.js';
 import { Flow } from '../entities/flow.entity.js';
 import type { CheckType } from '../schema/verification.types.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { checksOfVerifications } from '../services/verifications/index.js';
+import { checksOfVerifications, verificationItemsByIds, type VerificationListItem } from '../services/verifications/index.js';
+import { presenceOf, type Presence } from '../services/review/index.js';
+import { Member } from '../entities/member.entity.js';
 import { tagReferencesFor } from '../services/catalog/index.js';
 
 export interface TagRef {
@@ -18,6 +20,9 @@ export interface Loaders {
   tagsByVerification: DataLoader<string, TagRef[]>;
   flow: DataLoader<string, Flow | null>;
   applicant: DataLoader<string, Applicant | null>;
+  verification: DataLoader<string, VerificationListItem | null>;
+  member: DataLoader<string, Member | null>;
+  presenceByReview: DataLoader<string, Presence[]>;
 }
 
 /** Rows by id, in the order of `ids`; ids the caller may not read give null. */
@@ -39,6 +44,15 @@ function createLoaders(ctx: ServiceContext): Loaders {
     }),
     flow: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Flow, { id: { $in: [...ids] } }))),
     applicant: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Applicant, { id: { $in: [...ids] } }))),
+    verification: new DataLoader(async (ids) => {
+      const items = await verificationItemsByIds(ctx, ids);
+      return ids.map((id) => items.get(id) ?? null);
+    }),
+    member: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Member, { id: { $in: [...ids] } }))),
+    presenceByReview: new DataLoader(async (ids) => {
+      const presence = await presenceOf(ctx, ids);
+      return ids.map((id) => presence.get(id) ?? []);
+    }),
   };
 }
 

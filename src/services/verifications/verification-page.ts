@@ -176,3 +176,14 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
   }
   return grouped;
 }
+
+/** Plain rows of several of the context's verifications in one statement (a GraphQL page's); unknown ids are absent. */
+export async function verificationItemsByIds(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, VerificationListItem>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tenantSql(ctx).query<Row>(
+    `select ${COLUMNS} from verifications v where v.merchant_id = $1 and v.mode = any($2::text[]) and v.id = any($3::text[])`,
+    [[...ids]],
+    'idv_verification_items',
+  );
+  return new Map(rows.map((row) => [row.id, toItem(row)]));
+}

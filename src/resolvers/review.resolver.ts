@@ -1,0 +1,99 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Mode } from '../config.js';
+import type { ManualReview } from '../entities/manual-review.entity.js';
+import { loadersOf } from '../graphql/loaders.js';
+import { Environment } from '../schema/enums.js';
+import { MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
+import { ReviewPolicyType } from '../schema/settings.types.js';
+import { VerificationType } from '../schema/verification.types.js';
+import { claimReview, clearPresence, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy, type ReviewDecision } from '../services/review/index.js';
+import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
+import { parameterInvalid } from '../errors.js';
+import { pageSize } from './api-key.resolver.js';
+
+const DECISIONS = new Set(['approve', 'reject', 'review']);
+const asType = (review: ManualReview) => review as unknown as ReviewType;
+
+/** The reviewer's workbench for team members, through the same services as /v1/console/reviews. */
+@Resolver(() => ReviewType)
+export class ReviewResolver {
+  @Authorized()
+  @Query(() => ReviewConnection, { description: 'Open cases of the environments the seat holds, newest first; holdingMine: the ones you hold.' })
+  async reviews(
+    @Ctx() ctx: ServiceContext,
+    @Arg('holdingMine', () => Boolean, { nullable: true }) holdingMine?: boolean,
+    @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<ReviewConnection> {
+    const page = await listOpenReviews(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) }, { holdingMine: holdingMine ?? false, environment: environment as Mode | undefined });
+    return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Query(() => ReviewPolicyType, { description: 'claimRequired, claimLeaseMinutes, presenceTtlMs, presenceHeartbeatMs.' })
+  async reviewPolicy(@Ctx() ctx: ServiceContext): Promise<ReviewPolicyType> {
+    return (await reviewPolicy(ctx)) as ReviewPolicyType;
+  }
+
+  @Authorized()
+  @Mutation(() => ReviewType, { description: 'Holds the case for the lease (renews it when yours); REVIEW_NOT_CLAIMABLE when another member holds it or it is decided.' })
+  async claimReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
+    return asType(await claimReview(ctx, id));
+  }
+
+  @Authorized()
+  @Mutation(() => ReviewType, { description: 'Lets go of the case; no error when you do not hold it.' })
+  async releaseReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
+    return asType(await releaseReview(ctx, id));
+  }
+
+  @Authorized()
+  @Mutation(() => ReviewType, { description: 'approve or reject (or review); REVIEW_NOT_HELD when claiming is required and you do not hold it.' })
+  async decideReview(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('decision', () => String) decision: string,
+    @Arg('notes', () => String, { nullable: true }) notes?: string,
+  ): Promise<ReviewType> {
+    if (!DECISIONS.has(decision)) throw parameterInvalid('decision', 'decision must be approve, reject or review.');
+    if (notes !== undefined && notes !== null && notes.length > 2000) throw parameterInvalid('notes', 'notes must be at most 2000 characters.');
+    return asType(await decideFromConsole(ctx, id, { decision: decision as ReviewDecision, notes: notes ?? undefined }));
+  }
+
+  @Authorized()
+  @Mutation(() => ReviewLockType, { description: 'Marks you as looking at the case until presenceTtlMs from now (refresh on the heartbeat).' })
+  async lockReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewLockType> {
+    return markPresence(ctx, id);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes your presence marker.' })
+  async unlockReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<boolean> {
+    await clearPresence(ctx, id);
+    return true;
+  }
+
+  @FieldResolver(() => VerificationType, { nullable: true, description: 'The verification under review.' })
+  async verification(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<VerificationType | null> {
+    return (await loadersOf(ctx).verification.load(review.verification.id)) as never;
+  }
+
+  @FieldResolver(() => MemberRefType, { nullable: true, description: 'Who holds a live claim; null when nobody or lapsed.' })
+  async claimedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
+    if (!review.claimedBy || !holds(review, review.claimedBy)) return null;
+    const member = await loadersOf(ctx).member.load(review.claimedBy);
+    return member ? { id: member.id, name: member.name } : null;
+  }
+
+  @FieldResolver(() => Date, { nullable: true })
+  claimExpiresAt(@Root() review: ManualReview): Date | null {
+    return review.claimedBy && holds(review, review.claimedBy) ? (review.claimExpiresAt ?? null) : null;
+  }
+
+  @FieldResolver(() => [ReviewPresenceType], { description: 'Live presence markers (advisory).' })
+  async beingReviewedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<ReviewPresenceType[]> {
+    const presence = await loadersOf(ctx).presenceByReview.load(review.id);
+    return presence.map((p) => ({ member: { id: p.memberId, name: p.name }, since: p.since }));
+  }
+}
