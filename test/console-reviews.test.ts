@@ -187,3 +187,107 @@ describe('presence markers', () => {
     expect((await row()).being_reviewed_by).toEqual([]);
   });
 });
+
+describe('escalation, return and assignment', () => {
+  const escalate = (id: string, token: string, body: Record<string, unknown>) => server.request(`/v1/console/reviews/${id}/escalation`, { token, body });
+  const events = async (id: string, type: string) => {
+    const [review] = await server.sql<{ verification_id: string }>('select verification_id from manual_reviews where id = $1', [id]);
+    return server.sql<{ payload: Record<string, unknown> }>(`select payload from events where verification_id = $1 and type = $2 order by created_at`, [review!.verification_id, type]);
+  };
+
+  it('a case entering manual review emits action.pending with ids only', async () => {
+    const id = await queuedCase();
+    const pending = await events(id, 'action.pending');
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.payload).toMatchObject({ review: { id } });
+  });
+
+  it('escalates with reason, recommendation and marks (checks that did not run dropped); action.on_hold carries none of them', async () => {
+    const id = await queuedCase();
+    const a = await reviewer();
+    const res = await escalate(id, a.token, { reason: 'Photo looks edited', recommendation: 'reject', assessment: { document: 'fail', liveness: 'unsure' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'escalated', escalation: { reason: 'Photo looks edited', recommendation: 'reject', escalated_by: a.id, returned_by: null } });
+    const [review] = await server.sql<{ verification_id: string }>('select verification_id from manual_reviews where id = $1', [id]);
+    const ran = (await server.sql<{ type: string }>(`select type from checks where verification_id = $1 and status in ('completed', 'errored')`, [review!.verification_id])).map((c) => c.type);
+    expect(Object.keys(res.body.escalation.assessment).sort()).toEqual(['document', 'liveness'].filter((t) => ran.includes(t)).sort());
+    const onHold = await events(id, 'action.on_hold');
+    expect(onHold).toHaveLength(1);
+    expect(JSON.stringify(onHold[0]!.payload)).not.toMatch(/Photo looks edited|reject"|assessment|recommendation/);
+    const again = await escalate(id, a.token, { reason: 'twice' });
+    expect(again.status).toBe(403);
+    expect(again.body.error.code).toBe('REVIEW_NOT_ESCALATABLE');
+    const missing = await escalate(await queuedCase(), a.token, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'reason' });
+  });
+
+  it('an escalated case can be decided and the escalation closes; a decided case cannot be escalated', async () => {
+    const id = await queuedCase();
+    await escalate(id, owner, { reason: 'second opinion' });
+    const decided = await decide(id, owner, { decision: 'approve' });
+    expect(decided.body).toMatchObject({ status: 'resolved', decision: 'approve' });
+    const late = await escalate(id, owner, { reason: 'too late' });
+    expect(late.status).toBe(403);
+    expect(late.body.error.code).toBe('REVIEW_NOT_ESCALATABLE');
+  });
+
+  it('an escalation racing a decision: exactly one outcome, never both applied as separate outcomes', async () => {
+    for (let round = 0; round < 3; round++) {
+      const id = await queuedCase();
+      const [escalated, decided] = await Promise.all([escalate(id, owner, { reason: 'race' }), decide(id, owner, { decision: 'reject' })]);
+      expect(decided.status).toBe(200);
+      expect([200, 403]).toContain(escalated.status);
+      const [row] = await server.sql<{ status: string; decision: string }>('select status, decision from manual_reviews where id = $1', [id]);
+      expect(row).toEqual({ status: 'resolved', decision: 'reject' });
+      expect(await events(id, 'action.reviewed')).toHaveLength(1);
+    }
+  });
+
+  it('with claim_required an unheld case cannot be escalated', async () => {
+    await setPolicy({ claim_required: true });
+    try {
+      const id = await queuedCase();
+      const a = await reviewer();
+      expect((await escalate(id, a.token, { reason: 'x' })).body.error.code).toBe('REVIEW_NOT_ESCALATABLE');
+      await claim(id, a.token);
+      expect((await escalate(id, a.token, { reason: 'x' })).status).toBe(200);
+    } finally {
+      await setPolicy({ claim_required: false });
+    }
+  });
+
+  it('return needs reviews.resolve_escalation, re-queues undecided with the note for the reviewer who raised it, and emits action.pending', async () => {
+    const id = await queuedCase();
+    const a = await reviewer();
+    await claim(id, a.token);
+    await escalate(id, a.token, { reason: 'need a lead' });
+    const refused = await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: a.token, body: { note: 'no' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    const returned = await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: owner, body: { note: 'Fine, approve it' } });
+    expect(returned.status).toBe(200);
+    expect(returned.body).toMatchObject({ status: 'queued', decision: null, claimed_by: null, raised_by_member_id: a.id, escalation: { returned_by: account.member.id, return_note: 'Fine, approve it' } });
+    expect(await events(id, 'action.pending')).toHaveLength(2);
+  });
+
+  it('assignment needs reviews.assign; the assignee must hold the environment (400 ASSIGNEE_CANNOT_DECIDE); only the assignee may claim', async () => {
+    const id = await queuedCase();
+    const a = await reviewer();
+    const b = await reviewer();
+    const liveOnly = await reviewer(['live']);
+    const assign = (token: string, memberId: string | null) => server.request(`/v1/console/reviews/${id}/assignment`, { token, method: 'PUT', body: { member_id: memberId } });
+    expect((await assign(a.token, a.id)).body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    const cannot = await assign(owner, liveOnly.id);
+    expect(cannot.status).toBe(400);
+    expect(cannot.body.error).toMatchObject({ type: 'invalid_request_error', code: 'ASSIGNEE_CANNOT_DECIDE', param: 'member_id' });
+    const foreign = await server.bootstrap();
+    expect((await assign(owner, foreign.member.id)).body.error.code).toBe('ASSIGNEE_CANNOT_DECIDE');
+    expect((await assign(owner, a.id)).body.assigned_to).toBe(a.id);
+    const other = await claim(id, b.token);
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('REVIEW_NOT_CLAIMABLE');
+    expect((await claim(id, a.token)).status).toBe(200);
+    expect((await assign(owner, null)).body.assigned_to).toBeNull();
+  });
+});

@@ -5,11 +5,22 @@ import { Verification } from './verification.entity.js';
 
 export type ReviewStatus = 'queued' | 'in_review' | 'resolved' | 'escalated';
 
+export interface Escalation {
+  reason: string;
+  recommendation: 'approve' | 'reject' | 'none';
+  /** Check type to the escalating reviewer's mark; only checks that ran on the verification. */
+  assessment: Record<string, 'pass' | 'fail' | 'unsure'>;
+  escalated_by: string;
+  escalated_at: string;
+  returned_by: string | null;
+  return_note: string | null;
+}
+
 /** A case waiting on a human decision; ids and decisions only, never applicant data. */
 @Entity({ tableName: 'manual_reviews' })
 @Index({ properties: ['merchant', 'mode', 'status', 'createdAt'] })
 export class ManualReview extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'escalatedAt' | 'claimedBy' | 'claimExpiresAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'escalatedAt' | 'claimedBy' | 'claimExpiresAt' | 'assignedTo' | 'escalation' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = newUuid();
@@ -39,6 +50,14 @@ export class ManualReview extends TenantOwned {
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
   claimExpiresAt?: Date | null = null;
+
+  /** The member the case is routed to (only they may claim it); null: the shared pool. */
+  @Property({ type: 'string', length: 40, nullable: true })
+  assignedTo?: string | null = null;
+
+  /** The last escalation (decisions.md): kept after a return, with the return note, for the reviewer who raised it. */
+  @Property({ type: 'json', nullable: true })
+  escalation?: Escalation | null = null;
 
   /** Set while the case is escalated to a colleague (R8 leaves such cases alone). */
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { ManualReview } from '../entities/manual-review.entity.js';
 import { svc } from '../http/auth.js';
-import { claimReview, clearPresence, decideFromConsole, holds, listOpenReviews, markPresence, presenceOf, releaseReview, reviewPolicy, type Presence } from '../services/review/index.js';
+import { assignReview, claimReview, clearPresence, escalateReview, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, presenceOf, releaseReview, reviewPolicy, type Presence } from '../services/review/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
 import { presentManualReview } from './manual-review.presenter.js';
 import { presentList } from './presenters.js';
-import { consoleDecisionBody, emptyBody, listConsoleReviewsQuery } from './console-reviews.schema.js';
+import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from './console-reviews.schema.js';
 import { pageParams, parseInput } from './validate.js';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
@@ -18,6 +18,8 @@ export function presentConsoleReview(review: ManualReview, presence: Presence[])
     mode: review.mode,
     claimed_by: live ? review.claimedBy : null,
     claim_expires_at: live ? iso(review.claimExpiresAt) : null,
+    assigned_to: review.assignedTo ?? null,
+    escalation: review.escalation ?? null,
     being_reviewed_by: presence.map((p) => ({ member_id: p.memberId, name: p.name, since: p.since.toISOString() })),
   };
 }
@@ -49,6 +51,19 @@ export function consoleReviewsRouter(): Router {
   router.post('/v1/console/reviews/:id/decision', async (ctx) => {
     const body = parseInput(consoleDecisionBody, ctx.request.body);
     ctx.body = await presentOne(svc(ctx), await decideFromConsole(svc(ctx), ctx.params.id, body));
+  });
+  router.post('/v1/console/reviews/:id/escalation', async (ctx) => {
+    const body = parseInput(escalationBody, ctx.request.body);
+    ctx.body = await presentOne(svc(ctx), await escalateReview(svc(ctx), ctx.params.id, body));
+  });
+  router.post('/v1/console/reviews/:id/escalation/return', async (ctx) => {
+    const body = parseInput(escalationReturnBody, ctx.request.body);
+    const returned = await returnEscalation(svc(ctx), ctx.params.id, body.note);
+    ctx.body = { ...(await presentOne(svc(ctx), returned.review)), raised_by_member_id: returned.raisedByMemberId };
+  });
+  router.put('/v1/console/reviews/:id/assignment', async (ctx) => {
+    const body = parseInput(assignmentBody, ctx.request.body);
+    ctx.body = await presentOne(svc(ctx), await assignReview(svc(ctx), ctx.params.id, body.member_id));
   });
   router.post('/v1/console/reviews/:id/lock', async (ctx) => {
     parseInput(emptyBody, ctx.request.body);

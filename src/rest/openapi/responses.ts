@@ -323,6 +323,19 @@ export const consoleReview = z
     mode: z.enum(['sandbox', 'live']),
     claimed_by: z.string().nullable().meta({ description: 'The member holding a live claim; null when none or lapsed.' }),
     claim_expires_at: nullableTimestamp,
+    assigned_to: z.string().nullable(),
+    escalation: z
+      .object({
+        reason: z.string(),
+        recommendation: z.enum(['approve', 'reject', 'none']),
+        assessment: z.record(z.string(), z.enum(['pass', 'fail', 'unsure'])),
+        escalated_by: z.string(),
+        escalated_at: z.string(),
+        returned_by: z.string().nullable(),
+        return_note: z.string().nullable(),
+      })
+      .nullable(),
+    raised_by_member_id: z.string().nullable().optional().meta({ description: 'Escalation return only: who raised the escalation.' }),
     being_reviewed_by: z.array(z.object({ member_id: z.string(), name: z.string(), since: z.string() })).meta({ description: 'Live presence markers (advisory).' }),
   })
   .meta({ id: 'ConsoleReview' });

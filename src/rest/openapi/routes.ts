@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listApiKeysQuery } from '../api-keys.router.js';
 import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from '../flows.schema.js';
 import { lookupBody } from '../lookup.router.js';
-import { consoleDecisionBody, emptyBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
+import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
@@ -16,7 +16,7 @@ import * as r from './responses.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
 export interface RouteDoc {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   /** `key`: a secret key (Bearer sk_...); `member`: a console session (Bearer mst_...); `none`. */
@@ -97,6 +97,9 @@ export const ROUTES: RouteDoc[] = [
   member('post', '/v1/console/reviews/:id/claim', 'Claim (or renew the claim on) a case', r.consoleReview, { body: emptyBody }),
   member('delete', '/v1/console/reviews/:id/claim', 'Release a case (no error when not held)', r.consoleReview),
   member('post', '/v1/console/reviews/:id/decision', 'Decide a case (REVIEW_NOT_HELD when claiming is required)', r.consoleReview, { body: consoleDecisionBody, errors: [409] }),
+  member('post', '/v1/console/reviews/:id/escalation', 'Escalate a case (REVIEW_NOT_ESCALATABLE when decided, escalated or unheld under claim_required)', r.consoleReview, { body: escalationBody }),
+  member('post', '/v1/console/reviews/:id/escalation/return', 'Return an escalated case to the queue', r.consoleReview, { body: escalationReturnBody, permission: 'reviews.resolve_escalation' }),
+  member('put', '/v1/console/reviews/:id/assignment', 'Route a case to a member, or back to the pool', r.consoleReview, { body: assignmentBody, permission: 'reviews.assign' }),
   member('post', '/v1/console/reviews/:id/lock', 'Mark presence on a case (advisory; lapses after presence_ttl_ms)', r.reviewLock, { body: emptyBody }),
   member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
 ];

@@ -3,3 +3,4 @@ export * from './applicant-notification.service.js';
 export * from './manual-review.service.js';
 export * from './outcome-messages.js';
 export * from './workbench.service.js';
+export * from './escalation.service.js';

@@ -99,6 +99,7 @@ async function reopenCase(em: EntityManager, review: ManualReview, verification:
   review.escalatedAt = null;
   if (input.notes !== undefined) review.notes = input.notes;
   recordVerificationEvent(em, verification, 'action.reviewed', { review: { id: review.id, decision: 'review' } });
+  recordVerificationEvent(em, verification, 'action.pending', { review: { id: review.id } });
 }
 
 /**

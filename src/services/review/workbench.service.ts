@@ -80,6 +80,7 @@ export async function claimReview(ctx: ServiceContext, id: string): Promise<Manu
      where r.id = $3 and r.merchant_id = $1 and r.mode = any($2::text[]) and v.id = r.verification_id and v.status = 'manual_review'
        and r.status in ('queued', 'in_review', 'escalated')
        and (r.claimed_by is null or r.claimed_by = $4 or r.claim_expires_at <= now())
+       and (r.assigned_to is null or r.assigned_to = $4)
      returning r.id`,
     [review.id, member, policy.claim_lease_minutes],
     'idv_claim_review',
@@ -87,6 +88,7 @@ export async function claimReview(ctx: ServiceContext, id: string): Promise<Manu
   if (!claimed) {
     const current = await ctx.em.refresh(review);
     if (!current || !OPEN_REVIEW_STATUSES.includes(current.status)) throw notClaimable('This case has been decided and cannot be claimed.');
+    if (current.assignedTo && current.assignedTo !== member) throw notClaimable('This case is assigned to another team member.');
     throw notClaimable('Another team member holds this case; wait for them to release it or for their claim to lapse.');
   }
   return (await ctx.em.refresh(review))!;

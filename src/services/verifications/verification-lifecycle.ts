@@ -116,7 +116,8 @@ export function settle(em: EntityManager, verification: Verification, outcome: O
   recordVerificationEvent(em, verification, 'verification.completed');
   recordVerificationEvent(em, verification, VERDICT_EVENT[outcome.status]);
   if (outcome.status === 'manual_review') {
-    em.create(ManualReview, { merchant: verification.merchant, mode: verification.mode, verification });
+    const review = em.create(ManualReview, { merchant: verification.merchant, mode: verification.mode, verification });
+    recordVerificationEvent(em, verification, 'action.pending', { review: { id: review.id } });
   }
 }
 
