@@ -244,8 +244,9 @@ describe('Manual review status: resolved', () => {
     expect(await getVerification(c.verificationId)).toMatchObject({ status: 'manual_review', verdict: null, score: null, change_reason: null });
     expect((await reviewRow(c.reviewId)).decided_by).toBeNull();
     const events = await eventsOf(c.verificationId);
-    expect(events.slice(-2).map((e) => e.type)).toEqual(['verification.review', 'action.reviewed']);
-    expect(events[events.length - 1].payload.review).toEqual({ id: c.reviewId, decision: 'review' });
+    expect(events.slice(-3).map((e) => e.type)).toEqual(['verification.review', 'action.reviewed', 'action.pending']);
+    expect(events[events.length - 2].payload.review).toEqual({ id: c.reviewId, decision: 'review' });
+    expect(events[events.length - 1].payload.review).toEqual({ id: c.reviewId });
     expect((await list('?limit=100')).body.data.map((r: { id: string }) => r.id)).toContain(c.reviewId);
 
     const second = await decide(c.reviewId, { decision: 'reject' }, reopener);

@@ -120,6 +120,8 @@ describe('sandbox simulation reaches the forced outcome', () => {
       'verification.created', 'verification.pending', 'verification.awaiting_service',
       'check.completed', 'check.completed', 'check.completed',
       'verification.completed', verdictEvent,
+      // A case waiting on a reviewer also says so (action.pending).
+      ...(status === 'manual_review' ? ['action.pending'] : []),
     ]);
   });
 
