@@ -1,7 +1,7 @@
 import type { LogContext } from '@mikro-orm/core';
 import { systemFork } from '../src/orm.js';
 import { createMember, type BootstrapResult } from '../src/services/access/index.js';
-import { ClaimReviewDocument, DecideReviewDocument, LockReviewDocument, ReleaseReviewDocument, ReviewPolicyDocument, ReviewsDocument } from './graphql/generated.js';
+import { AssignReviewDocument, ClaimReviewDocument, DecideReviewDocument, EscalateReviewDocument, ReturnEscalationDocument, LockReviewDocument, ReleaseReviewDocument, ReviewPolicyDocument, ReviewsDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
@@ -95,5 +95,24 @@ describe('GraphQL review workbench (same services as /v1/console/reviews)', () =
     expect(claim.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
     const decide = await gql(server, other.member.session_token, DecideReviewDocument, { id: id!, decision: 'approve' });
     expect(decide.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
+  });
+});
+
+describe('GraphQL escalation, return and assignment', () => {
+  it('escalate, return with a note (reviews.resolve_escalation), assign with ASSIGNEE_CANNOT_DECIDE', async () => {
+    const [id] = await queuedCases(1);
+    const a = await reviewer();
+    const escalated = await gql(server, a.token, EscalateReviewDocument, { id: id!, reason: 'looks edited', recommendation: 'reject', assessment: { document: 'fail' } });
+    expect(escalated.body.errors).toBeUndefined();
+    expect(escalated.body.data!.escalateReview).toMatchObject({ status: 'escalated', escalation: { reason: 'looks edited', recommendation: 'reject', escalatedBy: a.id } });
+    const refused = await gql(server, a.token, ReturnEscalationDocument, { id: id!, note: 'no' });
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
+    const returned = await gql(server, owner, ReturnEscalationDocument, { id: id!, note: 'approve it' });
+    expect(returned.body.data!.returnEscalation).toMatchObject({ raisedByMemberId: a.id, review: { status: 'queued', escalation: { returnNote: 'approve it' } } });
+    const other = await server.bootstrap();
+    const cannot = await gql(server, owner, AssignReviewDocument, { id: id!, memberId: other.member.id });
+    expect(cannot.body.errors![0].extensions).toMatchObject({ code: 'ASSIGNEE_CANNOT_DECIDE' });
+    const assigned = await gql(server, owner, AssignReviewDocument, { id: id!, memberId: a.id });
+    expect(assigned.body.data!.assignReview.assignedTo).toMatchObject({ id: a.id });
   });
 });

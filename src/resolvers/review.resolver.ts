@@ -3,11 +3,12 @@ import type { Mode } from '../config.js';
 import type { ManualReview } from '../entities/manual-review.entity.js';
 import { loadersOf } from '../graphql/loaders.js';
 import { Environment } from '../schema/enums.js';
-import { MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
+import { EscalationReturnType, MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
 import { ReviewPolicyType } from '../schema/settings.types.js';
 import { VerificationType } from '../schema/verification.types.js';
-import { claimReview, clearPresence, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy, type ReviewDecision } from '../services/review/index.js';
-import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
+import { assignReview, claimReview, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy, type ReviewDecision } from '../services/review/index.js';
+import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { parameterInvalid } from '../errors.js';
 import { pageSize } from './api-key.resolver.js';
 
@@ -59,6 +60,40 @@ export class ReviewResolver {
     if (!DECISIONS.has(decision)) throw parameterInvalid('decision', 'decision must be approve, reject or review.');
     if (notes !== undefined && notes !== null && notes.length > 2000) throw parameterInvalid('notes', 'notes must be at most 2000 characters.');
     return asType(await decideFromConsole(ctx, id, { decision: decision as ReviewDecision, notes: notes ?? undefined }));
+  }
+
+  @Authorized()
+  @Mutation(() => ReviewType, { description: 'Hands the case up; REVIEW_NOT_ESCALATABLE when decided, already escalated or unheld under claimRequired.' })
+  async escalateReview(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String) reason: string,
+    @Arg('recommendation', () => String, { nullable: true }) recommendation?: string,
+    @Arg('assessment', () => GraphQLJSONObject, { nullable: true }) assessment?: Record<string, unknown>,
+  ): Promise<ReviewType> {
+    const input = parseInput(escalationInput, { reason, ...(recommendation != null ? { recommendation } : {}), ...(assessment != null ? { assessment } : {}) });
+    return asType(await escalateReview(ctx, id, input));
+  }
+
+  @Authorized('reviews.resolve_escalation')
+  @Mutation(() => EscalationReturnType, { description: 'Returns an escalated case to the queue undecided, with a note for the reviewer who raised it.' })
+  async returnEscalation(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('note', () => String, { nullable: true }) note?: string): Promise<EscalationReturnType> {
+    if (note && note.length > 1000) throw parameterInvalid('note', 'note must be at most 1000 characters.');
+    const returned = await returnEscalation(ctx, id, note ?? undefined);
+    return { review: asType(returned.review), raisedByMemberId: returned.raisedByMemberId };
+  }
+
+  @Authorized('reviews.assign')
+  @Mutation(() => ReviewType, { description: 'Routes the case to a member (only they may claim it), or to the shared pool with null; ASSIGNEE_CANNOT_DECIDE.' })
+  async assignReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('memberId', () => ID, { nullable: true }) memberId?: string | null): Promise<ReviewType> {
+    return asType(await assignReview(ctx, id, memberId ?? null));
+  }
+
+  @FieldResolver(() => MemberRefType, { nullable: true, description: 'The member the case is routed to; null: the shared pool.' })
+  async assignedTo(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
+    if (!review.assignedTo) return null;
+    const member = await loadersOf(ctx).member.load(review.assignedTo);
+    return member ? { id: member.id, name: member.name } : null;
   }
 
   @Authorized()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { escalationInput } from '../services/review/index.js';
 import { decisionBody } from './manual-reviews.schema.js';
 import { listQuery, UUID_RE } from './validate.js';
 
@@ -17,16 +18,8 @@ export const consoleDecisionBody = decisionBody;
 /** Claim, release, lock and unlock take no body fields. */
 export const emptyBody = z.strictObject({});
 
-const mark = z.enum(['pass', 'fail', 'unsure']);
-
-export const escalationBody = z.strictObject({
-  /** Why the case goes up, 1 to 1,000 characters (internal; never in a webhook). */
-  reason: z.string().trim().min(1, 'must not be empty').max(1000),
-  /** The escalating reviewer's opinion, not an outcome: approve, reject or none (default). */
-  recommendation: z.enum(['approve', 'reject', 'none']).optional(),
-  /** Marks per check type (document, liveness, ...); types that did not run are dropped. */
-  assessment: z.record(z.string().max(40), mark).optional(),
-});
+/** The review domain's escalation rules (reason, recommendation, assessment). */
+export const escalationBody = escalationInput;
 
 export const escalationReturnBody = z.strictObject({
   /** A note for the reviewer who raised the escalation, at most 1,000 characters. */

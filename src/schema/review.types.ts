@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
@@ -15,6 +16,17 @@ export class ReviewPresenceType {
   @Field(() => Date) since!: Date;
 }
 
+@ObjectType('Escalation', { description: 'Why a case was handed up, and how it came back; internal, never in a webhook.' })
+export class EscalationType {
+  @Field(() => String) reason!: string;
+  @Field(() => String, { description: 'approve, reject or none: an opinion, not an outcome.' }) recommendation!: string;
+  @Field(() => GraphQLJSONObject, { description: 'Check type to pass, fail or unsure (checks that ran only).' }) assessment!: Record<string, string>;
+  @Field(() => ID, { name: 'escalatedBy' }) escalated_by!: string;
+  @Field(() => String, { name: 'escalatedAt' }) escalated_at!: string;
+  @Field(() => ID, { nullable: true, name: 'returnedBy' }) returned_by!: string | null;
+  @Field(() => String, { nullable: true, name: 'returnNote' }) return_note!: string | null;
+}
+
 @ObjectType('Review', { description: 'A case waiting on (or decided by) a reviewer; ids and decisions only, never applicant data.' })
 export class ReviewType {
   @Field(() => ID) id!: string;
@@ -24,6 +36,13 @@ export class ReviewType {
   @Field(() => String, { nullable: true, description: 'Internal; never sent to the applicant.' }) notes!: string | null;
   @Field(() => Date, { nullable: true }) reviewedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => EscalationType, { nullable: true, description: 'The last escalation, kept after a return.' }) escalation!: EscalationType | null;
+}
+
+@ObjectType('EscalationReturn')
+export class EscalationReturnType {
+  @Field(() => ReviewType) review!: ReviewType;
+  @Field(() => ID, { nullable: true }) raisedByMemberId!: string | null;
 }
 
 @ObjectType('ReviewConnection')

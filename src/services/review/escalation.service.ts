@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Check } from '../../entities/check.entity.js';
@@ -11,11 +12,17 @@ import { recordVerificationEvent } from '../webhooks/index.js';
 import { getManualReview, holds } from './manual-review.service.js';
 import { reviewPolicy } from './workbench.service.js';
 
-export interface EscalationInput {
-  reason: string;
-  recommendation?: 'approve' | 'reject' | 'none';
-  assessment?: Record<string, 'pass' | 'fail' | 'unsure'>;
-}
+/** The rules of an escalation's input, shared by the console route and the GraphQL mutation. */
+export const escalationInput = z.strictObject({
+  /** Why the case goes up, 1 to 1,000 characters (internal; never in a webhook). */
+  reason: z.string().trim().min(1, 'must not be empty').max(1000),
+  /** The escalating reviewer's opinion, not an outcome: approve, reject or none (default). */
+  recommendation: z.enum(['approve', 'reject', 'none']).optional(),
+  /** Marks per check type (document, liveness, ...); types that did not run are dropped. */
+  assessment: z.record(z.string().max(40), z.enum(['pass', 'fail', 'unsure'])).optional(),
+});
+
+export type EscalationInput = z.output<typeof escalationInput>;
 
 const memberOf = (ctx: ServiceContext): string => {
   if (ctx.caller.kind !== 'member') throw permissionError('MEMBER_REQUIRED', 'The review workbench acts for a team member.');
