@@ -79,7 +79,7 @@ export const check = z
   })
   .meta({ id: 'Check' });
 
-const evidence = z
+export const evidence = z
   .object({
     id: z.string(),
     object: z.literal('evidence'),
@@ -346,3 +346,31 @@ export const reviewPolicy = z
 
 export const reviewLock = z.object({ object: z.literal('review_lock'), member_id: z.string(), expires_at: z.string() }).meta({ id: 'ReviewLock' });
 export const reviewLockDeleted = z.object({ object: z.literal('review_lock'), deleted: z.literal(true) }).meta({ id: 'ReviewLockDeleted' });
+
+export const consoleVerification = verification
+  .extend({
+    mode: z.enum(['sandbox', 'live']),
+    decided_by: z.object({ type: z.enum(['member', 'api_key']), id: z.string() }).nullable().meta({ description: 'The reviewer or key that decided; null for the engine or a policy.' }),
+  })
+  .meta({ id: 'ConsoleVerification' });
+
+export const revealedIdentity = z
+  .object({ object: z.literal('applicant_data'), verification_id: z.string(), version: z.number().int(), fields: z.record(z.string(), z.string()).nullable() })
+  .meta({ id: 'RevealedIdentity' });
+
+export const evidenceList = z.object({ object: z.literal('list'), data: z.array(evidence), has_more: z.boolean() }).meta({ id: 'EvidenceList' });
+
+export const auditEvent = z
+  .object({
+    id: z.string(),
+    object: z.literal('audit_event'),
+    member_id: z.string(),
+    action: z.string(),
+    mode: z.enum(['sandbox', 'live']),
+    verification_id: z.string().nullable(),
+    field_names: z.array(z.string()).nullable(),
+    image_count: z.number().int().nullable(),
+    row_count: z.number().int().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'AuditEvent' });

@@ -7,3 +7,4 @@ export * from './verification-lifecycle.js';
 export * from './verification-page.js';
 export * from './verification.service.js';
 export * from './verification-read.js';
+export * from './console-read.js';

@@ -1,0 +1,2 @@
+/** Public face of the audit domain: adapters import from here. */
+export * from './audit.service.js';
