@@ -291,3 +291,32 @@ describe('escalation, return and assignment', () => {
     expect((await assign(owner, null)).body.assigned_to).toBeNull();
   });
 });
+
+describe('team activity (GET /v1/console/activity)', () => {
+  it('every workbench write leaves one row with its surface (console, graphql, api), and no applicant details', async () => {
+    const id = await queuedCase();
+    const a = await reviewer();
+    await claim(id, a.token);
+    await release(id, a.token);
+    await server.graphql(a.token, `mutation { claimReview(id: "${id}") { id } }`);
+    await server.request(`/v1/console/reviews/${id}/escalation`, { token: a.token, body: { reason: 'needs a lead' } });
+    await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: owner, body: {} });
+    await server.request(`/v1/console/reviews/${id}/assignment`, { token: owner, method: 'PUT', body: { member_id: a.id } });
+    const keyDecision = await server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'approve' } });
+    expect(keyDecision.status).toBe(200);
+    const res = await server.request('/v1/console/activity?limit=100', { token: a.token });
+    expect(res.status).toBe(200);
+    const rows = res.body.data.filter((r: { target_id: string }) => r.target_id === id).reverse();
+    expect(rows.map((r: { action: string; surface: string; member_id: string | null }) => [r.action, r.surface, r.member_id])).toEqual([
+      ['review.claimed', 'console', a.id],
+      ['review.released', 'console', a.id],
+      ['review.claimed', 'graphql', a.id],
+      ['review.escalated', 'console', a.id],
+      ['review.escalation_returned', 'console', account.member.id],
+      ['review.assigned', 'console', account.member.id],
+      ['review.approved', 'api', null],
+    ]);
+    expect(rows[0]).toMatchObject({ object: 'activity', target_type: 'manual_review', mode: 'sandbox' });
+    expect(Object.keys(rows[0]).sort()).toEqual(['action', 'created_at', 'id', 'member_id', 'mode', 'object', 'surface', 'target_id', 'target_type']);
+  });
+});

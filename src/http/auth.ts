@@ -34,7 +34,7 @@ export function keyAuthentication(runtime: Runtime) {
     setRateHeaders(ctx, auth.rateLimit);
     const modes = [auth.caller.mode];
     const scope = { merchantId: auth.merchantId, modes };
-    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime }, () => scopedFork(runtime.orm, scope));
+    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime, surface: 'api' }, () => scopedFork(runtime.orm, scope));
     await next();
   };
 }
@@ -45,7 +45,8 @@ export function memberAuthentication(runtime: Runtime) {
     const auth = await authenticateMember(runtime.orm.em, bearerToken(ctx.get('authorization')));
     const modes = auth.caller.environments;
     const scope = { merchantId: auth.merchantId, modes };
-    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime }, () => scopedFork(runtime.orm, scope));
+    const surface = ctx.path === '/graphql' ? 'graphql' : 'console';
+    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime, surface }, () => scopedFork(runtime.orm, scope));
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { svc } from '../http/auth.js';
-import { listAudit } from '../services/audit/index.js';
+import { listActivity, listAudit } from '../services/audit/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
 import { decidersOf, getConsoleVerification, listConsoleVerifications, relationsOf, revealIdentity, viewEvidence, type VerificationListItem } from '../services/verifications/index.js';
 import { presentList } from './presenters.js';
@@ -19,6 +19,7 @@ export const listConsoleVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
 });
 
 export const listAuditQuery = listQuery(/^aud_[0-9A-Za-z]+$/);
+export const listActivityQuery = listQuery(/^act_[0-9A-Za-z]+$/);
 
 /** Console rows: the key API's verification plus its own `mode` and `decided_by`. */
 async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]) {
@@ -32,7 +33,7 @@ async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]) 
   });
 }
 
-/** /v1/console/verifications (cases of the seat's environments, identity and evidence reveal) and /v1/console/audit. */
+/** /v1/console/verifications (cases of the seat's environments, identity and evidence reveal), /v1/console/audit and /v1/console/activity. */
 export function consoleVerificationsRouter(): Router {
   const router = new Router();
   router.get('/v1/console/verifications', async (ctx) => {
@@ -67,6 +68,21 @@ export function consoleVerificationsRouter(): Router {
       field_names: row.fieldNames,
       image_count: row.imageCount,
       row_count: row.rowCount,
+      created_at: row.createdAt.toISOString(),
+    }));
+  });
+  router.get('/v1/console/activity', async (ctx) => {
+    const query = parseInput(listActivityQuery, ctx.query);
+    const page = await listActivity(svc(ctx), pageParams(query));
+    ctx.body = presentList(page, (row) => ({
+      id: row.id,
+      object: 'activity',
+      member_id: row.memberId,
+      action: row.action,
+      mode: row.mode,
+      target_type: row.targetType,
+      target_id: row.targetId,
+      surface: row.surface,
       created_at: row.createdAt.toISOString(),
     }));
   });

@@ -374,3 +374,17 @@ export const auditEvent = z
     created_at: z.string(),
   })
   .meta({ id: 'AuditEvent' });
+
+export const activity = z
+  .object({
+    id: z.string(),
+    object: z.literal('activity'),
+    member_id: z.string().nullable(),
+    action: z.string(),
+    mode: z.enum(['sandbox', 'live']),
+    target_type: z.string(),
+    target_id: z.string(),
+    surface: z.enum(['console', 'graphql', 'api', 'cli']),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Activity' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listApiKeysQuery } from '../api-keys.router.js';
 import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from '../flows.schema.js';
 import { lookupBody } from '../lookup.router.js';
-import { listAuditQuery, listConsoleVerificationsQuery } from '../console-verifications.router.js';
+import { listActivityQuery, listAuditQuery, listConsoleVerificationsQuery } from '../console-verifications.router.js';
 import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
@@ -98,6 +98,7 @@ export const ROUTES: RouteDoc[] = [
   member('get', '/v1/console/verifications/:id/identity', 'Reveal the fields read off the document (audited)', r.revealedIdentity, { permission: 'verifications.reveal', errors: [500] }),
   member('get', '/v1/console/verifications/:id/evidence', 'Evidence images with two-minute URLs (audited)', r.evidenceList, { permission: 'verifications.reveal' }),
   member('get', '/v1/console/audit', 'The audit trail of reveals, evidence views and exports, newest first', r.listOf(r.auditEvent, 'AuditEventList'), { query: listAuditQuery }),
+  member('get', '/v1/console/activity', 'Team activity (who did what, through which surface), newest first', r.listOf(r.activity, 'ActivityList'), { query: listActivityQuery }),
   member('get', '/v1/console/reviews', 'Open cases, newest first (holding=mine: the ones you hold)', r.listOf(r.consoleReview, 'ConsoleReviewList'), { query: listConsoleReviewsQuery }),
   member('get', '/v1/console/reviews/policy', 'The review policy', r.reviewPolicy),
   member('post', '/v1/console/reviews/:id/claim', 'Claim (or renew the claim on) a case', r.consoleReview, { body: emptyBody }),

@@ -2,6 +2,7 @@ import type { Mode } from '../../config.js';
 import { permissionError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { asDate, tenantSql, type Page, type PageParams, type RawSql, type ServiceContext } from '../shared/index.js';
+import { trailPage } from './trail.js';
 
 /** What an audit row records (decisions.md); never a value, only names and counts. */
 export type AuditAction =
@@ -59,17 +60,7 @@ export async function recordAudit(ctx: ServiceContext, entry: AuditEntry, sql?: 
 
 /** The account's audit rows of the seat's environments, newest first, cursor-paginated. */
 export async function listAudit(ctx: ServiceContext, params: PageParams): Promise<Page<AuditRow>> {
-  const after = params.startingAfter;
-  const rows = await tenantSql(ctx).query<Record<string, unknown>>(
-    `select id, member_id, action, mode, verification_id, field_names, image_count, row_count, created_at from audit_events a
-      where a.merchant_id = $1 and a.mode = any($2::text[])
-        and ($3::text is null or (a.created_at, a.id) < (select c.created_at, c.id from audit_events c where c.id = $3 and c.merchant_id = $1))
-      order by a.created_at desc, a.id desc limit $4`,
-    [after ?? null, params.limit + 1],
-    'idv_list_audit',
-  );
-  const hasMore = rows.length > params.limit;
-  const data = (hasMore ? rows.slice(0, params.limit) : rows).map((r) => ({
+  return trailPage(ctx, 'audit_events', 'id, member_id, action, mode, verification_id, field_names, image_count, row_count, created_at', params, (r) => ({
     id: r.id as string,
     memberId: r.member_id as string,
     action: r.action as AuditAction,
@@ -80,5 +71,4 @@ export async function listAudit(ctx: ServiceContext, params: PageParams): Promis
     rowCount: (r.row_count as number | null) ?? null,
     createdAt: asDate(r.created_at as string),
   }));
-  return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
 }

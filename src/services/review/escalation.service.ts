@@ -7,7 +7,8 @@ import { Member } from '../../entities/member.entity.js';
 import { Verification } from '../../entities/verification.entity.js';
 import { invalidRequest, permissionError } from '../../errors.js';
 import { authorize } from '../access/index.js';
-import type { ServiceContext } from '../shared/index.js';
+import { rawSqlOf, type ServiceContext } from '../shared/index.js';
+import { recordActivity } from '../audit/index.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
 import { getManualReview, holds } from './manual-review.service.js';
 import { reviewPolicy } from './workbench.service.js';
@@ -71,6 +72,7 @@ export async function escalateReview(ctx: ServiceContext, id: string, input: Esc
     review.escalatedAt = new Date();
     review.escalation = escalation;
     recordVerificationEvent(em, verification, 'action.on_hold', { review: { id: review.id } });
+    await recordActivity(ctx, { action: 'review.escalated', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
     return review;
   });
 }
@@ -95,6 +97,7 @@ export async function returnEscalation(ctx: ServiceContext, id: string, note?: s
     review.claimExpiresAt = null;
     review.escalation = { ...review.escalation!, returned_by: member, return_note: note ?? null };
     recordVerificationEvent(em, verification, 'action.pending', { review: { id: review.id } });
+    await recordActivity(ctx, { action: 'review.escalation_returned', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
     return { review, raisedByMemberId: review.escalation.escalated_by ?? null };
   });
 }
@@ -115,5 +118,6 @@ export async function assignReview(ctx: ServiceContext, id: string, memberId: st
   }
   review.assignedTo = memberId;
   await ctx.em.flush();
+  await recordActivity(ctx, { action: memberId ? 'review.assigned' : 'review.unassigned', mode: review.mode, targetType: 'manual_review', targetId: review.id });
   return review;
 }

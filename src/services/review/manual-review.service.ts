@@ -6,7 +6,8 @@ import { ApiError, conflict, notFound, permissionError } from '../../errors.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { dropUnsentOutcomeEmails, queueOutcomeEmail } from './applicant-notification.service.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
-import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { type ServiceContext, paginate, type Page, type PageParams, rawSqlOf } from '../shared/index.js';
+import { recordActivity } from '../audit/index.js';
 import { authorize } from '../access/index.js';
 import { fingerprintsOfVerification, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
 import { reopen, settle } from '../verifications/index.js';
@@ -134,6 +135,7 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
         throw permissionError('REVIEW_NOT_HELD', 'Claiming is required before deciding: claim the case first (POST /v1/console/reviews/{id}/claim).');
       }
       await resolve(em, ctx, review, verification, input);
+      await recordActivity(ctx, { action: input.decision === 'approve' ? 'review.approved' : 'review.rejected', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
       return review;
     }
     if (open) {
@@ -145,6 +147,7 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
     if (reopenRefusal) throw reopenRefusal;
     if (verification.status !== 'approved' && verification.status !== 'rejected') throw alreadyDecided(review, verification);
     await reopenCase(em, review, verification, input);
+    await recordActivity(ctx, { action: 'review.reopened', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
     return review;
   });
 }

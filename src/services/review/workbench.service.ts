@@ -4,6 +4,7 @@ import { ManualReview } from '../../entities/manual-review.entity.js';
 import { notFound, permissionError } from '../../errors.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { getSettings } from '../access/index.js';
+import { recordActivity } from '../audit/index.js';
 import { asDate, paginate, tenantSql, type Page, type PageParams, type ServiceContext, type TenantScope } from '../shared/index.js';
 import { decideManualReview, getManualReview, OPEN_REVIEW_STATUSES, type ReviewDecision } from './manual-review.service.js';
 
@@ -91,6 +92,7 @@ export async function claimReview(ctx: ServiceContext, id: string): Promise<Manu
     if (current.assignedTo && current.assignedTo !== member) throw notClaimable('This case is assigned to another team member.');
     throw notClaimable('Another team member holds this case; wait for them to release it or for their claim to lapse.');
   }
+  await recordActivity(ctx, { action: 'review.claimed', mode: review.mode, targetType: 'manual_review', targetId: review.id });
   return (await ctx.em.refresh(review))!;
 }
 
@@ -98,12 +100,13 @@ export async function claimReview(ctx: ServiceContext, id: string): Promise<Manu
 export async function releaseReview(ctx: ServiceContext, id: string): Promise<ManualReview> {
   const member = memberOf(ctx);
   const review = await openCase(ctx, id);
-  await tenantSql(ctx).query(
+  const released = await tenantSql(ctx).query(
     `update manual_reviews set claimed_by = null, claim_expires_at = null, updated_at = now()
-      where id = $3 and merchant_id = $1 and mode = any($2::text[]) and claimed_by = $4`,
+      where id = $3 and merchant_id = $1 and mode = any($2::text[]) and claimed_by = $4 returning id`,
     [review.id, member],
     'idv_release_review',
   );
+  if (released.length > 0) await recordActivity(ctx, { action: 'review.released', mode: review.mode, targetType: 'manual_review', targetId: review.id });
   return (await ctx.em.refresh(review))!;
 }
 

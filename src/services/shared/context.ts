@@ -44,6 +44,8 @@ export interface ServiceContext {
   /** Environments this context may read: the key's one, or the member seat's. */
   modes: Mode[];
   runtime: Runtime;
+  /** Where the call came in, for team activity rows: console (REST /v1/console), graphql, api (a secret key), cli. */
+  surface?: 'console' | 'graphql' | 'api' | 'cli';
   /** GraphQL only: the request's DataLoaders, created lazily by loadersOf(ctx). */
   loaders?: Loaders;
 }
