@@ -1,5 +1,7 @@
 import { systemFork } from '../src/orm.js';
 import { createMember, type BootstrapResult } from '../src/services/access/index.js';
+import { ActivityDocument, AuditEventsDocument, EvidenceDocument, RevealIdentityDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { createVerification } from './support/factories.js';
@@ -120,5 +122,26 @@ describe('identity and evidence reveal (verifications.reveal, audited)', () => {
     expect(res.body.data[0]).toMatchObject({ object: 'evidence', kind: 'document', url_expires_in: 120 });
     expect(new URL(res.body.data[0].url).searchParams.get('X-Amz-Expires')).toBe('120');
     expect(await audits(v.id)).toEqual([expect.objectContaining({ action: 'evidence.viewed', image_count: 1, field_names: null })]);
+  });
+});
+
+describe('GraphQL reveals and trails (same services as the console routes)', () => {
+  it('revealIdentity and evidence need verifications.reveal and are audited; auditEvents and activity read the trails', async () => {
+    const v = await createVerification(server, account, 'sandbox', { applicant: { email: 'gql-reveal@example.com' } });
+    const without = await member(['logs.read']);
+    const refused = await gql(server, without.token, RevealIdentityDocument, { verificationId: v.id });
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
+    const revealed = await gql(server, owner, RevealIdentityDocument, { verificationId: v.id });
+    expect(revealed.body.data!.revealIdentity).toMatchObject({ verificationId: v.id, version: 1, fields: { email: 'gql-reveal@example.com' } });
+    const images = await gql(server, owner, EvidenceDocument, { verificationId: v.id });
+    expect(images.body.data!.evidence).toEqual([]);
+    const trail = await gql(server, without.token, AuditEventsDocument, { first: 50 });
+    const mine = trail.body.data!.auditEvents.nodes.filter((a) => a.verificationId === v.id).map((a) => [a.action, a.imageCount]);
+    expect(mine.sort()).toEqual([['evidence.viewed', 0], ['identity.revealed', null]].sort());
+    const activity = await gql(server, owner, ActivityDocument, { first: 5 });
+    expect(activity.body.errors).toBeUndefined();
+    const other = await server.bootstrap();
+    const foreign = await gql(server, other.member.session_token, RevealIdentityDocument, { verificationId: v.id });
+    expect(foreign.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
   });
 });

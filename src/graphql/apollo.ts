@@ -11,6 +11,7 @@ import { authChecker } from '../resolvers/auth-checker.js';
 import { ViewerResolver } from '../resolvers/viewer.resolver.js';
 import { ApplicantResolver } from '../resolvers/applicant.resolver.js';
 import { FlowResolver } from '../resolvers/flow.resolver.js';
+import { ConsoleResolver } from '../resolvers/console.resolver.js';
 import { ReviewResolver } from '../resolvers/review.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
@@ -22,7 +23,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

@@ -1,0 +1,48 @@
+import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { ActivityConnection, AuditEventConnection, EvidenceImageType, RevealedIdentityType } from '../schema/console.types.js';
+import { listActivity, listAudit } from '../services/audit/index.js';
+import { checkedCursor, type ServiceContext } from '../services/shared/index.js';
+import { revealIdentity, viewEvidence } from '../services/verifications/index.js';
+import { pageSize } from './api-key.resolver.js';
+
+const AUDIT_ID = /^aud_[0-9A-Za-z]+$/;
+const ACTIVITY_ID = /^act_[0-9A-Za-z]+$/;
+
+/** Audited reveals and the team's trails for team members, through the same services as /v1/console. */
+@Resolver()
+export class ConsoleResolver {
+  @Authorized('verifications.reveal')
+  @Query(() => RevealedIdentityType, { description: 'The fields read off the document (audited); IDENTITY_UNREADABLE when held but unreadable.' })
+  async revealIdentity(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<RevealedIdentityType> {
+    return { verificationId, ...(await revealIdentity(ctx, verificationId)) };
+  }
+
+  @Authorized('verifications.reveal')
+  @Query(() => [EvidenceImageType], { description: 'Evidence images with two-minute URLs (audited with the count).' })
+  async evidence(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<EvidenceImageType[]> {
+    const images = await viewEvidence(ctx, verificationId);
+    return images.map(({ upload, url, expiresIn }) => ({ id: upload.id, kind: upload.kind, side: upload.side ?? null, url, urlExpiresIn: expiresIn }));
+  }
+
+  @Authorized()
+  @Query(() => AuditEventConnection, { description: 'The audit trail, newest first.' })
+  async auditEvents(
+    @Ctx() ctx: ServiceContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<AuditEventConnection> {
+    const page = await listAudit(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) });
+    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Query(() => ActivityConnection, { description: 'Team activity, newest first.' })
+  async activity(
+    @Ctx() ctx: ServiceContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<ActivityConnection> {
+    const page = await listActivity(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) });
+    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+}

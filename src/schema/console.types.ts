@@ -1,0 +1,57 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Environment } from './enums.js';
+import { PageInfo } from './page-info.js';
+
+@ObjectType('RevealedIdentity', { description: 'Fields read off the document; null when nothing is held. Every reveal is audited.' })
+export class RevealedIdentityType {
+  @Field(() => ID) verificationId!: string;
+  @Field(() => Int) version!: number;
+  @Field(() => GraphQLJSONObject, { nullable: true }) fields!: Record<string, string> | null;
+}
+
+@ObjectType('EvidenceImage', { description: 'An evidence image with a download URL valid two minutes.' })
+export class EvidenceImageType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) kind!: string;
+  @Field(() => String, { nullable: true }) side!: string | null;
+  @Field(() => String) url!: string;
+  @Field(() => Int) urlExpiresIn!: number;
+}
+
+@ObjectType('AuditEvent', { description: 'Who revealed or exported what, when; names and counts, never values.' })
+export class AuditEventType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) memberId!: string;
+  @Field(() => String) action!: string;
+  @Field(() => Environment, { name: 'environment' }) mode!: Environment;
+  @Field(() => ID, { nullable: true }) verificationId!: string | null;
+  @Field(() => [String], { nullable: true }) fieldNames!: string[] | null;
+  @Field(() => Int, { nullable: true }) imageCount!: number | null;
+  @Field(() => Int, { nullable: true }) rowCount!: number | null;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType('AuditEventConnection')
+export class AuditEventConnection {
+  @Field(() => [AuditEventType]) nodes!: AuditEventType[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@ObjectType('Activity', { description: 'A team member\u2019s action on a case and the surface it came through; never applicant details.' })
+export class ActivityType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID, { nullable: true }) memberId!: string | null;
+  @Field(() => String) action!: string;
+  @Field(() => Environment, { name: 'environment' }) mode!: Environment;
+  @Field(() => String) targetType!: string;
+  @Field(() => ID) targetId!: string;
+  @Field(() => String, { description: 'console, graphql or api' }) surface!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType('ActivityConnection')
+export class ActivityConnection {
+  @Field(() => [ActivityType]) nodes!: ActivityType[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
