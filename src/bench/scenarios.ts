@@ -1,5 +1,6 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
 import { graphqlScenarios } from './graphql.js';
+import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
@@ -69,6 +70,7 @@ export const scenarios: Scenario[] = [
   single('merchant', 'service GET /v1/merchant (authenticated)', (ctx) => ({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) })),
   ...verificationScenarios,
   ...graphqlScenarios,
+  ...reviewQueueScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
 ];
@@ -91,4 +93,5 @@ export const comparisons: Comparison[] = [
   { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
   ...verificationComparisons,
   ...lookupComparisons,
+  ...reviewQueueComparisons,
 ];
