@@ -358,6 +358,16 @@ export const revealedIdentity = z
   .object({ object: z.literal('applicant_data'), verification_id: z.string(), version: z.number().int(), fields: z.record(z.string(), z.string()).nullable() })
   .meta({ id: 'RevealedIdentity' });
 
+export const identityEdit = z
+  .object({
+    object: z.literal('identity_edit'),
+    verification_id: z.string(),
+    version: z.number().int(),
+    changed_fields: z.array(z.string()),
+    identity_edited_at: z.string(),
+  })
+  .meta({ id: 'IdentityEdit' });
+
 export const evidenceList = z.object({ object: z.literal('list'), data: z.array(evidence), has_more: z.boolean() }).meta({ id: 'EvidenceList' });
 
 export const auditEvent = z

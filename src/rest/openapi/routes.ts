@@ -4,6 +4,7 @@ import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from 
 import { lookupBody } from '../lookup.router.js';
 import { listActivityQuery, listAuditQuery, listConsoleVerificationsQuery } from '../console-verifications.router.js';
 import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
+import { identityEditInput } from '../../services/verifications/index.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
@@ -96,6 +97,7 @@ export const ROUTES: RouteDoc[] = [
   member('get', '/v1/console/verifications', 'Verifications of the seat\'s environments (mode, status, email), newest first', r.listOf(r.consoleVerification, 'ConsoleVerificationList'), { query: listConsoleVerificationsQuery }),
   member('get', '/v1/console/verifications/:id', 'One verification with decided_by', r.consoleVerification),
   member('get', '/v1/console/verifications/:id/identity', 'Reveal the fields read off the document (audited)', r.revealedIdentity, { permission: 'verifications.reveal', errors: [500] }),
+  member('patch', '/v1/console/verifications/:id/identity', 'Correct applicant data (new identity version; verification.data_updated)', r.identityEdit, { permission: 'verifications.reveal', body: identityEditInput, errors: [409] }),
   member('get', '/v1/console/verifications/:id/evidence', 'Evidence images with two-minute URLs (audited)', r.evidenceList, { permission: 'verifications.reveal' }),
   member('get', '/v1/console/audit', 'The audit trail of reveals, evidence views and exports, newest first', r.listOf(r.auditEvent, 'AuditEventList'), { query: listAuditQuery }),
   member('get', '/v1/console/activity', 'Team activity (who did what, through which surface), newest first', r.listOf(r.activity, 'ActivityList'), { query: listActivityQuery }),
