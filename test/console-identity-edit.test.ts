@@ -105,6 +105,18 @@ describe('PATCH /v1/console/verifications/{id}/identity', () => {
     expect(await dataUpdated(id)).toHaveLength(0);
   });
 
+  it('repeat control matches the fingerprints an edit added, and still those of what was read', async () => {
+    const id = await approvedCase();
+    const [{ email: original }] = [(await server.request(`/v1/console/verifications/${id}/identity`, { token: owner })).body.fields];
+    const corrected = `corrected-${Date.now()}@example.com`;
+    expect((await edit(id, { fields: { email: corrected }, version: 1 })).status).toBe(200);
+    for (const address of [corrected, original]) {
+      const repeat = await server.request('/v1/verifications', { token: account.keys.sandbox.secret_key, body: { applicant: { email: address }, sandbox: { outcome: 'approved' } } });
+      expect(repeat.status).toBe(409);
+      expect(repeat.body.error).toMatchObject({ code: 'ALREADY_VERIFIED', detail: { verification_id: id, matched_on: 'email' } });
+    }
+  });
+
   it('GraphQL editIdentity applies through the same service (activity surface graphql)', async () => {
     const id = await approvedCase();
     const res = await gql(server, owner, EditIdentityDocument, { verificationId: id, fields: { first_name: 'Augusta' }, version: 1 });
