@@ -76,4 +76,11 @@ export class VerificationFilterInput {
   @Field(() => Environment, { nullable: true, description: 'Omitted: every environment the seat holds.' }) environment?: Environment | null;
   @Field(() => String, { nullable: true, description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.' })
   email?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Only verifications carrying this tag (tag_...).' }) tagId?: string | null;
+}
+
+@ObjectType('DecidedBy', { description: 'Who settled a verification.' })
+export class DecidedByType {
+  @Field(() => String, { description: 'member or api_key' }) type!: string;
+  @Field(() => ID) id!: string;
 }

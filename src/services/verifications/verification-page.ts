@@ -69,7 +69,7 @@ const toItem = (r: Row): VerificationListItem => ({
  * statement (not `$n is null or ...`), so PostgreSQL plans the email lookup on its index
  * instead of a generic plan that walks the account's newest rows.
  */
-function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string }, params: PageParams) {
+function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string; tagId?: string }, params: PageParams) {
   // $1 and $2 are the account and environments tenantSql binds.
   const values: unknown[] = [null, null];
   const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
@@ -83,6 +83,13 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
     values.push(filter.fingerprint);
     where.push(`v.email_fingerprint = $${values.length}`);
     name += 'e';
+  }
+  if (filter.tagId !== undefined) {
+    values.push(filter.tagId);
+    // The tag must be the context's own: another account's tag id filters to nothing.
+    where.push(`exists (select 1 from verification_tags vt join tags t on t.id = vt.tag_id
+                        where vt.verification_id = v.id and vt.tag_id = $${values.length} and t.merchant_id = $1)`);
+    name += 't';
   }
   if (params.startingAfter !== undefined) {
     values.push(params.startingAfter);
@@ -104,11 +111,11 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
  */
 export async function listVerificationItems(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string },
+  filter: { status?: VerificationStatus; email?: string; tagId?: string },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
   const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint }, params);
+  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint, tagId: filter.tagId }, params);
   const rows = await tenantSql(ctx).query<Row>(text, values, name);
   const hasMore = rows.length > params.limit;
   const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
