@@ -78,6 +78,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
     stops.push(['store client', async () => storage.destroy()]);
     if (options.storage !== false) await storage.ensureBucket();
+    // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
+    if (options.storage !== false && !config.s3.endpoint) await storage.allowBrowserUploads([new URL(config.publicUrl).origin]);
 
     const jobs = new Jobs(config, databaseUrl, logger, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
