@@ -66,7 +66,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     }
     let s3Endpoint = config.s3.endpoint;
     if (!s3Endpoint && options.storage !== false) {
-      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket);
+      // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, 0, [new URL(config.publicUrl).origin]);
       stops.push(['store', store.stop]);
       s3Endpoint = store.endpoint;
     }
@@ -78,8 +79,6 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
     stops.push(['store client', async () => storage.destroy()]);
     if (options.storage !== false) await storage.ensureBucket();
-    // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
-    if (options.storage !== false && !config.s3.endpoint) await storage.allowBrowserUploads([new URL(config.publicUrl).origin]);
 
     const jobs = new Jobs(config, databaseUrl, logger, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));

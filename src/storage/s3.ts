@@ -3,7 +3,6 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  PutBucketCorsCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -52,22 +51,6 @@ export class Storage {
       await probe();
     }
     await this.delete('.idv-probe');
-  }
-
-  /**
-   * Lets browsers at `origins` PUT to presigned URLs (the hosted page uploads straight to the
-   * store). Applied to the embedded store at start; an operator's own bucket is configured by
-   * the operator (README, "The hosted page").
-   */
-  async allowBrowserUploads(origins: string[]): Promise<void> {
-    await this.client.send(
-      new PutBucketCorsCommand({
-        Bucket: this.bucket,
-        CORSConfiguration: {
-          CORSRules: [{ AllowedOrigins: origins, AllowedMethods: ['PUT'], AllowedHeaders: ['content-type'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 600 }],
-        },
-      }),
-    );
   }
 
   /** The Content-Type is part of the signature: a PUT with another type is refused by storage. */
