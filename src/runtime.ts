@@ -66,7 +66,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     }
     let s3Endpoint = config.s3.endpoint;
     if (!s3Endpoint && options.storage !== false) {
-      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket);
+      // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, 0, [new URL(config.publicUrl).origin]);
       stops.push(['store', store.stop]);
       s3Endpoint = store.endpoint;
     }

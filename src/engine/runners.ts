@@ -15,10 +15,17 @@ const amlRunner: CheckRunner = {
   run: (input) => (input.sandbox ? result('approve', 1, [], 'sandbox') : result('review', 0, ['AML_SCREENING_UNAVAILABLE'])),
 };
 
-/** The email step is completed in the hosted flow; an address sent at create counts as given. */
+/**
+ * The email step is completed in the hosted flow, where a one-time code confirms the address
+ * (full score); an address sent at create counts as given but unconfirmed.
+ */
 const emailRunner: CheckRunner = {
   type: 'email',
-  run: (input) => (input.identity.email ? result('approve', 1) : { status: 'skipped', verdict: null, score: null, reasonCodes: ['EMAIL_NOT_PROVIDED'], providerTier: 'standard' }),
+  run: (input) => {
+    if (input.identity.email && input.identity.email_confirmed) return result('approve', 1);
+    if (input.identity.email) return result('approve', 0.8);
+    return { status: 'skipped', verdict: null, score: null, reasonCodes: ['EMAIL_NOT_PROVIDED'], providerTier: 'standard' };
+  },
 };
 
 export const RUNNERS: Record<string, CheckRunner> = {

@@ -20,9 +20,22 @@ export interface DocumentRead {
 /** The decrypted identity of a session. */
 export interface Identity {
   email?: string;
+  /** Set when the applicant confirmed `email` with the one-time code of the hosted page's email step. */
+  email_confirmed?: boolean;
+  /** The hosted page's open email challenge (address, code hash, attempts); gone once confirmed. */
+  email_challenge?: EmailChallenge;
   reference_id?: string;
   document?: DocumentRead;
   fields?: Record<string, string>;
+}
+
+export interface EmailChallenge {
+  email: string;
+  code_hash: string;
+  expires_at: string;
+  attempts: number;
+  sends: number;
+  last_sent_at: string;
 }
 
 export interface CheckInput {

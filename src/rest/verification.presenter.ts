@@ -88,7 +88,8 @@ export function presentVerification(v: PresentableVerification, view: Verificati
     ...(view.applicant ? { applicant: { object: 'applicant_data', version: view.applicant.version, fields: view.applicant.fields } } : {}),
     ...(view.evidence ? { evidence: view.evidence.map(presentEvidence) } : {}),
     client_token: view.clientToken ?? null,
-    hosted_verify_url: `${view.publicUrl}/verify/${v.id}`,
+    // The create answer's link is ready to open: the token rides in the fragment, which no server or log sees.
+    hosted_verify_url: `${view.publicUrl}/verify/${v.id}${view.clientToken ? `#token=${view.clientToken}` : ''}`,
     locale: v.locale,
     metadata: v.metadata,
     expires_at: iso(v.expiresAt),

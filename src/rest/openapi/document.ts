@@ -19,6 +19,8 @@ const STATUS_TEXT: Record<number, string> = {
 /** `/v1/flows/:id` as OpenAPI writes it: `/v1/flows/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+const SCHEME = { key: 'secretKey', member: 'memberSession', client: 'clientToken' } as const;
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorEnvelope } } });
 
 function responsesOf(route: RouteDoc): ZodOpenApiResponsesObject {
@@ -40,7 +42,7 @@ function operationOf(route: RouteDoc): ZodOpenApiOperationObject {
     summary: route.summary,
     ...(route.permission ? { description: `Requires the key scope \`${route.permission}\`.` } : {}),
     tags: [tag],
-    security: route.auth === 'none' ? [] : [{ [route.auth === 'key' ? 'secretKey' : 'memberSession']: [] }],
+    security: route.auth === 'none' ? [] : [{ [SCHEME[route.auth]]: [] }],
     ...(path || route.query || route.headers ? { requestParams: { ...(path ? { path } : {}), ...(route.query ? { query: route.query } : {}), ...(route.headers ? { header: route.headers } : {}) } } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: responsesOf(route),
@@ -82,6 +84,7 @@ export function buildOpenApiDocument(routes: RouteDoc[] = ROUTES): ReturnType<ty
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret API key, sk_test_... or sk_live_...' },
         memberSession: { type: 'http', scheme: 'bearer', description: 'A console session token (POST /v1/console/sessions), mst_...' },
+        clientToken: { type: 'http', scheme: 'bearer', description: 'A session\'s client token (create response or POST /v1/verifications/{id}/client_token), vct_...; the hosted page only' },
       },
     },
     paths,
