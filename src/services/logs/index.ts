@@ -2,3 +2,4 @@
 export * from './request-log.mask.js';
 export * from './request-log.writer.js';
 export * from './request-log.service.js';
+export * from './delivery-log.service.js';
