@@ -14,6 +14,8 @@ import { getVerificationQuery, listVerificationsQuery } from '../verifications.r
 import { createVerificationBody } from '../verifications.schema.js';
 import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from '../webhooks.schema.js';
 import * as r from './responses.js';
+import * as logs from './logs.responses.js';
+import { exportUsageBody, exportVerificationsBody, listDeliveryLogQuery, listRequestLogsQuery, replayBody } from '../console-logs.schema.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
 export interface RouteDoc {
@@ -35,6 +37,8 @@ export interface RouteDoc {
   errors?: number[];
   /** Request headers the route reads (e.g. Idempotency-Key). */
   headers?: z.ZodObject;
+  /** The success answer's media type when it is not JSON (`text/csv` for exports). */
+  contentType?: 'text/csv';
 }
 
 type Options = Omit<RouteDoc, 'method' | 'path' | 'summary' | 'auth' | 'response'>;
@@ -109,4 +113,10 @@ export const ROUTES: RouteDoc[] = [
   member('put', '/v1/console/reviews/:id/assignment', 'Route a case to a member, or back to the pool', r.consoleReview, { body: assignmentBody, permission: 'reviews.assign' }),
   member('post', '/v1/console/reviews/:id/lock', 'Mark presence on a case (advisory; lapses after presence_ttl_ms)', r.reviewLock, { body: emptyBody }),
   member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
+  member('get', '/v1/console/logs/requests', 'API calls of the account\'s keys (key, status class, route, time), newest first', r.listOf(logs.requestLog, 'RequestLogList'), { permission: 'logs.read', query: listRequestLogsQuery }),
+  member('get', '/v1/console/logs/deliveries', 'Webhook deliveries of every endpoint (status, event), newest first', r.listOf(logs.deliveryLog, 'DeliveryLogList'), { permission: 'logs.read', query: listDeliveryLogQuery }),
+  member('get', '/v1/console/logs/deliveries/:id', 'One delivery; the body only with verifications.reveal (audited), else absent', logs.deliveryLog, { permission: 'logs.read' }),
+  member('post', '/v1/console/logs/deliveries/:id/replay', 'Re-arm a delivery on the normal retry ladder (409 WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT)', logs.deliveryLog, { permission: 'logs.read', body: replayBody, status: 202, errors: [409] }),
+  member('post', '/v1/console/exports/verifications', 'Verifications as CSV, at most 5,000 rows (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'verifications.export', body: exportVerificationsBody, contentType: 'text/csv' }),
+  member('post', '/v1/console/exports/usage', 'Usage per day, environment and check type as CSV (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'usage.export', body: exportUsageBody, contentType: 'text/csv' }),
 ];
