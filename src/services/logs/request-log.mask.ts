@@ -7,7 +7,7 @@ const SAFE_QUERY_PARAMS = new Set(['limit', 'starting_after', 'status', 'include
  * Path segments kept as sent: literal route words (`verifications`, `rotate_secret`), prefixed
  * ids (`vs_...`), UUIDs and numbers. Anything else (an email typed into a path) is masked.
  */
-const SAFE_SEGMENT = /^(?:[a-z][a-z_-]*|[a-z]{2,4}_[0-9A-Za-z]{1,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,12})$/i;
+const SAFE_SEGMENT = /^(?:[a-z][a-z0-9_-]*|[a-z]{2,4}_[0-9A-Za-z]{1,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,12})$/i;
 
 export const MASK = '***';
 
