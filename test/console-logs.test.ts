@@ -1,6 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { flushRequestLog, purgeRequestLogs, truncateIp } from '../src/services/logs/index.js';
+import { DeliveryLogDocument, DeliveryLogsDocument, DeliveryLogWithBodyDocument, ReplayDeliveryDocument, RequestLogsDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { createVerification } from './support/factories.js';
@@ -216,5 +218,40 @@ describe('delivery log', () => {
     const noLogs = await signedInMember(server, account, ['verifications.reveal']);
     expect((await server.request(`/v1/console/logs/deliveries/${id}/replay`, { token: noLogs.token, method: 'POST' })).status).toBe(403);
     expect((await server.request('/v1/console/logs/deliveries/del_unknown000000000000000/replay', { token: owner, method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe('GraphQL: the same logs through the same services', () => {
+  it('answers requestLogs with the REST rows and filters, and refuses a seat without logs.read', async () => {
+    await server.request('/v1/merchant', { token: sandbox, headers: { 'x-request-id': 'trace-graphql' } });
+    await flushRequestLog(server.runtime);
+    const rest = (await server.request(`/v1/console/logs/requests?key=${account.keys.sandbox.id}&status=2xx&limit=5`, { token: owner })).body.data;
+    const res = await gql(server, owner, RequestLogsDocument, { filter: { apiKeyId: account.keys.sandbox.id, statusClass: '2xx' }, first: 5 });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.requestLogs.nodes.map((n) => n.id)).toEqual(rest.map((r: { id: string }) => r.id));
+    expect(res.body.data!.requestLogs.nodes[0]).toMatchObject({ environment: 'sandbox', route: rest[0].route, ip: '127.0.0.0/24' });
+    const bad = await gql(server, owner, RequestLogsDocument, { filter: { statusClass: 'ok' } });
+    expect(bad.body.errors![0]!.extensions.code).toBe('PARAMETER_INVALID');
+    const noLogs = await signedInMember(server, account, ['verifications.reveal']);
+    const refused = await gql(server, noLogs.token, RequestLogsDocument, {});
+    expect(refused.body.errors![0]!.extensions.code).toBe('INSUFFICIENT_PERMISSIONS');
+  });
+
+  it('answers deliveryLogs and deliveryLog; the body needs verifications.reveal and its view is audited; replayDelivery re-arms', async () => {
+    const ep = await endpoint('/graphql');
+    const id = await deliveredTest(ep.id);
+    const list = await gql(server, owner, DeliveryLogsDocument, { status: 'delivered', first: 100 });
+    expect(list.body.data!.deliveryLogs.nodes.find((n) => n.id === id)).toMatchObject({ endpointId: ep.id, attemptCount: 1, responseCode: 200, error: null });
+    const logsOnly = await signedInMember(server, account, ['logs.read']);
+    expect((await gql(server, logsOnly.token, DeliveryLogDocument, { id })).body.data!.deliveryLog).toMatchObject({ id, status: 'delivered' });
+    const withoutReveal = await gql(server, logsOnly.token, DeliveryLogWithBodyDocument, { id });
+    expect(withoutReveal.body.errors![0]!.extensions.code).toBe('INSUFFICIENT_PERMISSIONS');
+    const before = (await audit('delivery.body_viewed')).length;
+    const shown = await gql(server, owner, DeliveryLogWithBodyDocument, { id });
+    expect(shown.body.data!.deliveryLog.body).toMatchObject({ object: 'event', test: true });
+    expect((await audit('delivery.body_viewed')).length).toBe(before + 1);
+    const replayed = await gql(server, owner, ReplayDeliveryDocument, { id });
+    expect(replayed.body.data!.replayDelivery).toMatchObject({ id, status: 'pending', attemptCount: 0 });
+    await receiver.waitFor(2, (r) => r.path === '/graphql');
   });
 });
