@@ -21,6 +21,7 @@ import { reverificationRouter } from './reverification.router.js';
 import { settingsRouter } from './settings.router.js';
 import { consoleReviewsRouter } from './console-reviews.router.js';
 import { consoleVerificationsRouter } from './console-verifications.router.js';
+import { consoleMembersRouter } from './console-members.router.js';
 import { consoleLogsRouter } from './console-logs.router.js';
 import { consoleExportsRouter } from './console-exports.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
@@ -46,6 +47,7 @@ const consoleRouters = () => [
   settingsRouter(),
   consoleReviewsRouter(),
   consoleVerificationsRouter(),
+  consoleMembersRouter(),
   consoleLogsRouter(),
   consoleExportsRouter(),
 ];
