@@ -43,6 +43,8 @@ export interface Config {
   identityEncryptionKey?: string;
   /** LOG_LEVEL: silent, fatal, error, warn, info (default), debug, trace. */
   logLevel: LogLevel;
+  /** REQUEST_LOG=false stops recording key calls in the request log (only for measuring its cost). */
+  requestLog: boolean;
 }
 
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -114,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Identity verification <no-reply@localhost>',
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: logLevelOf(env.LOG_LEVEL),
+    requestLog: bool(env, 'REQUEST_LOG', true),
   };
 }

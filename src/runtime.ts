@@ -10,6 +10,7 @@ import { Storage } from './storage/s3.js';
 import { loadMasterKey, Vault } from './services/shared/index.js';
 import { KeyCache, MerchantCache, SignInThrottle } from './services/access/index.js';
 import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
+import { closeRequestLog } from './services/logs/index.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -84,6 +85,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
     const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
     jobs.register(runtime);
+    // Runs after the HTTP server stopped, before the database connections close: the last calls are written.
+    stops.push(['request log', () => closeRequestLog(runtime)]);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);
     stops.push(['webhook sender', () => closeSender(runtime)]);

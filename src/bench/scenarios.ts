@@ -2,6 +2,7 @@ import type { LoadSettings, LoadTarget, Measurement } from './load.js';
 import { graphqlScenarios } from './graphql.js';
 import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
+import { logsComparisons, logsScenarios } from './logs.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 
@@ -73,6 +74,7 @@ export const scenarios: Scenario[] = [
   ...reviewQueueScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
+  ...logsScenarios,
 ];
 
 /**
@@ -95,4 +97,5 @@ export const comparisons: Comparison[] = [
   ...verificationComparisons,
   ...lookupComparisons,
   ...reviewQueueComparisons,
+  ...logsComparisons,
 ];

@@ -17,6 +17,7 @@ import { TeamResolver } from '../resolvers/team.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
+import { LogsResolver } from '../resolvers/logs.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
@@ -24,7 +25,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

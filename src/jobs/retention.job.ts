@@ -1,4 +1,5 @@
 import { inTransaction, withConnection } from '../services/shared/index.js';
+import { purgeRequestLogs } from '../services/logs/index.js';
 import type { Runtime } from '../runtime.js';
 import type { JobDefinition } from './job.js';
 
@@ -120,5 +121,8 @@ export const retentionJob: JobDefinition = {
     if (result.verifications) {
       runtime.logger.info(`retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`);
     }
+    // decisions.md: request logs are kept 30 days.
+    const logs = await purgeRequestLogs(runtime);
+    if (logs) runtime.logger.info(`retention: deleted ${logs} request-log rows older than 30 days`);
   },
 };
