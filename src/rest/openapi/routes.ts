@@ -14,6 +14,8 @@ import { getVerificationQuery, listVerificationsQuery } from '../verifications.r
 import { createVerificationBody } from '../verifications.schema.js';
 import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from '../webhooks.schema.js';
 import * as r from './responses.js';
+import * as rr from './reporting-responses.js';
+import { analyticsQuery, consoleUsageQuery, listPersonsQuery, overviewQuery } from '../console-reporting.schema.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
 export interface RouteDoc {
@@ -109,4 +111,9 @@ export const ROUTES: RouteDoc[] = [
   member('put', '/v1/console/reviews/:id/assignment', 'Route a case to a member, or back to the pool', r.consoleReview, { body: assignmentBody, permission: 'reviews.assign' }),
   member('post', '/v1/console/reviews/:id/lock', 'Mark presence on a case (advisory; lapses after presence_ttl_ms)', r.reviewLock, { body: emptyBody }),
   member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
+  member('get', '/v1/console/overview', 'Status breakdown and the count awaiting a reviewer (mode, since)', rr.overview, { query: overviewQuery }),
+  member('get', '/v1/console/analytics', 'The overview by UTC day, outcomes decided by a reviewer, automation rate (since defaults to 30 days ago)', rr.analytics, { query: analyticsQuery }),
+  member('get', '/v1/console/usage', 'Metering per check type and per environment (the records of GET /v1/usage)', rr.usageReport, { query: consoleUsageQuery }),
+  member('get', '/v1/console/persons', 'Persons of the seat\'s environments with their attempt counts, newest first; no identity', r.listOf(rr.person, 'PersonList'), { query: listPersonsQuery, permission: 'persons.read' }),
+  member('get', '/v1/console/persons/:id', 'A person and its attempt history, newest first; no identity', rr.personDetail, { permission: 'persons.read' }),
 ];
