@@ -1,6 +1,7 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
 import { graphqlScenarios } from './graphql.js';
 import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js';
+import { reportingComparisons, reportingScenarios } from './reporting.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
@@ -73,6 +74,7 @@ export const scenarios: Scenario[] = [
   ...reviewQueueScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
+  ...reportingScenarios,
 ];
 
 /**
@@ -94,4 +96,5 @@ export const comparisons: Comparison[] = [
   ...verificationComparisons,
   ...lookupComparisons,
   ...reviewQueueComparisons,
+  ...reportingComparisons,
 ];
