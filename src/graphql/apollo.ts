@@ -14,6 +14,7 @@ import { FlowResolver } from '../resolvers/flow.resolver.js';
 import { ConsoleResolver } from '../resolvers/console.resolver.js';
 import { ReportingResolver } from '../resolvers/reporting.resolver.js';
 import { ReviewResolver } from '../resolvers/review.resolver.js';
+import { TeamResolver } from '../resolvers/team.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
@@ -24,7 +25,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, ReportingResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, ReportingResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 
