@@ -1,6 +1,7 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
 import { graphqlScenarios } from './graphql.js';
 import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js';
+import { reportingComparisons, reportingScenarios } from './reporting.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { logsComparisons, logsScenarios } from './logs.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
@@ -75,6 +76,7 @@ export const scenarios: Scenario[] = [
   ...webhookScenarios,
   ...lookupScenarios,
   ...logsScenarios,
+  ...reportingScenarios,
 ];
 
 /**
@@ -98,4 +100,5 @@ export const comparisons: Comparison[] = [
   ...lookupComparisons,
   ...reviewQueueComparisons,
   ...logsComparisons,
+  ...reportingComparisons,
 ];

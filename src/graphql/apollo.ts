@@ -12,6 +12,7 @@ import { ViewerResolver } from '../resolvers/viewer.resolver.js';
 import { ApplicantResolver } from '../resolvers/applicant.resolver.js';
 import { FlowResolver } from '../resolvers/flow.resolver.js';
 import { ConsoleResolver } from '../resolvers/console.resolver.js';
+import { ReportingResolver } from '../resolvers/reporting.resolver.js';
 import { ReviewResolver } from '../resolvers/review.resolver.js';
 import { TeamResolver } from '../resolvers/team.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
@@ -25,7 +26,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ReportingResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

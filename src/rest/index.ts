@@ -24,6 +24,7 @@ import { consoleVerificationsRouter } from './console-verifications.router.js';
 import { consoleMembersRouter } from './console-members.router.js';
 import { consoleLogsRouter } from './console-logs.router.js';
 import { consoleExportsRouter } from './console-exports.router.js';
+import { consoleReportingRouter } from './console-reporting.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
 import { applicantRouter, clientTokenRouter } from './applicant.router.js';
 
@@ -52,6 +53,7 @@ const consoleRouters = () => [
   consoleMembersRouter(),
   consoleLogsRouter(),
   consoleExportsRouter(),
+  consoleReportingRouter(),
 ];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
