@@ -20,6 +20,8 @@ export interface DocumentRead {
 /** The decrypted identity of a session. */
 export interface Identity {
   email?: string;
+  /** Set when the applicant confirmed `email` with the hosted page's one-time code; the email check respects it. */
+  email_confirmed?: boolean;
   reference_id?: string;
   document?: DocumentRead;
   fields?: Record<string, string>;
@@ -40,6 +42,14 @@ export interface CheckResult {
   score: number | null;
   reasonCodes: string[];
   providerTier: string;
+  /** What the check found (an AML hit, a fraud-network signal): JSON, ids and scores, never identity. */
+  findings?: Finding[];
+}
+
+/** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */
+export interface Finding {
+  code: string;
+  [detail: string]: unknown;
 }
 
 export interface CheckRunner {
