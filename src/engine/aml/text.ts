@@ -39,6 +39,11 @@ export function blockingKeys(token: string): string[] {
   return [...keys];
 }
 
+/** The sorted primary double-metaphone codes of a name's tokens: the same for reordered names and most spelling slips. */
+export function doubleMetaphoneKeys(name: string): string[] {
+  return [...new Set(nameTokens(name).map((t) => doubleMetaphone(t)[0]).filter(Boolean))].sort();
+}
+
 export const tokenSimilarity = (a: string, b: string): number => (a === b ? 1 : jaroWinkler.similarity(a, b));
 
 /** OFAC prints country names its own way; the ones i18n-iso-countries does not know. */
