@@ -2,6 +2,9 @@
 import type { Mode } from '../src/config.js';
 import type { DocumentRead, Identity } from '../src/engine/types.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
+import { Verification } from '../src/entities/verification.entity.js';
+import { scopedFork } from '../src/orm.js';
+import { signalFaceNetwork } from '../src/services/fraud-networks/index.js';
 import { sealIdentity } from '../src/services/verifications/index.js';
 import { withTestAccount } from './support/account.js';
 import { createVerification, keyOf } from './support/factories.js';
@@ -180,5 +183,34 @@ describe('fraud networks', () => {
     expect(mine[1]!.payload.fraud_network).toMatchObject({ id: mine[0]!.payload.fraud_network.id, verification_count: 2 });
     // The first account's view did not change (still one of its verifications, still cross-account): no event for it.
     expect((await eventsOf(account.merchant.id)).filter((e) => e.type.startsWith('fraud_network.'))).toHaveLength(1);
+  });
+});
+
+describe('face networks (the store engine-face will call with its embeddings)', () => {
+  const approved = { status: 'completed' as const, verdict: 'approve' as const, score: 0.95, reasonCodes: [], providerTier: 'standard' };
+  /** A deterministic 128-dimension vector; `noise` moves it a little (the same face in another photo). */
+  const embedding = (seed: number, noise = 0) => Array.from({ length: 128 }, (_, i) => Math.sin(seed * 13.7 + i) + noise * Math.cos(i * 3.1));
+
+  async function faceSignal(owner: BootstrapResult, document: DocumentRead, vector: number[]) {
+    const created = await createVerification(server, owner, 'live', { checks: [{ type: 'face_match' }] });
+    const em = scopedFork(server.runtime.orm, { merchantId: owner.merchant.id, modes: ['live'] });
+    const outcome = await em.transactional(async (tx) => {
+      const v = await tx.findOneOrFail(Verification, { id: created.id });
+      return signalFaceNetwork(tx, server.runtime.vault, v, { document }, vector, approved);
+    });
+    return { id: created.id, outcome };
+  }
+
+  it('the same face under two identities in two accounts is a cross-account face network; a different face is not', async () => {
+    const first = await faceSignal(account, person('ERIN', 'GRAY', '1991-01-01', 'GB7770001'), embedding(1));
+    expect(first.outcome).toEqual(approved);
+    const stranger = await faceSignal(other, person('FRANK', 'HILL', '1980-02-02', 'GB7770002'), embedding(2));
+    expect(stranger.outcome).toEqual(approved);
+    const sameFace = await faceSignal(other, person('GINA', 'KING', '1992-03-03', 'GB7770003'), embedding(1, 0.05));
+    expect(sameFace.outcome).toMatchObject({ verdict: 'review', reasonCodes: ['FRAUD_NETWORK'], findings: [{ code: 'FRAUD_NETWORK', kind: 'face', scope: 'cross_account' }] });
+    const mine = (await eventsOf(other.merchant.id)).filter((e) => e.type === 'fraud_network.created' && e.payload.fraud_network.kind === 'face');
+    expect(mine.map((e) => e.verification_id)).toEqual([sameFace.id]);
+    const theirs = (await eventsOf(account.merchant.id)).filter((e) => e.type === 'fraud_network.created' && e.payload.fraud_network.kind === 'face');
+    expect(theirs.map((e) => e.verification_id)).toEqual([first.id]);
   });
 });

@@ -97,6 +97,8 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         await deleteObjects(runtime, uploads.map((u) => u.storage_key), concurrency);
         if (uploads.length) await sql.query(`delete from uploads where verification_id = any($1::text[])`, [ids]);
         await sql.query(PURGE_SQL, [ids]);
+        // Fraud-network signals are fingerprints of the same identity: they go with it.
+        await sql.query('delete from fraud_signals where verification_id = any($1::text[])', [ids]);
         return { count: due.length, uploads: uploads.length };
       }),
     );

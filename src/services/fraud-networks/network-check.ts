@@ -35,3 +35,18 @@ export async function signalFraudNetworks(tx: EntityManager, vault: Vault, v: Ve
   if (!finding) return outcome;
   return withNetworkFinding(outcome, finding, v.flowSnapshot, identity.document?.issuing_country, identity.document?.type);
 }
+
+/**
+ * For the face_match check (engine-face), one call after a live comparison: the selfie's
+ * embedding (any length; normalised here) joins the face networks, and a face that another
+ * person (other name and date of birth) presented adds the FRAUD_NETWORK finding to `outcome`.
+ * Compared by cosine similarity in SQL over `fraud_signals.embedding` (real[]), within the mode,
+ * across accounts, at FACE_NETWORK_SIMILARITY.
+ */
+export async function signalFaceNetwork(tx: EntityManager, vault: Vault, v: Verification, identity: Identity, embedding: number[], outcome: CheckResult): Promise<CheckResult> {
+  const norm = Math.sqrt(embedding.reduce((sum, x) => sum + x * x, 0));
+  if (v.sandbox || v.mode !== 'live' || !(norm > 0)) return outcome;
+  const finding = await joinFraudNetwork(tx, v, presenterOf(vault, identity), { kind: 'face', embedding: embedding.map((x) => x / norm) });
+  if (!finding) return outcome;
+  return withNetworkFinding(outcome, finding, v.flowSnapshot, identity.document?.issuing_country, identity.document?.type);
+}
