@@ -121,6 +121,26 @@ describe('AML screening of a live session', () => {
   });
 });
 
+describe('aml and email step options are validated at the edge', () => {
+  it.each([
+    ['aml on_match unknown (would silently review)', { type: 'aml', config: { on_match: 'block' } }, 'PARAMETER_INVALID', 'steps[0].config.on_match'],
+    ['aml lists not an array', { type: 'aml', config: { lists: 'ofac_sdn' } }, 'PARAMETER_INVALID', 'steps[0].config.lists'],
+    ['email on_disposable unknown', { type: 'email', config: { on_disposable: 'allow' } }, 'PARAMETER_INVALID', 'steps[0].config.on_disposable'],
+    ['email require_confirmation not a boolean', { type: 'email', config: { require_confirmation: 'yes' } }, 'PARAMETER_INVALID', 'steps[0].config.require_confirmation'],
+  ])('%s: 400 with the param', async (_label, step, code, param) => {
+    const res = await server.request('/v1/flows', { token: keyOf(account, 'sandbox'), body: { name: 'x', steps: [step] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code, param });
+  });
+
+  it('valid options are kept on the flow', async () => {
+    const steps = [{ type: 'aml', threshold: 0.9, config: { on_match: 'reject', on_pep_match: 'ignore', lists: ['ofac_sdn'] } }, { type: 'email', config: { on_disposable: 'reject', require_confirmation: true } }];
+    const res = await server.request('/v1/flows', { token: keyOf(account, 'sandbox'), body: { name: 'Screened', steps } });
+    expect(res.status).toBe(201);
+    expect(res.body.steps).toEqual([expect.objectContaining(steps[0]), expect.objectContaining(steps[1])]);
+  });
+});
+
 describe('the email check of a live session', () => {
   it('a disposable address goes to review with EMAIL_DISPOSABLE; the address is in no event', async () => {
     const email = 'applicant@mailinator.com';
