@@ -98,6 +98,10 @@ describe('AML screening of a live session', () => {
     expect(check).toMatchObject({ type: 'aml', verdict: 'reject', reason_codes: ['SANCTIONS_MATCH'] });
     expect(check.findings).toEqual([expect.objectContaining({ code: 'SANCTIONS_MATCH', list: 'synthetic_sanctions', entry_id: 'syn-p-0001', score: expect.any(Number) })]);
     expect(check.findings[0].score).toBeGreaterThanOrEqual(0.85);
+    // The back office reads the same findings through GraphQL.
+    const gql = await server.graphql(account.member.session_token, 'query($id: ID!) { verification(id: $id, environment: live) { checks { type findings } } }', { id: v.id });
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.verification.checks[0].findings).toEqual(check.findings);
     const events = (await eventsOf(account.merchant.id)).filter((e) => e.verification_id === v.id);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['check.completed', 'verification.completed', 'verification.rejected']));
     expectNoIdentity(events.map((e) => e.payload), sidorov);
