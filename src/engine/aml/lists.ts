@@ -103,3 +103,16 @@ export function amlIndex(env: NodeJS.ProcessEnv = process.env): Promise<AmlIndex
   }
   return cached.index;
 }
+
+/**
+ * Starts building the index in the background when a process starts working jobs, so the first
+ * aml check does not wait for a large list, and logs what was loaded. A list that fails to
+ * load is logged; aml checks then error (CHECK_UNAVAILABLE, review) until it loads.
+ */
+export function warmAmlIndex(logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void }): void {
+  const started = Date.now();
+  amlIndex().then(
+    (index) => logger.info({ lists: index.lists, names: index.names.length, ms: Date.now() - started }, 'AML lists loaded'),
+    (error: unknown) => logger.error({ err: error }, 'AML lists could not be loaded; aml checks error until they do'),
+  );
+}
