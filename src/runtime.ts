@@ -11,6 +11,7 @@ import { loadMasterKey, Vault } from './services/shared/index.js';
 import { KeyCache, MerchantCache, SignInThrottle } from './services/access/index.js';
 import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
 import { closeRequestLog } from './services/logs/index.js';
+import { warmAmlIndex } from './engine/aml/lists.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -91,7 +92,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);
     stops.push(['webhook sender', () => closeSender(runtime)]);
     stops.push(['jobs', () => jobs.stop()]);
-    if (options.workJobs ?? config.runJobs) await jobs.start();
+    if (options.workJobs ?? config.runJobs) {
+      warmAmlIndex(logger);
+      await jobs.start();
+    }
     return runtime;
   } catch (error) {
     await stopAll();

@@ -350,8 +350,9 @@ describe('live runners (no sandbox): never a fake approval', () => {
     expect((await RUNNERS.age.run(input({ check: { type: 'age', config: {} } }))).verdict).toBe('review');
   });
 
-  it('aml is review AML_SCREENING_UNAVAILABLE', async () => {
-    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({ verdict: 'review', reasonCodes: ['AML_SCREENING_UNAVAILABLE'] });
+  it('aml screens the read name: a person on no list approves, an unread name is review AML_NAME_UNREADABLE', async () => {
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' } }))).toMatchObject({ verdict: 'review', reasonCodes: ['AML_NAME_UNREADABLE'] });
   });
 
   it('a live session of liveness, face_match, document (unread) and aml rolls up to manual_review', async () => {

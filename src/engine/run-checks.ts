@@ -6,6 +6,7 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
+import { signalFraudNetworks } from '../services/fraud-networks/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
 import { rollUp } from './rollup.js';
@@ -62,7 +63,8 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
       runtime.logger.error({ err: error }, `check ${check.id} (${check.type}) failed`);
       outcome = errored;
     }
-    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
+    outcome = await signalFraudNetworks(tx, runtime.vault, v, identity, outcome);
+    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
     // R4/R7: the document has been read; a match closes the session before any verdict.

@@ -53,6 +53,14 @@ export interface CheckResult {
   score: number | null;
   reasonCodes: string[];
   providerTier: string;
+  /** What the check found (an AML hit, a fraud-network signal): JSON, ids and scores, never identity. */
+  findings?: Finding[];
+}
+
+/** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */
+export interface Finding {
+  code: string;
+  [detail: string]: unknown;
 }
 
 export interface CheckRunner {

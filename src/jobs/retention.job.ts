@@ -100,6 +100,8 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         // Team edits keep earlier identity versions with their fingerprints: they go with the rest.
         await sql.query(`delete from identity_versions where verification_id = any($1::text[])`, [ids]);
         await sql.query(PURGE_SQL, [ids]);
+        // Fraud-network signals are fingerprints of the same identity: they go with it.
+        await sql.query('delete from fraud_signals where verification_id = any($1::text[])', [ids]);
         return { count: due.length, uploads: uploads.length };
       }),
     );

@@ -13,6 +13,7 @@ import { Migration20261125020000AuditEvents } from './Migration20261125020000Aud
 import { Migration20261125030000ConsoleTeam } from './Migration20261125030000ConsoleTeam.js';
 import { Migration20261125100000ReportingRollups } from './Migration20261125100000ReportingRollups.js';
 import { Migration20261125105000RequestLogs } from './Migration20261125105000RequestLogs.js';
+import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125030000ConsoleTeam', class: Migration20261125030000ConsoleTeam },
   { name: 'Migration20261125100000ReportingRollups', class: Migration20261125100000ReportingRollups },
   { name: 'Migration20261125105000RequestLogs', class: Migration20261125105000RequestLogs },
+  { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
 ];

@@ -37,6 +37,8 @@ export class CheckType {
   @Field(() => Float, { nullable: true }) score?: number | null;
   @Field(() => String) providerTier!: string;
   @Field(() => [String]) reasonCodes!: string[];
+  @Field(() => [GraphQLJSONObject], { description: 'What the check found: AML hits (list, entry_id, score), fraud-network signals; never applicant identity.' })
+  findings!: Record<string, unknown>[];
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }

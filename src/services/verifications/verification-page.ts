@@ -133,7 +133,7 @@ export async function verificationItem(ctx: ServiceContext, id: string): Promise
 }
 
 /** A check as a list shows it: plain values (the REST presenter and GraphQL's CheckType read these). */
-export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
+export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'findings' | 'createdAt' | 'updatedAt' | 'position'>;
 
 interface CheckRow {
   id: string;
@@ -145,6 +145,7 @@ interface CheckRow {
   score: number | null;
   provider_tier: Check['providerTier'];
   reason_codes: string[];
+  findings: Check['findings'];
   position: number;
   created_at: string | Date;
   updated_at: string | Date;
@@ -160,7 +161,7 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
   const grouped = new Map<string, CheckItem[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return grouped;
   const rows = await tenantSql(ctx).query<CheckRow>(
-    `select id, verification_id, type, status, required, verdict, score, provider_tier, reason_codes, position, created_at, updated_at
+    `select id, verification_id, type, status, required, verdict, score, provider_tier, reason_codes, findings, position, created_at, updated_at
        from checks where merchant_id = $1 and mode = any($2::text[]) and verification_id = any($3::text[])
       order by verification_id, position`,
     [[...ids]],
@@ -176,6 +177,7 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
       score: row.score,
       providerTier: row.provider_tier,
       reasonCodes: row.reason_codes,
+      findings: row.findings,
       position: row.position,
       createdAt: asDate(row.created_at),
       updatedAt: asDate(row.updated_at),
