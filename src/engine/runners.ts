@@ -1,13 +1,7 @@
 import { ageRunner } from './age.js';
 import { documentRunner } from './document.js';
-import { imageAnalysisUnavailable, sandboxImageResult } from './sandbox.js';
-import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
-
-/** Liveness and face match need image analysis: sandbox simulates them, live says so honestly. */
-const imageRunner = (type: string): CheckRunner => ({
-  type,
-  run: (input: CheckInput): CheckResult => (input.sandbox ? sandboxImageResult() : imageAnalysisUnavailable()),
-});
+import { faceMatchRunner, livenessRunner } from './face/runners.js';
+import { type CheckRunner, result } from './types.js';
 
 /** No sanctions list ships with the service: sandbox screens clean, live goes to a human. */
 const amlRunner: CheckRunner = {
@@ -23,8 +17,8 @@ const emailRunner: CheckRunner = {
 
 export const RUNNERS: Record<string, CheckRunner> = {
   document: documentRunner,
-  liveness: imageRunner('liveness'),
-  face_match: imageRunner('face_match'),
+  liveness: livenessRunner,
+  face_match: faceMatchRunner,
   age: ageRunner,
   aml: amlRunner,
   email: emailRunner,

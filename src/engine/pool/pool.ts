@@ -61,6 +61,7 @@ export class EnginePool {
     try {
       return (await this.piscina().run({ task, payload }, { signal })) as TaskResult<N>;
     } catch (error) {
+      if (this.closed) throw new EngineTaskError(task, 'closed', error);
       const timedOut = signal.aborted;
       this.options.logger?.warn({ err: error, task }, timedOut ? `engine task ${task} timed out` : `engine task ${task} failed`);
       throw new EngineTaskError(task, timedOut ? 'timeout' : 'crash', error);
