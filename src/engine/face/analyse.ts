@@ -16,6 +16,8 @@ export interface FaceReading {
   real: number | null;
   /** Liveness model: confidence the face is live. */
   live: number | null;
+  /** Head turn left/right in degrees (0 = frontal), from the face mesh. */
+  yaw: number | null;
 }
 
 export interface ImageFaces {
@@ -80,6 +82,7 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
         age: round(f.age, 1),
         real: round(f.real),
         live: round(f.live),
+        yaw: round(((f.rotation?.angle.yaw ?? NaN) * 180) / Math.PI, 1),
       }))
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     return { readable: true, faces };

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { readFaces } from './analyse.js';
+import { readFaces, type ImageFaces } from './analyse.js';
 
 /**
  * The face test corpus, built from the group photos in test/engine/faces (sources and
@@ -23,19 +23,29 @@ export type Condition = (typeof CONDITIONS)[number];
 
 /** Faces of at least this many pixels across in the source photo become identities. */
 const MIN_FACE = 120;
+/** An ID portrait is frontal: faces turned further than this are not used as identities. */
+const MAX_YAW = 25;
 
-/** Crops every clear face of every source photo (largest first) with a margin. */
-export async function loadIdentities(limit = Infinity): Promise<FaceIdentity[]> {
-  const files = (await readdir(FACES_DIR)).filter((f) => /^sample\d+\.jpg$/.test(f)).sort();
+export interface CorpusOptions {
+  /** Source photos to use (default: all of them). */
+  files?: string[];
+  /** How faces are found (default: in this thread; tests and the eval pass the worker pool). */
+  read?: (image: Buffer) => Promise<ImageFaces>;
+}
+
+/** Crops every clear, frontal face of every source photo (largest first) with a margin. */
+export async function loadIdentities(options: CorpusOptions = {}): Promise<FaceIdentity[]> {
+  const read = options.read ?? ((image: Buffer) => readFaces(image));
+  const files = options.files ?? (await readdir(FACES_DIR)).filter((f) => /^sample\d+\.jpg$/.test(f)).sort();
   const out: FaceIdentity[] = [];
   for (const file of files) {
     const bytes = await readFile(path.join(FACES_DIR, file));
     const meta = await sharp(bytes).metadata();
     const scale = Math.max(meta.width!, meta.height!) / Math.min(1280, Math.max(meta.width!, meta.height!));
-    const { faces } = await readFaces(bytes);
+    const { faces } = await read(bytes);
     for (const [index, face] of faces.entries()) {
       const [x, y, w, h] = face.box.map((n) => n * scale);
-      if (w < MIN_FACE || face.score < 0.7) continue;
+      if (w < MIN_FACE || face.score < 0.7 || Math.abs(face.yaw ?? 90) > MAX_YAW) continue;
       const side = Math.round(Math.max(w, h) * 1.8);
       const left = Math.max(0, Math.round(x + w / 2 - side / 2));
       const top = Math.max(0, Math.round(y + h / 2 - side / 2));
@@ -43,7 +53,6 @@ export async function loadIdentities(limit = Infinity): Promise<FaceIdentity[]> 
       const height = Math.min(side, meta.height! - top);
       const portrait = await sharp(bytes).extract({ left, top, width, height }).jpeg({ quality: 92 }).toBuffer();
       out.push({ id: `${file.replace('.jpg', '')}#${index}`, portrait });
-      if (out.length >= limit) return out;
     }
   }
   return out;

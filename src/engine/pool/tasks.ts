@@ -1,4 +1,4 @@
-import { analyseFaceMatch, analyseLiveness, readFaces } from '../face/analyse.js';
+import { analyseFaceMatch, analyseLiveness, readFaces, similarityOf } from '../face/analyse.js';
 
 /**
  * Every analysis the worker pool runs, by name: a function of JSON-and-bytes in, JSON out.
@@ -9,6 +9,7 @@ export const TASKS = {
   'face.match': analyseFaceMatch,
   'face.liveness': analyseLiveness,
   'face.read': (input: { image: Uint8Array }) => readFaces(input.image),
+  'face.similarity': (input: { a: number[]; b: number[] }) => similarityOf(input.a, input.b),
 } satisfies Record<string, (payload: never) => Promise<unknown>>;
 
 export type TaskName = keyof typeof TASKS;
