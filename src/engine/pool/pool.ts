@@ -35,6 +35,8 @@ export class EngineTaskError extends Error {
 export class EnginePool {
   private pool: Piscina | null = null;
   private closed = false;
+  /** Analyses in flight (queued or running) from this process. */
+  running = 0;
 
   constructor(private readonly options: EnginePoolOptions) {}
 
@@ -58,6 +60,7 @@ export class EnginePool {
   async run<N extends TaskName>(task: N, payload: TaskPayload<N>): Promise<TaskResult<N>> {
     if (this.closed) throw new EngineTaskError(task, 'closed');
     const signal = AbortSignal.timeout(this.options.timeoutMs);
+    this.running += 1;
     try {
       return (await this.piscina().run({ task, payload }, { signal })) as TaskResult<N>;
     } catch (error) {
@@ -65,6 +68,8 @@ export class EnginePool {
       const timedOut = signal.aborted;
       this.options.logger?.warn({ err: error, task }, timedOut ? `engine task ${task} timed out` : `engine task ${task} failed`);
       throw new EngineTaskError(task, timedOut ? 'timeout' : 'crash', error);
+    } finally {
+      this.running -= 1;
     }
   }
 
