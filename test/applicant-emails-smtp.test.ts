@@ -185,3 +185,44 @@ describe('SMTP_URL', () => {
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL must be a URL/);
   });
 });
+
+describe('applicant_message (console decisions)', () => {
+  it("a reviewer's applicant_message reaches the outcome email under the outcome, is stored encrypted, and appears in no event or note", async () => {
+    const email = address();
+    const created = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { email }, sandbox: { outcome: 'review' } } });
+    const verificationId: string = created.body.id;
+    await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+    const text = 'Please bring your passport to the branch on Monday.';
+    const tooLong = await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: account.member.session_token, body: { decision: 'approve', applicant_message: 'x'.repeat(1001) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({ type: 'invalid_request_error', param: 'applicant_message' });
+    const decided = await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: account.member.session_token, body: { decision: 'approve', notes: 'internal', applicant_message: text } });
+    expect(decided.status).toBe(200);
+    expect(decided.body.notes).toBe('internal');
+    const [stored] = await server.sql<{ message: string }>('select message from applicant_notifications where verification_id = $1', [verificationId]);
+    expect(stored!.message).toBeTruthy();
+    expect(stored!.message).not.toContain('passport');
+    const events = await server.sql<{ payload: unknown }>('select payload from events where verification_id = $1', [verificationId]);
+    expect(JSON.stringify(events)).not.toContain('passport');
+    await makeDue(verificationId);
+    await sendDueOutcomeEmails(server.runtime);
+    const message = mail.received.find((m) => m.to.includes(email))!;
+    const outcomeAt = message.text.indexOf('has been approved');
+    expect(outcomeAt).toBeGreaterThan(-1);
+    expect(message.text.indexOf(text)).toBeGreaterThan(outcomeAt);
+    expect(message.text).toContain('A note from the team that reviewed your verification:');
+  });
+
+  it('the key API refuses applicant_message: it is a back-office field', async () => {
+    const verificationId = await (async () => {
+      const created = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { email: address() }, sandbox: { outcome: 'review' } } });
+      await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [created.body.id])).length > 0, 15_000, 'the review');
+      return created.body.id as string;
+    })();
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+    const res = await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision: 'approve', applicant_message: 'hello' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe('applicant_message');
+  });
+});

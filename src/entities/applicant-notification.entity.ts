@@ -11,7 +11,7 @@ export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped' | 'fail
  */
 @Entity({ tableName: 'applicant_notifications' })
 export class ApplicantNotification extends TenantOwned {
-  [OptionalProps]?: 'id' | 'kind' | 'status' | 'sentAt' | 'droppedAt' | 'attempts' | 'lastError' | 'failedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'kind' | 'message' | 'status' | 'sentAt' | 'droppedAt' | 'attempts' | 'lastError' | 'failedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('ntf');
@@ -24,6 +24,10 @@ export class ApplicantNotification extends TenantOwned {
 
   @Property({ type: 'string', length: 10 })
   decision!: 'approve' | 'reject';
+
+  /** The reviewer's applicant_message, encrypted (null when none was written). */
+  @Property({ type: 'text', nullable: true })
+  message?: string | null = null;
 
   @Property({ type: 'string', length: 20 })
   status: ApplicantNotificationStatus = 'pending';

@@ -6,7 +6,7 @@ import { MerchantOwned } from './scoped.js';
 /** A team member of an account: role-free permissions and the environments its seat holds. */
 @Entity({ tableName: 'members' })
 export class Member extends MerchantOwned {
-  [OptionalProps]?: 'id' | 'permissions' | 'environments' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'permissions' | 'environments' | 'deactivatedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('mem');
@@ -26,6 +26,10 @@ export class Member extends MerchantOwned {
 
   @Property({ type: 'string[]', columnType: 'text[]' })
   environments: Mode[] = [];
+
+  /** Set when the member was switched off: no sign-in, no session, never an assignee. */
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  deactivatedAt?: Date | null = null;
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', onUpdate: () => new Date() })
   updatedAt: Date = new Date();

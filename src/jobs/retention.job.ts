@@ -96,6 +96,8 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         const uploads = await sql.query<UploadRow>(`select id, storage_key from uploads where verification_id = any($1::text[])`, [ids]);
         await deleteObjects(runtime, uploads.map((u) => u.storage_key), concurrency);
         if (uploads.length) await sql.query(`delete from uploads where verification_id = any($1::text[])`, [ids]);
+        // Team edits keep earlier identity versions with their fingerprints: they go with the rest.
+        await sql.query(`delete from identity_versions where verification_id = any($1::text[])`, [ids]);
         await sql.query(PURGE_SQL, [ids]);
         return { count: due.length, uploads: uploads.length };
       }),

@@ -10,6 +10,7 @@ import { Migration20261123210000EndpointNotify } from './Migration20261123210000
 import { Migration20261125000000IdempotencyHmac } from './Migration20261125000000IdempotencyHmac.js';
 import { Migration20261125010000ReviewWorkbench } from './Migration20261125010000ReviewWorkbench.js';
 import { Migration20261125020000AuditEvents } from './Migration20261125020000AuditEvents.js';
+import { Migration20261125030000ConsoleTeam } from './Migration20261125030000ConsoleTeam.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125000000IdempotencyHmac', class: Migration20261125000000IdempotencyHmac },
   { name: 'Migration20261125010000ReviewWorkbench', class: Migration20261125010000ReviewWorkbench },
   { name: 'Migration20261125020000AuditEvents', class: Migration20261125020000AuditEvents },
+  { name: 'Migration20261125030000ConsoleTeam', class: Migration20261125030000ConsoleTeam },
 ];

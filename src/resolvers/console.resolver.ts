@@ -1,8 +1,9 @@
-import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import { ActivityConnection, AuditEventConnection, EvidenceImageType, RevealedIdentityType } from '../schema/console.types.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ActivityConnection, AuditEventConnection, EvidenceImageType, IdentityEditType, RevealedIdentityType } from '../schema/console.types.js';
 import { listActivity, listAudit } from '../services/audit/index.js';
-import { checkedCursor, type ServiceContext } from '../services/shared/index.js';
-import { revealIdentity, viewEvidence } from '../services/verifications/index.js';
+import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
+import { editIdentity, identityEditInput, revealIdentity, viewEvidence } from '../services/verifications/index.js';
 import { pageSize } from './api-key.resolver.js';
 
 const AUDIT_ID = /^aud_[0-9A-Za-z]+$/;
@@ -15,6 +16,18 @@ export class ConsoleResolver {
   @Query(() => RevealedIdentityType, { description: 'The fields read off the document (audited); IDENTITY_UNREADABLE when held but unreadable.' })
   async revealIdentity(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<RevealedIdentityType> {
     return { verificationId, ...(await revealIdentity(ctx, verificationId)) };
+  }
+
+  @Authorized('verifications.reveal')
+  @Mutation(() => IdentityEditType, { description: 'Corrects applicant data: send the changed fields only (null removes one) and the version read; STALE_VERSION otherwise. Emits verification.data_updated.' })
+  async editIdentity(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+    @Arg('fields', () => GraphQLJSONObject, { description: 'applicant field names as revealIdentity answers them (first_name, date_of_birth, ...)' }) fields: Record<string, unknown>,
+    @Arg('version', () => Int) version: number,
+  ): Promise<IdentityEditType> {
+    const edited = await editIdentity(ctx, verificationId, parseInput(identityEditInput, { fields, version }));
+    return { verificationId, version: edited.version, changedFields: edited.changedFields, identityEditedAt: edited.editedAt };
   }
 
   @Authorized('verifications.reveal')

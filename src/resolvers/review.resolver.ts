@@ -6,13 +6,12 @@ import { Environment } from '../schema/enums.js';
 import { EscalationReturnType, MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
 import { ReviewPolicyType } from '../schema/settings.types.js';
 import { VerificationType } from '../schema/verification.types.js';
-import { assignReview, claimReview, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy, type ReviewDecision } from '../services/review/index.js';
+import { assignReview, claimReview, consoleDecisionInput, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy } from '../services/review/index.js';
 import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { parameterInvalid } from '../errors.js';
 import { pageSize } from './api-key.resolver.js';
 
-const DECISIONS = new Set(['approve', 'reject', 'review']);
 const asType = (review: ManualReview) => review as unknown as ReviewType;
 
 /** The reviewer's workbench for team members, through the same services as /v1/console/reviews. */
@@ -56,10 +55,10 @@ export class ReviewResolver {
     @Arg('id', () => ID) id: string,
     @Arg('decision', () => String) decision: string,
     @Arg('notes', () => String, { nullable: true }) notes?: string,
+    @Arg('applicantMessage', () => String, { nullable: true, description: 'Shown in the applicant\'s outcome email, at most 1,000 characters; never in webhooks.' }) applicantMessage?: string,
   ): Promise<ReviewType> {
-    if (!DECISIONS.has(decision)) throw parameterInvalid('decision', 'decision must be approve, reject or review.');
-    if (notes !== undefined && notes !== null && notes.length > 2000) throw parameterInvalid('notes', 'notes must be at most 2000 characters.');
-    return asType(await decideFromConsole(ctx, id, { decision: decision as ReviewDecision, notes: notes ?? undefined }));
+    const input = parseInput(consoleDecisionInput, { decision, ...(notes != null ? { notes } : {}), ...(applicantMessage != null ? { applicant_message: applicantMessage } : {}) });
+    return asType(await decideFromConsole(ctx, id, { decision: input.decision, notes: input.notes, applicantMessage: input.applicant_message }));
   }
 
   @Authorized()

@@ -50,7 +50,8 @@ export function consoleReviewsRouter(): Router {
   });
   router.post('/v1/console/reviews/:id/decision', async (ctx) => {
     const body = parseInput(consoleDecisionBody, ctx.request.body);
-    ctx.body = await presentOne(svc(ctx), await decideFromConsole(svc(ctx), ctx.params.id, body));
+    const { applicant_message: applicantMessage, ...decision } = body;
+    ctx.body = await presentOne(svc(ctx), await decideFromConsole(svc(ctx), ctx.params.id, { ...decision, applicantMessage }));
   });
   router.post('/v1/console/reviews/:id/escalation', async (ctx) => {
     const body = parseInput(escalationBody, ctx.request.body);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { escalationInput } from '../services/review/index.js';
-import { decisionBody } from './manual-reviews.schema.js';
+import { consoleDecisionInput, escalationInput } from '../services/review/index.js';
 import { listQuery, UUID_RE } from './validate.js';
 
 /** Request shapes of the console review workbench; one `/** *\/` line per field. */
@@ -12,8 +11,8 @@ export const listConsoleReviewsQuery = listQuery(UUID_RE, {
   mode: z.enum(['sandbox', 'live']).optional(),
 });
 
-/** The key API's decision body (decision, notes); `applicant_message` is not accepted yet (README). */
-export const consoleDecisionBody = decisionBody;
+/** The review domain's console decision rules (decision, notes, applicant_message). */
+export const consoleDecisionBody = consoleDecisionInput;
 
 /** Claim, release, lock and unlock take no body fields. */
 export const emptyBody = z.strictObject({});

@@ -3,7 +3,17 @@ import { z } from 'zod';
 import { svc } from '../http/auth.js';
 import { listActivity, listAudit } from '../services/audit/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { decidersOf, getConsoleVerification, listConsoleVerifications, relationsOf, revealIdentity, viewEvidence, type VerificationListItem } from '../services/verifications/index.js';
+import {
+  decidersOf,
+  editIdentity,
+  getConsoleVerification,
+  identityEditInput,
+  listConsoleVerifications,
+  relationsOf,
+  revealIdentity,
+  viewEvidence,
+  type VerificationListItem,
+} from '../services/verifications/index.js';
 import { presentList } from './presenters.js';
 import { presentEvidence, presentVerification } from './verification.presenter.js';
 import { VERIFICATION_STATUSES } from './verifications.schema.js';
@@ -50,6 +60,10 @@ export function consoleVerificationsRouter(): Router {
   router.get('/v1/console/verifications/:id/identity', async (ctx) => {
     const revealed = await revealIdentity(svc(ctx), ctx.params.id);
     ctx.body = { object: 'applicant_data', verification_id: ctx.params.id, version: revealed.version, fields: revealed.fields };
+  });
+  router.patch('/v1/console/verifications/:id/identity', async (ctx) => {
+    const edited = await editIdentity(svc(ctx), ctx.params.id, parseInput(identityEditInput, ctx.request.body));
+    ctx.body = { object: 'identity_edit', verification_id: ctx.params.id, version: edited.version, changed_fields: edited.changedFields, identity_edited_at: edited.editedAt.toISOString() };
   });
   router.get('/v1/console/verifications/:id/evidence', async (ctx) => {
     const evidence = await viewEvidence(svc(ctx), ctx.params.id);

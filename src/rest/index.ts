@@ -21,6 +21,7 @@ import { reverificationRouter } from './reverification.router.js';
 import { settingsRouter } from './settings.router.js';
 import { consoleReviewsRouter } from './console-reviews.router.js';
 import { consoleVerificationsRouter } from './console-verifications.router.js';
+import { consoleMembersRouter } from './console-members.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
@@ -40,7 +41,7 @@ const keyRouters = () => [
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
-const consoleRouters = () => [settingsRouter(), consoleReviewsRouter(), consoleVerificationsRouter()];
+const consoleRouters = () => [settingsRouter(), consoleReviewsRouter(), consoleVerificationsRouter(), consoleMembersRouter()];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
 export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters()];

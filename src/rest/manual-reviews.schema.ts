@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decisionInput } from '../services/review/index.js';
 import { listQuery, UUID_RE } from './validate.js';
 
 /** Request shapes of the key-authenticated manual-review router; one `/** *\/` line per field. */
@@ -8,9 +9,5 @@ export const listManualReviewsQuery = listQuery(UUID_RE, {
   status: z.enum(['queued', 'in_review', 'resolved', 'escalated']).optional(),
 });
 
-export const decisionBody = z.strictObject({
-  /** `approve` or `reject` settle the case; `review` keeps it queued, or reopens a decided one (verification:reopen). */
-  decision: z.enum(['approve', 'reject', 'review']),
-  /** The reviewer's note, at most 2000 characters; kept when omitted. */
-  notes: z.string().max(2000).optional(),
-});
+/** The review domain's decision rules (decision, notes). */
+export const decisionBody = decisionInput;

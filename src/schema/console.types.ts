@@ -3,6 +3,14 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
 
+@ObjectType('IdentityEdit', { description: 'The result of a team edit: names of the changed fields and the new version, never values.' })
+export class IdentityEditType {
+  @Field(() => ID) verificationId!: string;
+  @Field(() => Int) version!: number;
+  @Field(() => [String]) changedFields!: string[];
+  @Field(() => Date) identityEditedAt!: Date;
+}
+
 @ObjectType('RevealedIdentity', { description: 'Fields read off the document; null when nothing is held. Every reveal is audited.' })
 export class RevealedIdentityType {
   @Field(() => ID) verificationId!: string;

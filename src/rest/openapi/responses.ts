@@ -358,6 +358,32 @@ export const revealedIdentity = z
   .object({ object: z.literal('applicant_data'), verification_id: z.string(), version: z.number().int(), fields: z.record(z.string(), z.string()).nullable() })
   .meta({ id: 'RevealedIdentity' });
 
+export const member = z
+  .object({
+    id: z.string(),
+    object: z.literal('member'),
+    email: z.string(),
+    name: z.string(),
+    permissions: z.array(z.string()),
+    environments: z.array(z.enum(['sandbox', 'live'])),
+    status: z.enum(['active', 'deactivated']),
+    created_at: z.string(),
+    deactivated_at: nullableTimestamp,
+  })
+  .meta({ id: 'Member' });
+
+export const invitedMember = z.object({ member, password: z.string() }).meta({ id: 'InvitedMember' });
+
+export const identityEdit = z
+  .object({
+    object: z.literal('identity_edit'),
+    verification_id: z.string(),
+    version: z.number().int(),
+    changed_fields: z.array(z.string()),
+    identity_edited_at: z.string(),
+  })
+  .meta({ id: 'IdentityEdit' });
+
 export const evidenceList = z.object({ object: z.literal('list'), data: z.array(evidence), has_more: z.boolean() }).meta({ id: 'EvidenceList' });
 
 export const auditEvent = z

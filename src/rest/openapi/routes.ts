@@ -4,6 +4,9 @@ import { createFlowBody, listFlowsQuery, previewFlowBody, updateFlowBody } from 
 import { lookupBody } from '../lookup.router.js';
 import { listActivityQuery, listAuditQuery, listConsoleVerificationsQuery } from '../console-verifications.router.js';
 import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from '../console-reviews.schema.js';
+import { inviteMemberInput, updateMemberInput } from '../../services/access/index.js';
+import { identityEditInput } from '../../services/verifications/index.js';
+import { listMembersQuery } from '../console-members.router.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
@@ -96,9 +99,15 @@ export const ROUTES: RouteDoc[] = [
   member('get', '/v1/console/verifications', 'Verifications of the seat\'s environments (mode, status, email), newest first', r.listOf(r.consoleVerification, 'ConsoleVerificationList'), { query: listConsoleVerificationsQuery }),
   member('get', '/v1/console/verifications/:id', 'One verification with decided_by', r.consoleVerification),
   member('get', '/v1/console/verifications/:id/identity', 'Reveal the fields read off the document (audited)', r.revealedIdentity, { permission: 'verifications.reveal', errors: [500] }),
+  member('patch', '/v1/console/verifications/:id/identity', 'Correct applicant data (new identity version; verification.data_updated)', r.identityEdit, { permission: 'verifications.reveal', body: identityEditInput, errors: [409] }),
   member('get', '/v1/console/verifications/:id/evidence', 'Evidence images with two-minute URLs (audited)', r.evidenceList, { permission: 'verifications.reveal' }),
   member('get', '/v1/console/audit', 'The audit trail of reveals, evidence views and exports, newest first', r.listOf(r.auditEvent, 'AuditEventList'), { query: listAuditQuery }),
   member('get', '/v1/console/activity', 'Team activity (who did what, through which surface), newest first', r.listOf(r.activity, 'ActivityList'), { query: listActivityQuery }),
+  member('get', '/v1/console/members', 'Team members of the account, newest first', r.listOf(r.member, 'MemberList'), { query: listMembersQuery }),
+  member('post', '/v1/console/members', 'Invite a member (password shown once); grant only what you hold', r.invitedMember, { body: inviteMemberInput, status: 201, permission: 'settings.manage', errors: [409] }),
+  member('get', '/v1/console/members/:id', 'One team member', r.member),
+  member('patch', '/v1/console/members/:id', 'Change a member\'s name, permissions or environments (complete sets)', r.member, { body: updateMemberInput, permission: 'settings.manage' }),
+  member('delete', '/v1/console/members/:id', 'Deactivate a member (sessions end; not yourself)', r.member, { permission: 'settings.manage' }),
   member('get', '/v1/console/reviews', 'Open cases, newest first (holding=mine: the ones you hold)', r.listOf(r.consoleReview, 'ConsoleReviewList'), { query: listConsoleReviewsQuery }),
   member('get', '/v1/console/reviews/policy', 'The review policy', r.reviewPolicy),
   member('post', '/v1/console/reviews/:id/claim', 'Claim (or renew the claim on) a case', r.consoleReview, { body: emptyBody }),

@@ -243,7 +243,7 @@ export async function authenticateMember(em: EntityManager, token: string | unde
   // Before the caller is known there is no tenant to bind: the token's hash finds it.
   const [session] = await withConnection(em, (sql) => sql.query<SessionRow>(
     `select s.id as session_id, s.merchant_id, s.member_id, s.expires_at, s.revoked_at, m.permissions, m.environments
-       from member_sessions s join members m on m.id = s.member_id and m.merchant_id = s.merchant_id
+       from member_sessions s join members m on m.id = s.member_id and m.merchant_id = s.merchant_id and m.deactivated_at is null
       where s.token_hash = $1`,
     [sha256Hex(token)],
     'idv_member_session_by_hash',

@@ -8,3 +8,4 @@ export * from './permissions.js';
 export * from './settings.service.js';
 export * from './settings.schema.js';
 export * from './sign-in-throttle.js';
+export * from './team.service.js';

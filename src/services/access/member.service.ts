@@ -21,7 +21,7 @@ export interface CreateMemberInput {
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-/** Adds a team member to an account (CLI and bootstrap; the console's invite flow is later work). */
+/** Adds a team member to an account (CLI, bootstrap and the console's invite, team.service.ts). */
 export async function createMember(em: EntityManager, input: CreateMemberInput): Promise<Member> {
   const email = normaliseEmail(input.email);
   if (!/^[^@\s]+@[^@\s]+$/.test(email) || email.length > 254) throw parameterInvalid('email', 'email must be an email address.');
@@ -74,7 +74,8 @@ export async function signIn(
   await throttle?.limiter.check(normalised, throttle.ip);
   const member = await em.findOne(Member, { email: normalised }, { filters: false });
   const ok = await verifyPassword(password, member?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!member || !ok) {
+  // A deactivated member gets the same answer as a wrong password: nothing to learn from it.
+  if (!member || !ok || member.deactivatedAt) {
     await throttle?.limiter.failed(normalised, throttle.ip);
     throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
   }

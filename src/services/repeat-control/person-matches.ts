@@ -13,14 +13,25 @@ export type MatchedOn = 'reference' | 'email' | 'document';
  * document). Runs after the person's locks, so it sees what a concurrent create committed.
  */
 const PERSON_MATCHES = `
-with person as (
-  select v.id, v.status, v.verdict, v.created_at, v.decided_at,
-         case when v.reference_fingerprint = $3 then 0 when v.email_fingerprint = $4 then 1 else 2 end as rank,
-         least(case when v.document_expires_on is not null then (v.document_expires_on + time '23:59:59') at time zone 'UTC' end,
-               case when $8::int > 0 and v.decided_at is not null then v.decided_at + make_interval(days => $8::int) end) as valid_until
+with candidates as (
+  select v.id, case when v.reference_fingerprint = $3 then 0 when v.email_fingerprint = $4 then 1 else 2 end as rank
   from verifications v
   where v.merchant_id = $1 and v.mode = $2 and v.status in ('approved', 'manual_review')
     and (v.reference_fingerprint = $3 or v.email_fingerprint = $4 or v.document_fingerprint = $5 or v.national_id_fingerprint = $6)
+  union all
+  -- Team edits add the fingerprints of each new identity version (decisions.md): they match too.
+  select iv.verification_id, case when iv.reference_fingerprint = $3 then 0 when iv.email_fingerprint = $4 then 1 else 2 end
+  from identity_versions iv
+  where iv.merchant_id = $1 and iv.mode = $2
+    and (iv.reference_fingerprint = $3 or iv.email_fingerprint = $4 or iv.document_fingerprint = $5 or iv.national_id_fingerprint = $6)
+),
+person as (
+  select v.id, v.status, v.verdict, v.created_at, v.decided_at, c.rank,
+         least(case when v.document_expires_on is not null then (v.document_expires_on + time '23:59:59') at time zone 'UTC' end,
+               case when $8::int > 0 and v.decided_at is not null then v.decided_at + make_interval(days => $8::int) end) as valid_until
+  from (select id, min(rank) as rank from candidates group by id) c
+  join verifications v on v.id = c.id
+  where v.merchant_id = $1 and v.mode = $2 and v.status in ('approved', 'manual_review')
     and ($7::text is null or v.flow_id = $7) and ($9::text is null or v.id <> $9)
 )
 (select 'approval' as kind, a.id, a.status, a.verdict, a.rank, (extract(epoch from a.valid_until) * 1000)::float8 as valid_until_ms,

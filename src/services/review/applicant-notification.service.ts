@@ -14,13 +14,15 @@ export interface OutcomeEmail {
   to: string;
   decision: 'approve' | 'reject';
   locale: string;
+  /** The reviewer's applicant_message, when one was written. */
+  message?: string;
 }
 
 /**
  * Queues the applicant's outcome email for a reviewer's approve or reject, in the decision's
  * transaction. Nothing is queued when no address was given: there is nobody to tell.
  */
-export function queueOutcomeEmail(em: EntityManager, runtime: Runtime, verification: Verification, decision: 'approve' | 'reject'): void {
+export function queueOutcomeEmail(em: EntityManager, runtime: Runtime, verification: Verification, decision: 'approve' | 'reject', message?: string): void {
   if (!verification.emailFingerprint) return;
   em.persist(
     em.create(ApplicantNotification, {
@@ -28,6 +30,8 @@ export function queueOutcomeEmail(em: EntityManager, runtime: Runtime, verificat
       mode: verification.mode,
       verificationId: verification.id,
       decision,
+      // Free text a reviewer wrote to the applicant may name them: stored encrypted like identity.
+      message: message ? runtime.vault.encrypt({ text: message }) : null,
       sendAfter: new Date(Date.now() + runtime.config.outcomeEmailDelaySeconds * 1000),
     }),
   );
@@ -74,7 +78,7 @@ export function smtpTransport(url: string, from: string): OutcomeTransport {
   };
 }
 
-interface DueRow { id: string; verification_id: string; decision: 'approve' | 'reject'; identity: string | null; locale: string; attempts: number }
+interface DueRow { id: string; verification_id: string; decision: 'approve' | 'reject'; identity: string | null; locale: string; attempts: number; message: string | null }
 
 /**
  * Sends up to `limit` due outcome emails. The statement that takes them pushes their
@@ -92,7 +96,7 @@ export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transp
      update applicant_notifications n
         set send_after = now() + make_interval(secs => $2), attempts = n.attempts + 1, updated_at = now()
      from due, verifications v where n.id = due.id and v.id = n.verification_id
-     returning n.id, n.verification_id, n.decision, v.identity, v.locale, n.attempts`,
+     returning n.id, n.verification_id, n.decision, v.identity, v.locale, n.attempts, n.message`,
     [limit, SEND_LEASE_SECONDS],
   );
   for (const row of rows) {
@@ -103,7 +107,8 @@ export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transp
       continue;
     }
     try {
-      await transport({ notificationId: row.id, verificationId: row.verification_id, to, decision: row.decision, locale: row.locale });
+      const message = row.message ? runtime.vault.decrypt<{ text: string }>(row.message).text : undefined;
+      await transport({ notificationId: row.id, verificationId: row.verification_id, to, decision: row.decision, locale: row.locale, message });
     } catch (error) {
       await recordRefusal(runtime, row, error as Error);
       continue;

@@ -112,7 +112,7 @@ export async function assignReview(ctx: ServiceContext, id: string, memberId: st
   const review = await getManualReview(ctx, id);
   if (memberId !== null) {
     const assignee = /^mem_[0-9A-Za-z]+$/.test(memberId) ? await ctx.em.findOne(Member, { id: memberId }) : null;
-    if (!assignee || !assignee.environments.includes(review.mode)) {
+    if (!assignee || assignee.deactivatedAt || !assignee.environments.includes(review.mode)) {
       throw invalidRequest('ASSIGNEE_CANNOT_DECIDE', `Member ${memberId} cannot decide this case: it is not a member of this account holding the ${review.mode} environment.`, { param: 'member_id' });
     }
   }

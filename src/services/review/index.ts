@@ -4,3 +4,4 @@ export * from './manual-review.service.js';
 export * from './outcome-messages.js';
 export * from './workbench.service.js';
 export * from './escalation.service.js';
+export * from './decision.schema.js';

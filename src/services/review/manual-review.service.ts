@@ -19,6 +19,8 @@ export interface DecisionInput {
   notes?: string;
   /** Console deciders under `claim_required`: the member who must hold a live claim (else 403 REVIEW_NOT_HELD). */
   mustHold?: string;
+  /** A reviewer's words for the applicant (console only): shown in the outcome email, nowhere else. */
+  applicantMessage?: string;
 }
 
 /** Review states that still wait on a decision (escalation restricts nothing here). */
@@ -85,7 +87,7 @@ async function resolve(em: EntityManager, ctx: ServiceContext, review: ManualRev
     changeReason: 'reviewer',
   });
   recordVerificationEvent(em, verification, 'action.reviewed', { review: { id: review.id, decision } });
-  queueOutcomeEmail(em, ctx.runtime, verification, decision);
+  queueOutcomeEmail(em, ctx.runtime, verification, decision, input.applicantMessage);
   if (decision === 'approve') await supersedeOtherCases(em, ctx.runtime, verification);
 }
 

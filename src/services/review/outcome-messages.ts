@@ -4,6 +4,8 @@ interface Texts {
   approve: { subject: string; body: string };
   reject: { subject: string; body: string };
   footer: string;
+  /** Heads the reviewer's applicant_message, when there is one. */
+  message: string;
 }
 
 /**
@@ -19,6 +21,7 @@ const TEXTS: Record<string, Texts> = {
       body: 'Hello,\n\nyour identity verification (reference {id}) could not be approved. The business that asked you to verify can tell you what to do next.',
     },
     footer: 'This message was sent automatically; please do not reply to it.',
+    message: 'A note from the team that reviewed your verification:',
   },
   de: {
     approve: { subject: 'Ihre Identitätsprüfung ist abgeschlossen', body: 'Guten Tag,\n\nIhre Identitätsprüfung (Referenz {id}) wurde erfolgreich abgeschlossen.' },
@@ -27,6 +30,7 @@ const TEXTS: Record<string, Texts> = {
       body: 'Guten Tag,\n\nIhre Identitätsprüfung (Referenz {id}) konnte nicht bestätigt werden. Das Unternehmen, das Sie um die Prüfung gebeten hat, nennt Ihnen die nächsten Schritte.',
     },
     footer: 'Diese Nachricht wurde automatisch versendet; bitte antworten Sie nicht darauf.',
+    message: 'Eine Nachricht des Teams, das Ihre Prüfung bearbeitet hat:',
   },
   fr: {
     approve: { subject: "Votre vérification d'identité est terminée", body: "Bonjour,\n\nvotre vérification d'identité (référence {id}) a été approuvée." },
@@ -35,6 +39,7 @@ const TEXTS: Record<string, Texts> = {
       body: "Bonjour,\n\nvotre vérification d'identité (référence {id}) n'a pas pu être approuvée. L'entreprise qui vous a demandé cette vérification peut vous indiquer la marche à suivre.",
     },
     footer: 'Ce message a été envoyé automatiquement ; merci de ne pas y répondre.',
+    message: "Un mot de l'équipe qui a examiné votre vérification :",
   },
   es: {
     approve: { subject: 'Su verificación de identidad se ha completado', body: 'Hola:\n\nsu verificación de identidad (referencia {id}) ha sido aprobada.' },
@@ -43,14 +48,16 @@ const TEXTS: Record<string, Texts> = {
       body: 'Hola:\n\nsu verificación de identidad (referencia {id}) no ha podido ser aprobada. La empresa que le pidió la verificación puede indicarle los próximos pasos.',
     },
     footer: 'Este mensaje se ha enviado automáticamente; por favor, no responda a él.',
+    message: 'Una nota del equipo que revisó su verificación:',
   },
 };
 
 /** Subject and plain-text body in the verification's language (`de-CH` reads as `de`); English when there is no translation. */
-export function outcomeMessage(email: Pick<OutcomeEmail, 'verificationId' | 'decision' | 'locale'>): { subject: string; text: string; language: string } {
+export function outcomeMessage(email: Pick<OutcomeEmail, 'verificationId' | 'decision' | 'locale' | 'message'>): { subject: string; text: string; language: string } {
   const primary = email.locale.split('-')[0]!.toLowerCase();
   const language = TEXTS[primary] ? primary : 'en';
   const texts = TEXTS[language]!;
   const { subject, body } = texts[email.decision];
-  return { subject, text: `${body.replace('{id}', email.verificationId)}\n\n${texts.footer}\n`, language };
+  const note = email.message ? `\n\n${texts.message}\n\n${email.message}` : '';
+  return { subject, text: `${body.replace('{id}', email.verificationId)}${note}\n\n${texts.footer}\n`, language };
 }

@@ -115,7 +115,7 @@ export async function releaseReview(ctx: ServiceContext, id: string): Promise<Ma
  * simultaneous deciders wins, whichever surface), stamped with the member; with
  * `claim_required` the member must hold a live claim (403 REVIEW_NOT_HELD).
  */
-export async function decideFromConsole(ctx: ServiceContext, id: string, input: { decision: ReviewDecision; notes?: string }): Promise<ManualReview> {
+export async function decideFromConsole(ctx: ServiceContext, id: string, input: { decision: ReviewDecision; notes?: string; applicantMessage?: string }): Promise<ManualReview> {
   const member = memberOf(ctx);
   const policy = await reviewPolicy(ctx);
   await openCase(ctx, id);

@@ -8,3 +8,4 @@ export * from './verification-page.js';
 export * from './verification.service.js';
 export * from './verification-read.js';
 export * from './console-read.js';
+export * from './identity-edit.js';

@@ -23,7 +23,7 @@ export function sampleEventData(type: EventType): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   if (type === 'check.completed') extra.check = { id: placeholder('chk'), type: 'document', status: 'completed', verdict: 'approve', score: 0.98, reason_codes: [] };
   if (type === 'verification.tag_added' || type === 'verification.tag_removed') extra.tag = { id: placeholder('tag'), name: 'Example', color: 'slate' };
-  if (type === 'verification.data_updated') Object.assign(extra, { changed_fields: ['first_name'], identity_version: 2 });
+  if (type === 'verification.data_updated') Object.assign(extra, { changed_fields: ['first_name'], version: 2 });
   if (type === 'verification.already_verified') extra.gate = 'superseded';
   if (type.startsWith('action.')) extra.review = { id: '00000000-0000-0000-0000-000000000000', status: type === 'action.reviewed' ? 'resolved' : 'queued' };
   if (type.startsWith('fraud_network.')) return { fraud_network: { id: placeholder('fn'), verification: verification.id } };
