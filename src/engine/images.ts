@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Upload } from '../entities/upload.entity.js';
-import type { Storage } from '../storage/s3.js';
-import type { SessionImages } from './types.js';
+import type { Runtime } from '../runtime.js';
+import type { CheckImages } from './types.js';
 
 /** Content types the image engines decode (PDF and video are not images to them). */
 const IMAGE_TYPES = /^image\//;
@@ -11,9 +11,9 @@ const IMAGE_TYPES = /^image\//;
  * back, the latest selfie, and every selfie as liveness frames. Called with no transaction
  * open and no lock held.
  */
-export async function loadSessionImages(em: EntityManager, storage: Storage, verificationId: string): Promise<SessionImages> {
+export async function loadCheckImages(runtime: Runtime, em: EntityManager, verificationId: string): Promise<CheckImages> {
   const uploads = await em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { uploadedAt: 'asc', createdAt: 'asc' } });
-  const images: SessionImages = {};
+  const images: CheckImages = {};
   const selfies: Buffer[] = [];
   for (const upload of uploads) {
     if (upload.kind === 'video') {
@@ -21,7 +21,7 @@ export async function loadSessionImages(em: EntityManager, storage: Storage, ver
       continue;
     }
     if (!IMAGE_TYPES.test(upload.contentType)) continue;
-    const bytes = await storage.read(upload.storageKey);
+    const bytes = await runtime.storage.read(upload.storageKey);
     if (upload.kind === 'selfie') selfies.push(bytes);
     else if ((upload.side ?? 'front') === 'front') images.document_front = bytes;
     else images.document_back = bytes;

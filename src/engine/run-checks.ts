@@ -8,12 +8,12 @@ import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
-import { loadSessionImages } from './images.js';
+import { loadCheckImages } from './images.js';
 import { EngineTaskError } from './pool/index.js';
 import { rollUp } from './rollup.js';
 import { RUNNERS } from './runners.js';
 import { applySandboxOutcome, forcedCheckIndex } from './sandbox.js';
-import type { CheckResult, Identity, SessionImages } from './types.js';
+import type { CheckResult, Identity, CheckImages } from './types.js';
 
 export interface SessionJobData {
   verificationId: string;
@@ -53,7 +53,7 @@ interface Prepared {
 }
 
 /** The session's images, read from the store at most once per run and only when a live check needs them. */
-type ImageLoader = () => Promise<SessionImages>;
+type ImageLoader = () => Promise<CheckImages>;
 
 /** The analysis: the runner (engine work in the pool) with no transaction open. A failure errors the check. */
 async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader, forced: number): Promise<CheckResult> {
@@ -112,8 +112,8 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
 
 /** Loads the session's images once, on first use. */
 function imageLoader(em: EntityManager, runtime: Runtime, id: string): ImageLoader {
-  let loaded: Promise<SessionImages> | null = null;
-  return () => (loaded ??= loadSessionImages(em, runtime.storage, id));
+  let loaded: Promise<CheckImages> | null = null;
+  return () => (loaded ??= loadCheckImages(em, runtime.storage, id));
 }
 
 /**

@@ -27,7 +27,7 @@ export interface Identity {
 }
 
 /** The session's captured images (live sessions; loaded once, outside any transaction). */
-export interface SessionImages {
+export interface CheckImages {
   document_front?: Buffer;
   document_back?: Buffer;
   selfie?: Buffer;
@@ -43,7 +43,7 @@ export interface CheckInput {
   identity: Identity;
   sandbox: SandboxInput | null;
   now: Date;
-  images?: SessionImages;
+  images?: CheckImages;
   /** The worker pool analyses run in (absent: the runner cannot analyse images). */
   engine?: EnginePool;
 }
