@@ -113,7 +113,7 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
 /** Loads the session's images once, on first use. */
 function imageLoader(em: EntityManager, runtime: Runtime, id: string): ImageLoader {
   let loaded: Promise<CheckImages> | null = null;
-  return () => (loaded ??= loadCheckImages(em, runtime.storage, id));
+  return () => (loaded ??= loadCheckImages(runtime, em, id));
 }
 
 /**
