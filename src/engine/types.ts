@@ -1,5 +1,6 @@
 import type { Check } from '../entities/check.entity.js';
 import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
+import type { EnginePool } from './pool/index.js';
 
 /** What the document check read (OCR later; the sandbox `document` today). */
 export interface DocumentRead {
@@ -38,12 +39,26 @@ export interface EmailChallenge {
   last_sent_at: string;
 }
 
+/** The session's captured images (live sessions; loaded once, outside any transaction). */
+export interface CheckImages {
+  document_front?: Buffer;
+  document_back?: Buffer;
+  selfie?: Buffer;
+  /** Selfie frames for passive liveness (every selfie upload, oldest first). */
+  liveness?: Buffer[];
+  /** A video was captured (frames are not extracted: no video decoder ships with the service). */
+  video?: boolean;
+}
+
 export interface CheckInput {
   check: Check;
   snapshot: FlowSnapshot;
   identity: Identity;
   sandbox: SandboxInput | null;
   now: Date;
+  images?: CheckImages;
+  /** The worker pool analyses run in (absent: the runner cannot analyse images). */
+  engine?: EnginePool;
 }
 
 /** One runner per check type behind one interface. */
@@ -65,6 +80,8 @@ export interface Finding {
 
 export interface CheckRunner {
   type: string;
+  /** Live runs load the session's images first (read outside the transaction). */
+  needsImages?: boolean;
   run(input: CheckInput): Promise<CheckResult> | CheckResult;
 }
 
