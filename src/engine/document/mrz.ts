@@ -22,6 +22,8 @@ interface Layout {
   checked: CheckedField[];
   composite?: { digit: [number, number]; parts: [number, number, number][] };
   alpha: [number, number, number][];
+  /** The name field: after its first run of three fillers only fillers follow. */
+  names: [number, number, number];
 }
 
 const LAYOUTS: Record<MrzFormat, Layout> = {
@@ -34,6 +36,7 @@ const LAYOUTS: Record<MrzFormat, Layout> = {
     ],
     composite: { digit: [1, 43], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 43]] },
     alpha: [[0, 2, 44], [1, 10, 13]],
+    names: [0, 5, 44],
   },
   TD2: {
     checked: [
@@ -43,6 +46,7 @@ const LAYOUTS: Record<MrzFormat, Layout> = {
     ],
     composite: { digit: [1, 35], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 35]] },
     alpha: [[0, 2, 36], [1, 10, 13]],
+    names: [0, 5, 36],
   },
   TD1: {
     checked: [
@@ -52,6 +56,7 @@ const LAYOUTS: Record<MrzFormat, Layout> = {
     ],
     composite: { digit: [1, 29], parts: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 29]] },
     alpha: [[0, 2, 5], [1, 15, 18], [2, 0, 30]],
+    names: [2, 0, 30],
   },
 };
 
@@ -137,6 +142,14 @@ function repairByFormat(lines: string[], layout: Layout, repairs: MrzRepair[]): 
     force(f.digit[0], f.digit[1], TO_DIGIT);
   }
   if (layout.composite) force(layout.composite.digit[0], layout.composite.digit[1], TO_DIGIT);
+  const [line, start, end] = layout.names;
+  const run = lines[line].indexOf('<<<', start);
+  for (let i = run; run >= 0 && i < end; i++) {
+    if (lines[line][i] !== '<') {
+      repairs.push({ line, column: i, from: lines[line][i], to: '<', by: 'format' });
+      setChar(lines, line, i, '<');
+    }
+  }
 }
 
 /**
@@ -168,6 +181,21 @@ function checkAll(lines: string[], layout: Layout): string[] {
     if (checkDigit(composite) !== digitAt(lines, layout.composite.digit)) failed.push('composite');
   }
   return failed;
+}
+
+/**
+ * A misread check digit (6 read as 0, say): when exactly one field's digit fails, the digit
+ * its field computes is taken only if the composite check digit, which covers it, then passes.
+ */
+function repairMisreadDigit(lines: string[], layout: Layout, repairs: MrzRepair[]): void {
+  const failing = layout.checked.filter((f) => checkDigit(lines[f.line].slice(f.start, f.end)) !== digitAt(lines, f.digit));
+  if (!layout.composite || failing.length !== 1) return;
+  const f = failing[0];
+  const before = lines[f.digit[0]][f.digit[1]];
+  const computed = checkDigit(lines[f.line].slice(f.start, f.end));
+  setChar(lines, f.digit[0], f.digit[1], computed);
+  if (checkAll(lines, layout).length === 0) repairs.push({ line: f.digit[0], column: f.digit[1], from: before, to: computed, by: 'check_digit' });
+  else setChar(lines, f.digit[0], f.digit[1], before);
 }
 
 /** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are this century. */
@@ -225,11 +253,13 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
       setChar(lines, f.line, f.start + i, fixed.value[i]);
     }
   }
+  repairMisreadDigit(lines, layout, repairs);
   let failed = checkAll(lines, layout);
   // A check digit has a one-in-ten chance of confirming a wrong swap: the composite must agree too.
   if (failed.includes('composite') && repairs.length > forced) {
     lines.splice(0, lines.length, ...beforeGuesses);
     repairs.splice(forced);
+    repairMisreadDigit(lines, layout, repairs);
     failed = checkAll(lines, layout);
   }
   return { format, lines, valid: failed.length === 0, failed, repairs, fields: fieldsOf(format, lines, now) };

@@ -43,11 +43,14 @@ export function td1(h: Holder, docCode = 'I'): string[] {
   return [l1, l2head + checkDigit(composite), pad(names(h), 30)];
 }
 
-/** Changes one check digit (the birth date's) so the zone no longer validates. */
+/**
+ * A forged zone: the birth year changed by ten (1974 -> 1984) with the check digits left as
+ * issued, so the birth date's and the composite check digits fail.
+ */
 export function corruptCheckDigit(lines: string[], format: 'TD1' | 'TD3'): string[] {
-  const [line, column] = format === 'TD3' ? [1, 19] : [1, 6];
+  const [line, column] = format === 'TD3' ? [1, 13] : [1, 0];
   const out = [...lines];
-  const wrong = String((Number(out[line][column]) + 3) % 10);
+  const wrong = String((Number(out[line][column]) + 1) % 10);
   out[line] = out[line].slice(0, column) + wrong + out[line].slice(column + 1);
   return out;
 }
