@@ -8,10 +8,12 @@ import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
+import { recordDocumentRead } from './document-record.js';
+import { loadCheckImages } from './images.js';
 import { rollUp } from './rollup.js';
 import { RUNNERS } from './runners.js';
 import { applySandboxOutcome, forcedCheckIndex } from './sandbox.js';
-import type { CheckResult, Identity } from './types.js';
+import type { CheckImages, CheckResult, Identity } from './types.js';
 
 export interface SessionJobData {
   verificationId: string;
@@ -44,7 +46,7 @@ export const checkEventData = (c: Check) => ({
 const errored: CheckResult = { status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'], providerTier: 'standard' };
 
 /** Runs one pending check and saves its result with check.completed, in one transaction. */
-async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number): Promise<boolean> {
+async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number, images?: CheckImages): Promise<boolean> {
   return em.transactional(async (tx) => {
     const v = await lockProcessing(tx, id, true);
     if (!v) return false;
@@ -55,7 +57,7 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
     let outcome: CheckResult;
     try {
       outcome = runner
-        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date() })
+        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), images })
         : errored;
       if (v.sandbox && position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     } catch (error) {
@@ -64,6 +66,7 @@ async function runOne(em: EntityManager, runtime: Runtime, id: string, position:
     }
     Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
+    await recordDocumentRead(tx, runtime, v, identity, outcome);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
     // R4/R7: the document has been read; a match closes the session before any verdict.
     if (check.type === 'document' && (await gateDocument(tx, v))) return false;
@@ -84,9 +87,14 @@ export async function runChecks(runtime: Runtime, data: SessionJobData): Promise
   if (!v || v.status !== 'processing') return;
   const checks = await em.find(Check, { verification: v }, { orderBy: { position: 'asc' } });
   const forced = v.sandbox ? forcedCheckIndex(checks.map((c) => c.type), checks.map((c) => c.required), v.sandbox.outcome) : -1;
+  // Live sessions' images are read from the store once, outside any transaction (sandbox simulates).
+  const images = v.mode !== 'live' || v.sandbox ? undefined : await loadCheckImages(runtime, em, v.id).catch((error) => {
+    runtime.logger.error({ err: error }, `images of ${v.id} could not be loaded`);
+    return undefined;
+  });
   em.clear();
   for (const check of checks) {
-    if (!(await runOne(em, runtime, data.verificationId, check.position, forced))) return;
+    if (!(await runOne(em, runtime, data.verificationId, check.position, forced, images))) return;
     em.clear();
   }
   await em.transactional(async (tx) => {

@@ -1,7 +1,7 @@
 import type { Check } from '../entities/check.entity.js';
 import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
 
-/** What the document check read (OCR later; the sandbox `document` today). */
+/** What the document check read (off the images in live, the sandbox `document` in sandbox). */
 export interface DocumentRead {
   number?: string;
   national_id?: string;
@@ -25,12 +25,27 @@ export interface Identity {
   fields?: Record<string, string>;
 }
 
+/** The session's completed uploads, loaded from the store before the checks run (live sessions). */
+export interface CheckImages {
+  document_front?: Buffer;
+  document_back?: Buffer;
+  selfie?: Buffer;
+}
+
 export interface CheckInput {
   check: Check;
   snapshot: FlowSnapshot;
   identity: Identity;
   sandbox: SandboxInput | null;
   now: Date;
+  images?: CheckImages;
+}
+
+/** What a check found on one image, stored on its upload and served as evidence (never identity). */
+export interface EvidenceAnalysis {
+  kind: 'document' | 'selfie';
+  side?: 'front' | 'back';
+  analysis: Record<string, unknown>;
 }
 
 /** One runner per check type behind one interface. */
@@ -40,6 +55,9 @@ export interface CheckResult {
   score: number | null;
   reasonCodes: string[];
   providerTier: string;
+  /** What the document check read off the images: sealed into the identity so R4/R7, expiry and age run on it. */
+  document?: DocumentRead;
+  evidence?: EvidenceAnalysis[];
 }
 
 export interface CheckRunner {
