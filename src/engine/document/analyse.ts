@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { aamvaFields, type BarcodeFields, readPdf417 } from './barcode.js';
 import { type MrzResult, documentTypeOf, findMrz } from './mrz.js';
 import { ocrMrzText, ocrText } from './ocr.js';
@@ -57,10 +58,21 @@ export interface AnalyseOptions {
   now?: Date;
 }
 
-/** OCRs the zone: the lower part first (fast), then the whole image, then upside down. */
+/**
+ * OCRs the zone: the lower part first (fast); while no reading passes its check digits, the
+ * lower part binarised and enlarged, the whole image, then upside down. A failing zone is
+ * read several ways before it counts as invalid, so one misread does not reject a document.
+ */
 async function readMrz(prepared: Buffer, now: Date): Promise<MrzResult | null> {
   let best: MrzResult | null = null;
-  for (const attempt of [() => lowerPart(prepared), async () => prepared, async () => lowerPart(await upsideDown(prepared))]) {
+  const attempts = [
+    () => lowerPart(prepared),
+    async () => sharp(await lowerPart(prepared)).threshold(150).png().toBuffer(),
+    async () => sharp(await lowerPart(prepared)).resize({ width: 1900 }).png().toBuffer(),
+    async () => prepared,
+    async () => lowerPart(await upsideDown(prepared)),
+  ];
+  for (const attempt of attempts) {
     const found = findMrz(await ocrMrzText(await attempt()), now);
     if (found && (!best || found.failed.length < best.failed.length)) best = found;
     if (best?.valid) return best;

@@ -26,7 +26,7 @@ function profileScore(pixels: Buffer, width: number, height: number): number {
 export async function estimateSkew(grey: Buffer): Promise<number> {
   const small = await sharp(grey).resize({ width: SKEW_WIDTH }).raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => sharp(data, { raw: info }).png().toBuffer());
   const score = async (angle: number) => {
-    const { data, info } = await sharp(small).rotate(angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(small).rotate(angle, { background: '#ffffff' }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     return profileScore(data, info.width, info.height);
   };
   let best = { angle: 0, score: await score(0) };
