@@ -160,14 +160,14 @@ describe('document: expiry', () => {
     expect(expiryDisposition(snapshot(), 'GBR', 'passport')).toBe('reject');
   });
 
-  it.each([0, 1])('an unreadable expiry date gives EXPIRY_UNREADABLE review at sensitivity %s', (sensitivity) => {
+  it.each([0, 1])('an unreadable expiry date gives EXPIRY_UNREADABLE review at sensitivity %s', async (sensitivity) => {
     const snap = snapshot({ sensitivity });
     for (const expiry_date of ['31/12/2030', 'unreadable', '2030-13-45']) {
       const out = evaluateDocument(passport({ expiry_date }), snap, NOW);
       expect(out.verdict).toBe('review');
       expect(out.reasonCodes).toEqual(['EXPIRY_UNREADABLE']);
     }
-    const runner = RUNNERS.document.run(input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }));
+    const runner = await RUNNERS.document.run(input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }));
     expect(runner).toMatchObject({ verdict: 'review', reasonCodes: ['EXPIRY_UNREADABLE'] });
   });
 

@@ -2,7 +2,7 @@ import type { Check } from '../entities/check.entity.js';
 import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
 import type { EnginePool } from './pool/index.js';
 
-/** What the document check read (OCR later; the sandbox `document` today). */
+/** What the document check read (off the images in live, the sandbox `document` in sandbox). */
 export interface DocumentRead {
   number?: string;
   national_id?: string;
@@ -61,6 +61,13 @@ export interface CheckInput {
   engine?: EnginePool;
 }
 
+/** What a check found on one image, stored on its upload and served as evidence (never identity). */
+export interface EvidenceAnalysis {
+  kind: 'document' | 'selfie';
+  side?: 'front' | 'back';
+  analysis: Record<string, unknown>;
+}
+
 /** One runner per check type behind one interface. */
 export interface CheckResult {
   status: 'completed' | 'skipped' | 'errored';
@@ -70,6 +77,9 @@ export interface CheckResult {
   providerTier: string;
   /** What the check found (an AML hit, a fraud-network signal): JSON, ids and scores, never identity. */
   findings?: Finding[];
+  /** What the document check read off the images: sealed into the identity so R4/R7, expiry and age run on it. */
+  document?: DocumentRead;
+  evidence?: EvidenceAnalysis[];
 }
 
 /** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */
