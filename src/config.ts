@@ -44,6 +44,8 @@ export interface Config {
   identityEncryptionKey?: string;
   /** LOG_LEVEL: silent, fatal, error, warn, info (default), debug, trace. */
   logLevel: LogLevel;
+  /** REQUEST_LOG=false stops recording key calls in the request log (only for measuring its cost). */
+  requestLog: boolean;
   /** The checks engine's worker pool: ENGINE_CONCURRENCY threads (default cores - 1), ENGINE_TIMEOUT_MS per analysis. */
   engine: { concurrency: number; timeoutMs: number };
 }
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Identity verification <no-reply@localhost>',
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: logLevelOf(env.LOG_LEVEL),
+    requestLog: bool(env, 'REQUEST_LOG', true),
     engine: { concurrency: int(env, 'ENGINE_CONCURRENCY', defaultConcurrency()) || 1, timeoutMs: int(env, 'ENGINE_TIMEOUT_MS', 60_000) || 1 },
   };
 }

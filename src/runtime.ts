@@ -11,6 +11,8 @@ import { EnginePool } from './engine/pool/index.js';
 import { loadMasterKey, Vault } from './services/shared/index.js';
 import { KeyCache, MerchantCache, SignInThrottle } from './services/access/index.js';
 import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
+import { closeRequestLog } from './services/logs/index.js';
+import { warmAmlIndex } from './engine/aml/lists.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -69,7 +71,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     }
     let s3Endpoint = config.s3.endpoint;
     if (!s3Endpoint && options.storage !== false) {
-      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket);
+      // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, 0, [new URL(config.publicUrl).origin]);
       stops.push(['store', store.stop]);
       s3Endpoint = store.endpoint;
     }
@@ -88,11 +91,16 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     stops.push(['engine pool', () => engine.close()]);
     const runtime: Runtime = { config, orm, storage, jobs, vault, engine, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
     jobs.register(runtime);
+    // Runs after the HTTP server stopped, before the database connections close: the last calls are written.
+    stops.push(['request log', () => closeRequestLog(runtime)]);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);
     stops.push(['webhook sender', () => closeSender(runtime)]);
     stops.push(['jobs', () => jobs.stop()]);
-    if (options.workJobs ?? config.runJobs) await jobs.start();
+    if (options.workJobs ?? config.runJobs) {
+      warmAmlIndex(logger);
+      await jobs.start();
+    }
     return runtime;
   } catch (error) {
     await stopAll();

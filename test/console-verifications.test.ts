@@ -1,6 +1,6 @@
 import { systemFork } from '../src/orm.js';
 import { createMember, type BootstrapResult } from '../src/services/access/index.js';
-import { ActivityDocument, AuditEventsDocument, EvidenceDocument, RevealIdentityDocument } from './graphql/generated.js';
+import { ActivityDocument, AuditEventsDocument, ConsoleCasesDocument, EvidenceDocument, RevealIdentityDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
@@ -67,6 +67,32 @@ describe('GET /v1/console/verifications', () => {
       const read = (await server.request(`/v1/console/verifications/${v.id}`, { token: owner })).body;
       expect(read.decided_by).toEqual({ type: via, id: via === 'member' ? account.member.id : account.keys.sandbox.id });
     }
+  });
+});
+
+describe('console case filters and decided_by on both surfaces', () => {
+  it('tag narrows the list to verifications carrying it (REST tag, GraphQL tagId); GraphQL decidedBy matches REST decided_by', async () => {
+    const key = account.keys.sandbox.secret_key;
+    const tagged = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } });
+    const untagged = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'pending' } });
+    const tag = await server.request('/v1/tags', { token: key, body: { name: `Console filter ${Date.now()}`, color: 'blue' } });
+    expect((await server.request(`/v1/verifications/${tagged.id}/tags`, { token: key, body: { tags: [tag.body.id] } })).status).toBe(200);
+    const rest = (await server.request(`/v1/console/verifications?tag=${tag.body.id}&limit=100`, { token: owner })).body.data.map((v: { id: string }) => v.id);
+    expect(rest).toEqual([tagged.id]);
+    expect(rest).not.toContain(untagged.id);
+    const bad = await server.request('/v1/console/verifications?tag=nope', { token: owner });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('tag');
+    const other = await server.bootstrap();
+    expect((await server.request(`/v1/console/verifications?tag=${tag.body.id}`, { token: other.member.session_token })).body.data).toEqual([]);
+    await settledStatus(tagged.id);
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [tagged.id]);
+    expect((await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: owner, body: { decision: 'reject' } })).status).toBe(200);
+    const gqlPage = await gql(server, owner, ConsoleCasesDocument, { filter: { tagId: tag.body.id }, first: 50 });
+    expect(gqlPage.body.errors).toBeUndefined();
+    expect(gqlPage.body.data!.verifications.nodes).toEqual([{ id: tagged.id, status: 'rejected', mode: 'sandbox', decidedBy: { type: 'member', id: account.member.id }, tags: [{ id: tag.body.id }] }]);
+    const restOne = (await server.request(`/v1/console/verifications/${tagged.id}`, { token: owner })).body;
+    expect(restOne.decided_by).toEqual({ type: 'member', id: account.member.id });
   });
 });
 

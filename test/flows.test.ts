@@ -233,7 +233,7 @@ describe('POST /v1/flows/{id}/preview', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'flow_preview', flow: flow.id, mode: 'sandbox', client_token: expect.any(String) });
     expect(res.body.id).toMatch(/^vs_/);
-    expect(res.body.url).toBe(`${server.config.publicUrl}/verify/${res.body.id}?token=${res.body.client_token}`);
+    expect(res.body.url).toBe(`${server.config.publicUrl}/verify/${res.body.id}#token=${res.body.client_token}`);
     const ttl = new Date(res.body.expires_at).getTime() - before;
     expect(server.config.previewTtlSeconds).toBe(1800);
     expect(ttl).toBeGreaterThan(1795_000);

@@ -144,11 +144,12 @@ describe('GET /v1/verifications/{id}?include=', () => {
 });
 
 describe('hosted_verify_url', () => {
-  it('serves a page showing the session state and no applicant identity', async () => {
+  it('serves the hosted page (a static shell under a strict CSP) with no applicant identity in it', async () => {
     const res = await create({ applicant: { email: 'hidden@example.com' }, sandbox: { outcome: 'pending' } });
     const page = await server.request(new URL(res.body.hosted_verify_url).pathname);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('data-status="pending"');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.body).toContain('/verify/assets/app.js');
     expect(page.body).not.toContain('hidden@example.com');
   });
 });

@@ -28,7 +28,7 @@ describe('POST /v1/verifications', () => {
     expect(res.body).toMatchObject({ object: 'verification', status: 'pending', mode: 'sandbox', verdict: null, change_reason: null, identity_version: 0, locale: 'en', metadata: {} });
     expect(res.body.id).toMatch(/^vs_[0-9A-Za-z]{24}$/);
     expect(res.body.client_token).toMatch(/^vct_/);
-    expect(res.body.hosted_verify_url).toBe(`${server.config.publicUrl}/verify/${res.body.id}`);
+    expect(res.body.hosted_verify_url).toBe(`${server.config.publicUrl}/verify/${res.body.id}#token=${res.body.client_token}`);
     const hours = (Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)) / 3600_000;
     expect(hours).toBeCloseTo(24, 3);
     const read = await get(sandbox, res.body.id);

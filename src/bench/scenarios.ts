@@ -1,7 +1,9 @@
 import type { LoadSettings, LoadTarget, Measurement } from './load.js';
 import { graphqlScenarios } from './graphql.js';
 import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js';
+import { reportingComparisons, reportingScenarios } from './reporting.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
+import { logsComparisons, logsScenarios } from './logs.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 
@@ -73,6 +75,8 @@ export const scenarios: Scenario[] = [
   ...reviewQueueScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
+  ...logsScenarios,
+  ...reportingScenarios,
 ];
 
 /**
@@ -95,4 +99,6 @@ export const comparisons: Comparison[] = [
   ...verificationComparisons,
   ...lookupComparisons,
   ...reviewQueueComparisons,
+  ...logsComparisons,
+  ...reportingComparisons,
 ];

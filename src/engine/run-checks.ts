@@ -6,8 +6,10 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
+import { signalFraudNetworks } from '../services/fraud-networks/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
+import { recordDocumentRead } from './document-record.js';
 import { loadCheckImages } from './images.js';
 import { EngineTaskError } from './pool/index.js';
 import { rollUp } from './rollup.js';
@@ -84,8 +86,10 @@ async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepare
     if (!v) return false;
     const check = await tx.findOne(Check, { id: prepared.check.id }, { refresh: true });
     if (!check || check.status !== 'pending') return true;
-    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
+    outcome = await signalFraudNetworks(tx, runtime.vault, v, prepared.identity, outcome);
+    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
+    await recordDocumentRead(tx, runtime, v, v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {}, outcome);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
     // R4/R7: the document has been read; a match closes the session before any verdict.
     if (check.type === 'document' && (await gateDocument(tx, v))) return false;

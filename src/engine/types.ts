@@ -2,7 +2,7 @@ import type { Check } from '../entities/check.entity.js';
 import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
 import type { EnginePool } from './pool/index.js';
 
-/** What the document check read (OCR later; the sandbox `document` today). */
+/** What the document check read (off the images in live, the sandbox `document` in sandbox). */
 export interface DocumentRead {
   number?: string;
   national_id?: string;
@@ -21,9 +21,22 @@ export interface DocumentRead {
 /** The decrypted identity of a session. */
 export interface Identity {
   email?: string;
+  /** Set when the applicant confirmed `email` with the one-time code of the hosted page's email step. */
+  email_confirmed?: boolean;
+  /** The hosted page's open email challenge (address, code hash, attempts); gone once confirmed. */
+  email_challenge?: EmailChallenge;
   reference_id?: string;
   document?: DocumentRead;
   fields?: Record<string, string>;
+}
+
+export interface EmailChallenge {
+  email: string;
+  code_hash: string;
+  expires_at: string;
+  attempts: number;
+  sends: number;
+  last_sent_at: string;
 }
 
 /** The session's captured images (live sessions; loaded once, outside any transaction). */
@@ -48,6 +61,13 @@ export interface CheckInput {
   engine?: EnginePool;
 }
 
+/** What a check found on one image, stored on its upload and served as evidence (never identity). */
+export interface EvidenceAnalysis {
+  kind: 'document' | 'selfie';
+  side?: 'front' | 'back';
+  analysis: Record<string, unknown>;
+}
+
 /** One runner per check type behind one interface. */
 export interface CheckResult {
   status: 'completed' | 'skipped' | 'errored';
@@ -55,6 +75,17 @@ export interface CheckResult {
   score: number | null;
   reasonCodes: string[];
   providerTier: string;
+  /** What the check found (an AML hit, a fraud-network signal): JSON, ids and scores, never identity. */
+  findings?: Finding[];
+  /** What the document check read off the images: sealed into the identity so R4/R7, expiry and age run on it. */
+  document?: DocumentRead;
+  evidence?: EvidenceAnalysis[];
+}
+
+/** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */
+export interface Finding {
+  code: string;
+  [detail: string]: unknown;
 }
 
 export interface CheckRunner {

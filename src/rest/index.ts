@@ -22,7 +22,11 @@ import { settingsRouter } from './settings.router.js';
 import { consoleReviewsRouter } from './console-reviews.router.js';
 import { consoleVerificationsRouter } from './console-verifications.router.js';
 import { consoleMembersRouter } from './console-members.router.js';
+import { consoleLogsRouter } from './console-logs.router.js';
+import { consoleExportsRouter } from './console-exports.router.js';
+import { consoleReportingRouter } from './console-reporting.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
+import { applicantRouter, clientTokenRouter } from './applicant.router.js';
 
 /** Routers of the key-authenticated surface (`/v1/*` outside `/v1/console`). */
 const keyRouters = () => [
@@ -38,13 +42,22 @@ const keyRouters = () => [
   applicantsRouter(),
   usageRouter(),
   webhooksRouter(),
+  clientTokenRouter(),
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
-const consoleRouters = () => [settingsRouter(), consoleReviewsRouter(), consoleVerificationsRouter(), consoleMembersRouter()];
+const consoleRouters = () => [
+  settingsRouter(),
+  consoleReviewsRouter(),
+  consoleVerificationsRouter(),
+  consoleMembersRouter(),
+  consoleLogsRouter(),
+  consoleExportsRouter(),
+  consoleReportingRouter(),
+];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
-export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters()];
+export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters(), applicantRouter(runtime)];
 
 /**
  * A path that exists answered with a method it does not take: 405 METHOD_NOT_ALLOWED with
@@ -75,6 +88,8 @@ export function v1(runtime: Runtime): Middleware {
   const sessions = consoleSessionsRouter(runtime).routes();
   const consoleApp = compose([memberAuthentication(runtime), ...consoleRouters().map((r) => r.routes())] as Middleware[]);
   const keyApp = compose([keyAuthentication(runtime), ...keyRouters().map((r) => r.routes())] as Middleware[]);
+  // The hosted page's applicant API: a session's client token, never a secret key.
+  const applicantApp = applicantRouter(runtime).routes();
   const allowed = allowedMethods(v1Routers(runtime));
   return async (ctx: Context, next: Next) => {
     if (ctx.path === '/v1' || ctx.path.startsWith('/v1/')) {
@@ -87,6 +102,7 @@ export function v1(runtime: Runtime): Middleware {
       }
       if (ctx.path === '/v1/console/sessions' || ctx.path.startsWith('/v1/console/sessions/')) return sessions(ctx as never, next);
       if (ctx.path.startsWith('/v1/console/')) return consoleApp(ctx, next);
+      if (ctx.path.startsWith('/v1/hosted/')) return applicantApp(ctx as never, next);
       return keyApp(ctx, next);
     }
     return next();

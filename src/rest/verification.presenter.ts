@@ -25,7 +25,7 @@ export interface VerificationView {
 }
 
 /** The check fields the resource shows: an entity, or a row the create path wrote itself. */
-export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
+export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'> & { findings?: Check['findings'] };
 
 /** The verification fields the resource shows; `checks` is a loaded collection or a plain list. */
 export type PresentableVerification = Pick<
@@ -47,6 +47,7 @@ export function presentCheck(check: PresentableCheck) {
     score: check.score ?? null,
     provider_tier: check.providerTier,
     reason_codes: check.reasonCodes,
+    findings: check.findings ?? [],
     created_at: iso(check.createdAt),
     updated_at: iso(check.updatedAt),
   };
@@ -88,7 +89,8 @@ export function presentVerification(v: PresentableVerification, view: Verificati
     ...(view.applicant ? { applicant: { object: 'applicant_data', version: view.applicant.version, fields: view.applicant.fields } } : {}),
     ...(view.evidence ? { evidence: view.evidence.map(presentEvidence) } : {}),
     client_token: view.clientToken ?? null,
-    hosted_verify_url: `${view.publicUrl}/verify/${v.id}`,
+    // The create answer's link is ready to open: the token rides in the fragment, which no server or log sees.
+    hosted_verify_url: `${view.publicUrl}/verify/${v.id}${view.clientToken ? `#token=${view.clientToken}` : ''}`,
     locale: v.locale,
     metadata: v.metadata,
     expires_at: iso(v.expiresAt),

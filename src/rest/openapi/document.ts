@@ -19,13 +19,22 @@ const STATUS_TEXT: Record<number, string> = {
 /** `/v1/flows/:id` as OpenAPI writes it: `/v1/flows/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+const SCHEME = { key: 'secretKey', member: 'memberSession', client: 'clientToken' } as const;
+/** The spec's export headers (Back-office endpoints: exports are capped at 5,000 rows). */
+const csvHeaders = {
+  'X-Rows': { description: 'Rows returned', schema: { type: 'integer' as const } },
+  'X-Truncated': { description: 'true when the 5,000-row cap cut the export', schema: { type: 'string' as const, enum: ['true', 'false'] } },
+};
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorEnvelope } } });
 
 function responsesOf(route: RouteDoc): ZodOpenApiResponsesObject {
   const status = route.status ?? 200;
   const errors = new Set([400, ...(route.auth === 'none' ? [] : [401, 403, 404]), ...(route.auth === 'key' ? [429] : []), ...(route.errors ?? [])]);
   const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, content: { 'application/json': { schema: route.response } } };
+  const media = route.contentType ?? 'application/json';
+  const headers = route.contentType === 'text/csv' ? csvHeaders : undefined;
+  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, ...(headers ? { headers } : {}), content: { [media]: { schema: route.response } } };
   for (const code of [...errors].sort()) responses[String(code)] = errorResponse(STATUS_TEXT[code] ?? 'Error');
   responses.default = errorResponse('Any other failure (500 api_error carries only the request id)');
   return responses;
@@ -40,7 +49,7 @@ function operationOf(route: RouteDoc): ZodOpenApiOperationObject {
     summary: route.summary,
     ...(route.permission ? { description: `Requires the key scope \`${route.permission}\`.` } : {}),
     tags: [tag],
-    security: route.auth === 'none' ? [] : [{ [route.auth === 'key' ? 'secretKey' : 'memberSession']: [] }],
+    security: route.auth === 'none' ? [] : [{ [SCHEME[route.auth]]: [] }],
     ...(path || route.query || route.headers ? { requestParams: { ...(path ? { path } : {}), ...(route.query ? { query: route.query } : {}), ...(route.headers ? { header: route.headers } : {}) } } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: responsesOf(route),
@@ -82,6 +91,7 @@ export function buildOpenApiDocument(routes: RouteDoc[] = ROUTES): ReturnType<ty
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret API key, sk_test_... or sk_live_...' },
         memberSession: { type: 'http', scheme: 'bearer', description: 'A console session token (POST /v1/console/sessions), mst_...' },
+        clientToken: { type: 'http', scheme: 'bearer', description: 'A session\'s client token (create response or POST /v1/verifications/{id}/client_token), vct_...; the hosted page only' },
       },
     },
     paths,

@@ -10,6 +10,7 @@ import { listMembersQuery } from '../console-members.router.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
+import { hostedCodeBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from '../applicant.schema.js';
 import { patchSettingsBody } from '../settings.schema.js';
 import { createTagBody, listApplicantsQuery, listTagsQuery, taggingBody, updateTagBody, usageQuery } from '../tags.schema.js';
 import { completeUploadBody, createUploadBody } from '../uploads.schema.js';
@@ -17,14 +18,19 @@ import { getVerificationQuery, listVerificationsQuery } from '../verifications.r
 import { createVerificationBody } from '../verifications.schema.js';
 import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from '../webhooks.schema.js';
 import * as r from './responses.js';
+import * as h from './hosted-responses.js';
+import * as logs from './logs.responses.js';
+import { exportUsageBody, exportVerificationsBody, listDeliveryLogQuery, listRequestLogsQuery, replayBody } from '../console-logs.schema.js';
+import * as rr from './reporting-responses.js';
+import { analyticsQuery, consoleUsageQuery, listPersonsQuery, overviewQuery } from '../console-reporting.schema.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
 export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
-  /** `key`: a secret key (Bearer sk_...); `member`: a console session (Bearer mst_...); `none`. */
-  auth: 'key' | 'member' | 'none';
+  /** `key`: a secret key (Bearer sk_...); `member`: a console session (Bearer mst_...); `client`: a session's client token (Bearer vct_...); `none`. */
+  auth: 'key' | 'member' | 'client' | 'none';
   /** The key scope the route requires (documented in the description). */
   permission?: string;
   query?: z.ZodObject;
@@ -38,11 +44,15 @@ export interface RouteDoc {
   errors?: number[];
   /** Request headers the route reads (e.g. Idempotency-Key). */
   headers?: z.ZodObject;
+  /** The success answer's media type when it is not JSON (`text/csv` for exports). */
+  contentType?: 'text/csv';
 }
 
 type Options = Omit<RouteDoc, 'method' | 'path' | 'summary' | 'auth' | 'response'>;
 const key = (method: RouteDoc['method'], path: string, summary: string, response: z.ZodType, options: Options = {}): RouteDoc => ({ method, path, summary, auth: 'key', response, ...options });
 const member = (method: RouteDoc['method'], path: string, summary: string, response: z.ZodType, options: Options = {}): RouteDoc => ({ method, path, summary, auth: 'member', response, ...options });
+
+const client = (method: RouteDoc['method'], path: string, summary: string, response: z.ZodType, options: Options = {}): RouteDoc => ({ method, path, summary, auth: 'client', response, ...options });
 
 const idempotency = z.object({ 'idempotency-key': z.string().max(255).optional().meta({ description: 'Replays the stored answer of an earlier call with the same key (24 h).' }) });
 
@@ -65,6 +75,7 @@ export const ROUTES: RouteDoc[] = [
   key('delete', '/v1/verifications/:id/reverification', 'Withdraw an open reverification grant', r.reverificationRevoked, { permission: 'verification:create', errors: [409] }),
   key('post', '/v1/verifications/:id/uploads', 'Create a presigned upload URL', r.uploadUrl, { permission: 'verification:create', body: createUploadBody, status: 201, errors: [409, 503] }),
   key('post', '/v1/verifications/:id/uploads/:uploadId/complete', 'Complete an upload (checks the stored bytes)', r.upload, { permission: 'verification:create', body: completeUploadBody, errors: [409, 413, 503] }),
+  key('post', '/v1/verifications/:id/client_token', 'Renew the applicant\'s client token while the session is pending (the old one stops working)', h.clientToken, { permission: 'verification:create', body: renewTokenBody, errors: [409] }),
   key('post', '/v1/verifications/:id/tags', 'Tag a verification', r.tagReferenceList, { permission: 'verification:create', body: taggingBody }),
   key('delete', '/v1/verifications/:id/tags/:tagId', 'Remove a tag from a verification', r.tagRemoved, { permission: 'verification:create' }),
   key('get', '/v1/manual-reviews', 'List manual reviews', r.listOf(r.manualReview, 'ManualReviewList'), { permission: 'verification:read', query: listManualReviewsQuery }),
@@ -118,4 +129,22 @@ export const ROUTES: RouteDoc[] = [
   member('put', '/v1/console/reviews/:id/assignment', 'Route a case to a member, or back to the pool', r.consoleReview, { body: assignmentBody, permission: 'reviews.assign' }),
   member('post', '/v1/console/reviews/:id/lock', 'Mark presence on a case (advisory; lapses after presence_ttl_ms)', r.reviewLock, { body: emptyBody }),
   member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
+
+  client('get', '/v1/hosted/verifications/:id', 'The hosted page\'s session: steps, branding, language, progress', h.hostedSession, { errors: [409] }),
+  client('post', '/v1/hosted/verifications/:id/uploads', 'Presign an applicant upload (null upload_url in a preview)', h.hostedUploadUrl, { body: hostedUploadBody, status: 201, errors: [409, 503] }),
+  client('post', '/v1/hosted/verifications/:id/uploads/:uploadId/complete', 'Complete an applicant upload (checks the stored bytes)', h.hostedUpload, { body: hostedEmptyBody, errors: [409, 503] }),
+  client('post', '/v1/hosted/verifications/:id/email', 'Send a one-time code to the applicant\'s address', h.emailStep, { body: hostedEmailBody, errors: [409] }),
+  client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', h.emailStep, { body: hostedCodeBody, errors: [409] }),
+  client('post', '/v1/hosted/verifications/:id/submit', 'Submit: pending -> processing (verification.awaiting_service)', h.hostedSession, { body: hostedEmptyBody, errors: [409] }),
+  member('get', '/v1/console/logs/requests', 'API calls of the account\'s keys (key, status class, route, time), newest first', r.listOf(logs.requestLog, 'RequestLogList'), { permission: 'logs.read', query: listRequestLogsQuery }),
+  member('get', '/v1/console/logs/deliveries', 'Webhook deliveries of every endpoint (status, event), newest first', r.listOf(logs.deliveryLog, 'DeliveryLogList'), { permission: 'logs.read', query: listDeliveryLogQuery }),
+  member('get', '/v1/console/logs/deliveries/:id', 'One delivery; the body only with verifications.reveal (audited), else absent', logs.deliveryLog, { permission: 'logs.read' }),
+  member('post', '/v1/console/logs/deliveries/:id/replay', 'Re-arm a delivery on the normal retry ladder (409 WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT)', logs.deliveryLog, { permission: 'logs.read', body: replayBody, status: 202, errors: [409] }),
+  member('post', '/v1/console/exports/verifications', 'Verifications as CSV, at most 5,000 rows (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'verifications.export', body: exportVerificationsBody, contentType: 'text/csv' }),
+  member('post', '/v1/console/exports/usage', 'Usage per day, environment and check type as CSV (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'usage.export', body: exportUsageBody, contentType: 'text/csv' }),
+  member('get', '/v1/console/overview', 'Status breakdown and the count awaiting a reviewer (mode, since)', rr.overview, { query: overviewQuery }),
+  member('get', '/v1/console/analytics', 'The overview by UTC day, outcomes decided by a reviewer, automation rate (since defaults to 30 days ago)', rr.analytics, { query: analyticsQuery }),
+  member('get', '/v1/console/usage', 'Metering per check type and per environment (the records of GET /v1/usage)', rr.usageReport, { query: consoleUsageQuery }),
+  member('get', '/v1/console/persons', 'Persons of the seat\'s environments with their attempt counts, newest first; no identity', r.listOf(rr.person, 'PersonList'), { query: listPersonsQuery, permission: 'persons.read' }),
+  member('get', '/v1/console/persons/:id', 'A person and its attempt history, newest first; no identity', rr.personDetail, { permission: 'persons.read' }),
 ];

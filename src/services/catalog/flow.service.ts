@@ -166,5 +166,5 @@ export async function previewFlow(ctx: ServiceContext, id: string): Promise<Flow
   if (flow.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${flow.id} is archived and starts no new verification.`, { param: 'id' });
   if (flow.steps.length === 0) throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps to preview.`, { param: 'id' });
   const { verification, clientToken } = await createPreviewSession(ctx, flow);
-  return { verification, flow, clientToken, url: `${ctx.runtime.config.publicUrl}/verify/${verification.id}?token=${clientToken}` };
+  return { verification, flow, clientToken, url: `${ctx.runtime.config.publicUrl}/verify/${verification.id}#token=${clientToken}` };
 }

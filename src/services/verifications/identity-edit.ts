@@ -68,7 +68,11 @@ export function applyIdentityEdit(current: Identity, fields: IdentityEditInput['
     if (value === undefined) continue;
     const next = value ?? undefined;
     if (key === 'email') {
-      if (identity.email !== next) changed.push(key);
+      if (identity.email !== next) {
+        changed.push(key);
+        // An address the team typed was not confirmed by the applicant's email code.
+        delete identity.email_confirmed;
+      }
       identity.email = next;
       continue;
     }

@@ -195,9 +195,10 @@ async function inspectObject(ctx: ServiceContext, upload: Upload): Promise<numbe
 /**
  * Step two: marks the upload uploaded once its object is in storage and passes the checks,
  * then lets the lifecycle move the session to processing when this was the last upload it
- * needed. Completing an uploaded upload again returns it unchanged.
+ * needed. Completing an uploaded upload again returns it unchanged. The hosted page passes
+ * `startProcessing: false`: there the applicant's submit starts the checks (decisions.md).
  */
-export async function completeUpload(ctx: ServiceContext, verificationId: string, uploadId: string): Promise<Upload> {
+export async function completeUpload(ctx: ServiceContext, verificationId: string, uploadId: string, options: { startProcessing?: boolean } = {}): Promise<Upload> {
   const verification = await findVerification(ctx, verificationId);
   const upload = await findUpload(ctx, verification, uploadId);
   if (upload.status === 'uploaded') return upload;
@@ -213,7 +214,7 @@ export async function completeUpload(ctx: ServiceContext, verificationId: string
     current.size = size;
     current.uploadedAt = new Date();
     await em.flush();
-    await onUploadCompleted(em, ctx.runtime, locked, after);
+    if (options.startProcessing !== false) await onUploadCompleted(em, ctx.runtime, locked, after);
     return current;
   });
   // The upload is committed either way; a queueing failure is the lifecycle's to recover, not the caller's to retry.

@@ -1,0 +1,106 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { requirePermission, svc } from '../http/auth.js';
+import type { Runtime } from '../runtime.js';
+import { bearerToken } from '../services/access/index.js';
+import {
+  completeHostedUpload,
+  confirmEmailStep,
+  openApplicantSession,
+  readHostedSession,
+  renewClientToken,
+  requestHostedUpload,
+  startEmailStep,
+  submitHostedSession,
+  type ApplicantSession,
+  type HostedView,
+} from '../services/hosted/index.js';
+import { hostedCodeBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from './applicant.schema.js';
+import { parseInput } from './validate.js';
+
+/** The page's view of its session: steps, branding, language and progress; never identity or a verdict. */
+export function presentHostedSession(view: HostedView) {
+  return {
+    object: 'hosted_session',
+    id: view.id,
+    state: view.state,
+    preview: view.preview,
+    language: view.language,
+    expires_at: view.expiresAt.toISOString(),
+    steps: view.steps,
+    accepted_document_types: view.acceptedDocumentTypes,
+    branding: view.branding,
+    progress: view.progress,
+  };
+}
+
+/** The session the request's client token opens (Authorization: Bearer vct_...), or a 401. */
+const applicant = (runtime: Runtime, ctx: Context): Promise<ApplicantSession> =>
+  openApplicantSession({ runtime, requestId: ctx.state.requestId, log: ctx.state.log }, ctx.params.id!, bearerToken(ctx.get('authorization')));
+
+/**
+ * /v1/hosted/verifications/{id}/...: the applicant API behind the hosted page, authorised
+ * by the session's client token only. It can read the session's steps, presign and complete
+ * its uploads, run the email step and submit; nothing else.
+ */
+export function applicantRouter(runtime: Runtime): Router {
+  const router = new Router();
+  const base = '/v1/hosted/verifications/:id';
+
+  router.get(base, async (ctx) => {
+    ctx.body = presentHostedSession(await readHostedSession(await applicant(runtime, ctx)));
+  });
+
+  router.post(`${base}/uploads`, async (ctx) => {
+    const body = parseInput(hostedUploadBody, ctx.request.body);
+    const created = await requestHostedUpload(await applicant(runtime, ctx), {
+      kind: body.kind,
+      contentType: body.content_type,
+      side: body.side,
+      documentType: body.document_type,
+    });
+    ctx.status = 201;
+    ctx.body = { object: 'hosted_upload_url', upload_id: created.uploadId, upload_url: created.uploadUrl, expires_in: created.expiresIn, preview: created.preview };
+  });
+
+  router.post(`${base}/uploads/:uploadId/complete`, async (ctx) => {
+    parseInput(hostedEmptyBody, ctx.request.body);
+    const done = await completeHostedUpload(await applicant(runtime, ctx), ctx.params.uploadId!);
+    ctx.body = { object: 'hosted_upload', upload_id: done.uploadId, kind: done.kind, side: done.side, status: done.status };
+  });
+
+  router.post(`${base}/email`, async (ctx) => {
+    const body = parseInput(hostedEmailBody, ctx.request.body);
+    ctx.body = { object: 'email_step', ...(await startEmailStep(await applicant(runtime, ctx), body.email)) };
+  });
+
+  router.post(`${base}/email/confirm`, async (ctx) => {
+    const body = parseInput(hostedCodeBody, ctx.request.body);
+    ctx.body = { object: 'email_step', ...(await confirmEmailStep(await applicant(runtime, ctx), body.code)) };
+  });
+
+  router.post(`${base}/submit`, async (ctx) => {
+    parseInput(hostedEmptyBody, ctx.request.body);
+    ctx.body = presentHostedSession(await submitHostedSession(await applicant(runtime, ctx)));
+  });
+
+  return router;
+}
+
+/** POST /v1/verifications/{id}/client_token: the integrator renews the applicant's link while the session is pending. */
+export function clientTokenRouter(): Router {
+  const router = new Router();
+  router.post('/v1/verifications/:id/client_token', requirePermission('verification:create', { write: true }), async (ctx) => {
+    parseInput(renewTokenBody, ctx.request.body);
+    const { verification, clientToken } = await renewClientToken(svc(ctx), ctx.params.id!);
+    const base = `${svc(ctx).runtime.config.publicUrl}/verify/${verification.id}`;
+    ctx.body = {
+      object: 'client_token',
+      verification: verification.id,
+      client_token: clientToken,
+      hosted_verify_url: `${base}#token=${clientToken}`,
+      expires_at: verification.expiresAt.toISOString(),
+    };
+  });
+  return router;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Answers of the hosted page's applicant API and of client-token renewal (see responses.ts for the conventions). */
+
+const timestamp = z.iso.datetime({ offset: true });
+
+export const clientToken = z
+  .object({ object: z.literal('client_token'), verification: z.string(), client_token: z.string(), hosted_verify_url: z.string(), expires_at: timestamp })
+  .meta({ id: 'ClientToken' });
+
+export const hostedSession = z
+  .object({
+    object: z.literal('hosted_session'),
+    id: z.string(),
+    /** open: capture goes on; submitted: the checks run or ran (no verdict shown); expired. */
+    state: z.enum(['open', 'submitted', 'expired']),
+    preview: z.boolean(),
+    language: z.enum(['en', 'de', 'fr', 'es']),
+    expires_at: timestamp,
+    steps: z.array(z.enum(['email', 'document', 'selfie', 'liveness'])),
+    accepted_document_types: z.array(z.string()),
+    branding: z.object({ brand_name: z.string().nullable(), logo_url: z.string().nullable(), accent_color: z.string().nullable(), support_url: z.string().nullable() }),
+    progress: z.object({
+      email_confirmed: z.boolean(),
+      document_type: z.string().nullable(),
+      document_front: z.boolean(),
+      document_back: z.boolean(),
+      selfie: z.boolean(),
+      liveness: z.boolean(),
+    }),
+  })
+  .meta({ id: 'HostedSession' });
+
+export const hostedUploadUrl = z
+  .object({ object: z.literal('hosted_upload_url'), upload_id: z.string(), upload_url: z.string().nullable(), expires_in: z.number().int(), preview: z.boolean() })
+  .meta({ id: 'HostedUploadUrl' });
+
+export const hostedUpload = z
+  .object({ object: z.literal('hosted_upload'), upload_id: z.string(), kind: z.string(), side: z.string().nullable(), status: z.literal('uploaded') })
+  .meta({ id: 'HostedUpload' });
+
+export const emailStep = z
+  .object({ object: z.literal('email_step'), email_sent: z.boolean(), expires_in: z.number().int(), confirmed: z.boolean(), preview: z.boolean() })
+  .meta({ id: 'EmailStep' });

@@ -1,0 +1,196 @@
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { withTestAccount } from './support/account.js';
+import { applicantApi, createHostedSession, putBytes, webmBytes } from './support/hosted.js';
+import { pngImage } from './support/images.js';
+import { startMailServer, type MailServer } from './support/mail.js';
+import type { TestServer } from './support/test-server.js';
+import { waitFor } from './support/wait.js';
+
+let mail: MailServer;
+let server: TestServer;
+let account: BootstrapResult;
+let sandbox: string;
+
+beforeAll(async () => {
+  mail = await startMailServer();
+});
+afterAll(() => mail.close());
+withTestAccount((t) => ({ server, account, sandbox } = t), () => ({ env: { SMTP_URL: mail.url, RATE_LIMIT_PER_MINUTE: '100000' } }));
+
+const png = pngImage(64, 48);
+let n = 0;
+const address = () => `applicant-${Date.now()}-${++n}@example.com`;
+
+/** Presign, PUT and complete one upload through the applicant API; returns the complete answer. */
+async function upload(api: ReturnType<typeof applicantApi>, body: Record<string, unknown>, bytes: Buffer) {
+  const created = await api.post('/uploads', body);
+  expect(created.status).toBe(201);
+  expect(await putBytes(created.body.upload_url, bytes, body.content_type as string)).toBe(200);
+  return api.post(`/uploads/${created.body.upload_id}/complete`);
+}
+
+async function confirmEmail(api: ReturnType<typeof applicantApi>, email: string) {
+  expect((await api.post('/email', { email })).body).toMatchObject({ object: 'email_step', email_sent: true, confirmed: false });
+  const code = await mail.codeFor(email);
+  const confirmed = await api.post('/email/confirm', { code });
+  expect(confirmed.body).toMatchObject({ confirmed: true });
+}
+
+const statusOf = async (id: string) => (await server.sql<{ status: string }>('select status from verifications where id = $1', [id]))[0]!.status;
+const eventsOf = async (id: string) => (await server.sql<{ type: string }>('select type from events where verification_id = $1 order by created_at, id', [id])).map((e) => e.type);
+
+describe('the applicant API (client token only)', () => {
+  it('walks email, document, selfie and liveness, then submit moves the session to processing and the checks reach a verdict', async () => {
+    const v = await createHostedSession(server, account, { locale: 'de-CH' });
+    const api = applicantApi(server, v.id, v.client_token!);
+    const first = await api.session();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ object: 'hosted_session', state: 'open', preview: false, language: 'de', steps: ['email', 'document', 'selfie', 'liveness'] });
+    expect(JSON.stringify(first.body)).not.toMatch(/verdict|score|GBR/);
+
+    const email = address();
+    expect((await api.post('/email', { email })).body.email_sent).toBe(true);
+    const code = await mail.codeFor(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await api.post('/email/confirm', { code: wrong })).body.error).toMatchObject({ code: 'EMAIL_CODE_INVALID', param: 'code' });
+    expect((await api.post('/email/confirm', { code })).body).toMatchObject({ confirmed: true });
+    expect(mail.received.find((m) => m.to.includes(email))!.raw).toMatch(/Content-Language: de/i);
+
+    const incomplete = await api.post('/submit');
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.body.error).toMatchObject({ code: 'STEPS_INCOMPLETE', detail: { missing: ['document_front', 'selfie', 'liveness'] } });
+
+    expect((await upload(api, { kind: 'document', side: 'front', document_type: 'passport', content_type: 'image/png' }, png)).body).toMatchObject({ object: 'hosted_upload', status: 'uploaded' });
+    expect((await upload(api, { kind: 'selfie', content_type: 'image/png' }, png)).status).toBe(200);
+    // Every upload the checks need is in, but on the hosted page only submit starts them.
+    expect(await statusOf(v.id)).toBe('pending');
+    expect((await upload(api, { kind: 'video', content_type: 'video/webm' }, webmBytes())).status).toBe(200);
+    expect((await api.session()).body.progress).toEqual({ email_confirmed: true, document_type: 'passport', document_front: true, document_back: false, selfie: true, liveness: true });
+
+    const submitted = await api.post('/submit');
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.state).toBe('submitted');
+    expect(await eventsOf(v.id)).toEqual(expect.arrayContaining(['verification.created', 'verification.pending', 'verification.awaiting_service']));
+    const final = await waitFor(async () => {
+      const read = await server.request(`/v1/verifications/${v.id}`, { token: sandbox });
+      return read.body.status === 'approved' && read.body;
+    }, 20_000, 'the verdict');
+    expect(final.checks.find((c: any) => c.type === 'email')).toMatchObject({ verdict: 'approve', score: 1 });
+    // The confirmed address is recorded on the verification (lookup rule 4).
+    const lookup = await server.request('/v1/verifications/lookup', { token: sandbox, body: { emails: [email.toUpperCase()] } });
+    expect(lookup.body.data[0]).toMatchObject({ found: true, latest: { id: v.id } });
+    // The token is used up: it reads the state, and writes nothing more.
+    expect((await api.session()).body.state).toBe('submitted');
+    expect((await api.post('/uploads', { kind: 'selfie', content_type: 'image/png' })).body.error.code).toBe('SESSION_SUBMITTED');
+  });
+
+  it('a document that is not a passport needs its back before submit', async () => {
+    const v = await createHostedSession(server, account, { checks: [{ type: 'document' }] });
+    const api = applicantApi(server, v.id, v.client_token!);
+    expect((await api.session()).body.steps).toEqual(['document']);
+    await upload(api, { kind: 'document', side: 'front', document_type: 'id_card', content_type: 'image/png' }, png);
+    expect((await api.post('/submit')).body.error.detail).toEqual({ missing: ['document_back'] });
+    await upload(api, { kind: 'document', side: 'back', document_type: 'id_card', content_type: 'image/png' }, png);
+    expect((await api.post('/submit')).body.state).toBe('submitted');
+  });
+
+  it('refuses a wrong, missing or replaced token with 401 CLIENT_TOKEN_INVALID, naming no session', async () => {
+    const a = await createHostedSession(server, account);
+    const b = await createHostedSession(server, account);
+    for (const res of [
+      await applicantApi(server, a.id, b.client_token!).session(),
+      await server.request(`/v1/hosted/verifications/${a.id}`),
+      await applicantApi(server, 'vs_doesnotexist000000000000', a.client_token!).session(),
+      await applicantApi(server, a.id, sandbox).session(),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatchObject({ type: 'authentication_error', code: 'CLIENT_TOKEN_INVALID' });
+    }
+  });
+
+  it('an expired session reads as expired and refuses writes with SESSION_EXPIRED', async () => {
+    const v = await createHostedSession(server, account);
+    await server.sql(`update verifications set expires_at = now() - interval '1 minute' where id = $1`, [v.id]);
+    const api = applicantApi(server, v.id, v.client_token!);
+    expect((await api.session()).body.state).toBe('expired');
+    const refused = await api.post('/email', { email: address() });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('refuses an unsupported content type and a document type the flow does not accept', async () => {
+    const flow = await server.request('/v1/flows', { token: sandbox, body: { name: `ID cards ${++n}`, steps: [{ type: 'document' }], accepted_document_types: ['id_card'] } });
+    expect(flow.status).toBe(201);
+    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id });
+    const api = applicantApi(server, v.id, v.client_token!);
+    expect((await api.session()).body.accepted_document_types).toEqual(['id_card']);
+    const gif = await api.post('/uploads', { kind: 'document', side: 'front', document_type: 'id_card', content_type: 'image/gif' });
+    expect(gif.body.error).toMatchObject({ code: 'UNSUPPORTED_CONTENT_TYPE', param: 'content_type' });
+    const passport = await api.post('/uploads', { kind: 'document', side: 'front', document_type: 'passport', content_type: 'image/png' });
+    expect(passport.body.error).toMatchObject({ code: 'DOCUMENT_TYPE_NOT_ACCEPTED', param: 'document_type' });
+  });
+});
+
+describe('client token renewal (POST /v1/verifications/{id}/client_token)', () => {
+  it('issues a new token while pending; the old one stops working; a submitted session answers 409', async () => {
+    const v = await createHostedSession(server, account, { checks: [{ type: 'email' }] });
+    const renewed = await server.request(`/v1/verifications/${v.id}/client_token`, { token: sandbox, body: {} });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).toMatchObject({ object: 'client_token', verification: v.id });
+    expect(renewed.body.hosted_verify_url).toBe(`${server.config.publicUrl}/verify/${v.id}#token=${renewed.body.client_token}`);
+    expect((await applicantApi(server, v.id, v.client_token!).session()).status).toBe(401);
+    const api = applicantApi(server, v.id, renewed.body.client_token);
+    expect((await api.session()).status).toBe(200);
+    await confirmEmail(api, address());
+    expect((await api.post('/submit')).body.state).toBe('submitted');
+    const again = await server.request(`/v1/verifications/${v.id}/client_token`, { token: sandbox, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('VERIFICATION_NOT_PENDING');
+  });
+
+  it("another environment's session is 404", async () => {
+    const v = await createHostedSession(server, account);
+    const res = await server.request(`/v1/verifications/${v.id}/client_token`, { token: account.keys.live.secret_key, body: {} });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('flow preview on the hosted page', () => {
+  it('runs the same steps and writes nothing that counts: no upload, no email, no status change, no event', async () => {
+    const flow = await server.request('/v1/flows', { token: sandbox, body: { name: `Preview ${++n}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'liveness' }] } });
+    const preview = await server.request(`/v1/flows/${flow.body.id}/preview`, { token: sandbox, body: {} });
+    expect(preview.body.url).toBe(`${server.config.publicUrl}/verify/${preview.body.id}#token=${preview.body.client_token}`);
+    const api = applicantApi(server, preview.body.id, preview.body.client_token);
+    expect((await api.session()).body).toMatchObject({ preview: true, steps: ['email', 'document', 'selfie', 'liveness'] });
+    const sentBefore = mail.received.length;
+    expect((await api.post('/email', { email: address() })).body).toMatchObject({ email_sent: false, preview: true });
+    expect((await api.post('/email/confirm', { code: '000000' })).body).toMatchObject({ confirmed: true, preview: true });
+    const up = await api.post('/uploads', { kind: 'selfie', content_type: 'image/png' });
+    expect(up.body).toMatchObject({ upload_url: null, preview: true });
+    expect((await api.post(`/uploads/${up.body.upload_id}/complete`)).body.status).toBe('uploaded');
+    expect((await api.post('/submit')).body.state).toBe('submitted');
+    expect(mail.received.length).toBe(sentBefore);
+    expect(await statusOf(preview.body.id)).toBe('pending');
+    expect(await server.sql('select id from uploads where verification_id = $1', [preview.body.id])).toEqual([]);
+    expect(await eventsOf(preview.body.id)).not.toContain('verification.awaiting_service');
+  });
+});
+
+describe('the page itself', () => {
+  it('is served under a strict Content-Security-Policy with its modules, and never carries the token', async () => {
+    const v = await createHostedSession(server, account);
+    const page = await server.request(`/verify/${v.id}`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain(`connect-src 'self' ${new URL(process.env.TEST_S3_ENDPOINT!).origin}`);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.body).not.toContain(v.client_token);
+    const script = await server.request('/verify/assets/app.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await server.request('/verify/assets/..%2Fpage.html')).status).toBe(404);
+    expect((await server.request('/verify/not-a-session')).status).toBe(404);
+  });
+});
