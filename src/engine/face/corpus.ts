@@ -101,3 +101,16 @@ export async function screenReplay(portrait: Buffer): Promise<Buffer> {
   const pad = Math.round(w * 0.08);
   return sharp(inner).extend({ top: pad, bottom: pad * 2, left: pad, right: pad, background: '#111' }).jpeg({ quality: 80 }).toBuffer();
 }
+
+/** A printed photo held up to the camera: paper white border, flattened contrast and colour, tilted on a background. */
+export async function printedPhoto(portrait: Buffer): Promise<Buffer> {
+  const meta = await sharp(portrait).metadata();
+  const border = Math.round(meta.width! * 0.06);
+  const print = await sharp(portrait)
+    .linear(0.75, 30)
+    .modulate({ saturation: 0.85 })
+    .extend({ top: border, bottom: border, left: border, right: border, background: '#f4f1ea' })
+    .toBuffer();
+  const pad = Math.round(meta.width! * 0.1);
+  return sharp(print).rotate(4, { background: '#5a534c' }).extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#5a534c' }).jpeg({ quality: 85 }).toBuffer();
+}

@@ -10,6 +10,12 @@ export const TASKS = {
   'face.liveness': analyseLiveness,
   'face.read': (input: { image: Uint8Array }) => readFaces(input.image),
   'face.similarity': (input: { a: number[]; b: number[] }) => similarityOf(input.a, input.b),
+  /** Every pair of two embedding lists (rows a, columns b) in one round trip (the eval). */
+  'face.similarities': async (input: { a: number[][]; b: number[][] }) => {
+    const rows: number[][] = [];
+    for (const a of input.a) rows.push(await Promise.all(input.b.map((b) => similarityOf(a, b))));
+    return rows;
+  },
 } satisfies Record<string, (payload: never) => Promise<unknown>>;
 
 export type TaskName = keyof typeof TASKS;
