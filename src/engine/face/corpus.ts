@@ -114,3 +114,18 @@ export async function printedPhoto(portrait: Buffer): Promise<Buffer> {
   const pad = Math.round(meta.width! * 0.1);
   return sharp(print).rotate(4, { background: '#5a534c' }).extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#5a534c' }).jpeg({ quality: 85 }).toBuffer();
 }
+
+/** Where the document renderer of test/engine/corpus (render.ts, passportPage) leaves room for the holder's portrait. */
+export const PASSPORT_PORTRAIT = { left: 40, top: 120, width: 250, height: 320 };
+
+/**
+ * A rendered document page with the holder's face printed into its portrait box (desaturated,
+ * as printed); the renderer's placeholder silhouette, which reaches below the box, is painted
+ * over in the page's own colour first.
+ */
+export async function withPortrait(page: Buffer, portrait: Buffer, box = PASSPORT_PORTRAIT): Promise<Buffer> {
+  const photo = await sharp(portrait).resize(box.width, box.height, { fit: 'cover', position: 'top' }).modulate({ saturation: 0.6 }).toBuffer();
+  const { data } = await sharp(page).extract({ left: Math.max(0, box.left - 12), top: box.top, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const cover = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${Math.round(box.height * 1.35)}"><rect width="100%" height="100%" fill="rgb(${data[0]},${data[1]},${data[2]})"/></svg>`);
+  return sharp(page).composite([{ input: cover, left: box.left, top: box.top }, { input: photo, left: box.left, top: box.top }]).png().toBuffer();
+}
