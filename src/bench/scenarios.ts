@@ -6,6 +6,7 @@ import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { logsComparisons, logsScenarios } from './logs.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
+import { engineScenarios } from './engine.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -21,7 +22,7 @@ export interface BenchContext {
   memberToken: string;
   merchantId: string;
   /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
-  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string }>;
+  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string }>;
   settings: LoadSettings;
   /** Warm-up + measured run with the bench's settings; throws on any unexpected status or socket error. */
   measure(target: LoadTarget, overrides?: Partial<LoadSettings>): Promise<Measurement>;
@@ -77,6 +78,7 @@ export const scenarios: Scenario[] = [
   ...lookupScenarios,
   ...logsScenarios,
   ...reportingScenarios,
+  ...engineScenarios,
 ];
 
 /**
