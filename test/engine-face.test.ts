@@ -151,6 +151,10 @@ describe('the worker pool', () => {
     }
   });
 
+  it('analyses run at a lower CPU priority than the thread answering HTTP (Linux: per-thread nice)', async () => {
+    expect(await pool.run('pool.priority', {})).toBe(Math.min(19, os.getPriority() + 10));
+  });
+
   it('a closed pool refuses work with reason closed (the job retries; the check stays pending)', async () => {
     const closed = new EnginePool({ concurrency: 1, timeoutMs: 1000 });
     await closed.close();

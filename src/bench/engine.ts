@@ -183,7 +183,10 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
   const inFlight = int('BENCH_ENGINE_SESSIONS_IN_FLIGHT', 4);
   ctx.log('  rendering the session images (corpus faces on passport pages, selfies)...');
   const images = await buildImages();
-  ctx.log(`  ${images.length} applicants; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`);
+  // Warm-up, not timed: the service's pool threads load their models and OCR data on their first analysis.
+  ctx.log(`  ${images.length} applicants; one warm-up session (models load in the service's pool)...`);
+  const warm = await oneSession(ctx, (await ctx.bootstrap(`bench-engine-warm-${Date.now()}`)).liveKey, images[0]!);
+  ctx.log(`  warm-up session: ${warm.status} in ${Math.round(warm.ms)} ms; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`);
   const idle = await probe(ctx, 10);
   ctx.log(`  ${inFlight} live sessions in flight for ${seconds} s, the probe running alongside...`);
   const stop = { done: false };
