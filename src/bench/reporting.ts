@@ -133,7 +133,7 @@ async function mintSession(pool: pg.Pool, merchantId: string): Promise<string> {
   const token = `mst_${randomBase62(40)}`;
   await pool.query(
     `insert into member_sessions (id, merchant_id, created_at, member_id, token_hash, expires_at)
-     select gen_random_uuid(), $1, now(), m.id, $2, now() + interval '12 hours' from members m where m.merchant_id = $1 order by m.created_at limit 1`,
+     select gen_random_uuid(), $1::text, now(), m.id, $2, now() + interval '12 hours' from members m where m.merchant_id = $1::text order by m.created_at limit 1`,
     [merchantId, createHash('sha256').update(token).digest('hex')],
   );
   return token;
