@@ -169,8 +169,20 @@ async function main(): Promise<void> {
   const bareUrl = await startBaseline('bare', 'bare-server.js', []);
   const koaUrl = await startBaseline('koa', 'koa-server.js', SERVICE_NODE_FLAGS);
 
+  /** A further service process attached to the same data folder (database and store), e.g. with REQUEST_LOG=false. */
+  const startService = async (name: string, extra: Record<string, string>): Promise<string> => {
+    const port = await freePort();
+    const child = startChild(name, path.join(dist, 'server.js'), { cwd: repo, env: { ...serviceEnv(port), ...extra }, logFile: path.join(dataDir, `${name}.log`), nodeFlags: SERVICE_NODE_FLAGS });
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForOk(child, `${url}/healthz`, 60_000);
+    log(`  ${name} up on ${url}`);
+    return url;
+  };
+
   const ctx: BenchContext = {
     serviceUrl,
+    startService,
     bareUrl,
     koaUrl,
     sandboxKey,

@@ -4,6 +4,7 @@ import { reviewQueueComparisons, reviewQueueScenarios } from './review-queue.js'
 import { reportingComparisons, reportingScenarios } from './reporting.js';
 import { lookupComparisons, lookupScenarios } from './lookup.js';
 import { logsComparisons, logsScenarios } from './logs.js';
+import { requestLogComparisons, requestLogScenarios } from './request-log-cost.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 import { engineScenarios } from './engine.js';
@@ -23,6 +24,8 @@ export interface BenchContext {
   merchantId: string;
   /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
   bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string }>;
+  /** Another service process on the same database and store with `env` added (stopped with the rest); resolves with its URL. */
+  startService(name: string, env: Record<string, string>): Promise<string>;
   settings: LoadSettings;
   /** Warm-up + measured run with the bench's settings; throws on any unexpected status or socket error. */
   measure(target: LoadTarget, overrides?: Partial<LoadSettings>): Promise<Measurement>;
@@ -77,6 +80,7 @@ export const scenarios: Scenario[] = [
   ...webhookScenarios,
   ...lookupScenarios,
   ...logsScenarios,
+  ...requestLogScenarios,
   ...reportingScenarios,
   ...engineScenarios,
 ];
@@ -102,5 +106,6 @@ export const comparisons: Comparison[] = [
   ...lookupComparisons,
   ...reviewQueueComparisons,
   ...logsComparisons,
+  ...requestLogComparisons,
   ...reportingComparisons,
 ];
