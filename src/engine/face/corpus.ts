@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,17 @@ import { readFaces, type ImageFaces } from './analyse.js';
  * licence in its README): every face found becomes one identity, rendered as a document
  * portrait and as selfies under transformations. Used by the tests, the eval and the bench.
  */
-export const FACES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/engine/faces');
+export const FACES_DIR = facesDir();
+
+/** test/engine/faces in the nearest folder above this module that has it (src, dist and dist-eval all sit at different depths). */
+function facesDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'engine', 'faces');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(here, '../../../test/engine/faces');
+  }
+}
 
 export interface FaceIdentity {
   id: string;
