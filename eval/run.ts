@@ -1,6 +1,7 @@
 // npm run engine:eval — accuracy of the checks engine on the corpora the tests build.
 // Each check adds an Evaluator; each prints one Markdown table (paste it into the README).
 import { documentEvaluator } from './document.js';
+import { faceEvaluator, livenessEvaluator } from './face.js';
 
 /** One check's measurement: a Markdown table (header row, then rows) and notes under it. */
 export interface EvalTable {
@@ -18,7 +19,7 @@ export interface Evaluator {
 }
 
 /** Add the face, liveness and AML evaluators here. */
-export const EVALUATORS: Evaluator[] = [documentEvaluator];
+export const EVALUATORS: Evaluator[] = [documentEvaluator, faceEvaluator, livenessEvaluator];
 
 export const markdown = (t: EvalTable): string =>
   [`### ${t.title}`, '', `| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.join(' | ')} |`), '', ...(t.notes ?? []).map((n) => `- ${n}`)].join('\n');

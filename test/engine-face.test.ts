@@ -5,8 +5,11 @@ import sharp from 'sharp';
 import { faceMatchDecision, livenessDecision, ageEstimateDecision } from '../src/engine/face/index.js';
 import { documentImage, loadIdentities, variant, type FaceIdentity } from '../src/engine/face/corpus.js';
 import { EnginePool, EngineTaskError } from '../src/engine/pool/index.js';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { FACES_DIR } from '../src/engine/face/corpus.js';
 
 import { jest } from '@jest/globals';
@@ -132,6 +135,24 @@ describe('the worker pool', () => {
     } finally {
       await crashing.close();
     }
+  });
+
+  it('threads start under the V8 flags npm start gives node (--max-semi-space-size), which a worker refuses explicitly', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'engine-pool-'));
+    try {
+      const script = path.join(dir, 'start.mts');
+      const pool = new URL('../src/engine/pool/index.ts', import.meta.url).href;
+      await writeFile(script, `import { EnginePool } from '${pool}';\nconst p = new EnginePool({ concurrency: 1, timeoutMs: 60000 });\nconst r = await p.run('face.read', { image: Buffer.from('x') });\nawait p.close();\nprocess.stdout.write(JSON.stringify(r));\n`);
+      const cwd = path.resolve(FACES_DIR, '../../..');
+      const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', script], { cwd, env: { ...process.env, NODE_OPTIONS: '' } });
+      expect(JSON.parse(stdout)).toEqual({ readable: false, faces: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('analyses run at a lower CPU priority than the thread answering HTTP (Linux: per-thread nice)', async () => {
+    expect(await pool.run('pool.priority', {})).toBe(Math.min(19, os.getPriority() + 10));
   });
 
   it('a closed pool refuses work with reason closed (the job retries; the check stays pending)', async () => {

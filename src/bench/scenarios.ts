@@ -7,6 +7,7 @@ import { logsComparisons, logsScenarios } from './logs.js';
 import { requestLogComparisons, requestLogScenarios } from './request-log-cost.js';
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
+import { engineScenarios } from './engine.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -22,7 +23,7 @@ export interface BenchContext {
   memberToken: string;
   merchantId: string;
   /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
-  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string }>;
+  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string }>;
   /** Another service process on the same database and store with `env` added (stopped with the rest); resolves with its URL. */
   startService(name: string, env: Record<string, string>): Promise<string>;
   settings: LoadSettings;
@@ -81,6 +82,7 @@ export const scenarios: Scenario[] = [
   ...logsScenarios,
   ...requestLogScenarios,
   ...reportingScenarios,
+  ...engineScenarios,
 ];
 
 /**

@@ -113,7 +113,9 @@ export const documentRunner: CheckRunner = {
     const front = input.images?.document_front;
     // Sandbox reads the simulated document exactly as before; live analyses the uploaded images.
     if (!input.sandbox && front) {
-      const analysis = await analyseDocument({ front, back: input.images?.document_back }, { now: input.now });
+      // In the worker pool when there is one (the service): OCR and image work stay off the event loop.
+      const images = { front, back: input.images?.document_back };
+      const analysis = input.engine ? await input.engine.run('document.analyse', { ...images, now: input.now }) : await analyseDocument(images, { now: input.now });
       return documentResult(analysis, input.snapshot, input.now);
     }
     const read = input.identity.document;

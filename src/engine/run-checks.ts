@@ -6,7 +6,7 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
-import { signalFraudNetworks } from '../services/fraud-networks/index.js';
+import { signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
 import { recordDocumentRead } from './document-record.js';
@@ -87,6 +87,7 @@ async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepare
     const check = await tx.findOne(Check, { id: prepared.check.id }, { refresh: true });
     if (!check || check.status !== 'pending') return true;
     outcome = await signalFraudNetworks(tx, runtime.vault, v, prepared.identity, outcome);
+    if (outcome.faceEmbedding) outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, outcome);
     Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
     await recordDocumentRead(tx, runtime, v, v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {}, outcome);

@@ -80,6 +80,8 @@ export interface CheckResult {
   /** What the document check read off the images: sealed into the identity so R4/R7, expiry and age run on it. */
   document?: DocumentRead;
   evidence?: EvidenceAnalysis[];
+  /** face_match (live): the selfie face's embedding; joins the face networks when saved, never stored on the check. */
+  faceEmbedding?: number[];
 }
 
 /** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */

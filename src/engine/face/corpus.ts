@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,17 @@ import { readFaces, type ImageFaces } from './analyse.js';
  * licence in its README): every face found becomes one identity, rendered as a document
  * portrait and as selfies under transformations. Used by the tests, the eval and the bench.
  */
-export const FACES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/engine/faces');
+export const FACES_DIR = facesDir();
+
+/** test/engine/faces in the nearest folder above this module that has it (src, dist and dist-eval all sit at different depths). */
+function facesDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'engine', 'faces');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(here, '../../../test/engine/faces');
+  }
+}
 
 export interface FaceIdentity {
   id: string;
@@ -100,4 +111,32 @@ export async function screenReplay(portrait: Buffer): Promise<Buffer> {
   const inner = await sharp(portrait).composite([{ input: overlay }]).modulate({ brightness: 1.15, saturation: 0.8 }).toBuffer();
   const pad = Math.round(w * 0.08);
   return sharp(inner).extend({ top: pad, bottom: pad * 2, left: pad, right: pad, background: '#111' }).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** A printed photo held up to the camera: paper white border, flattened contrast and colour, tilted on a background. */
+export async function printedPhoto(portrait: Buffer): Promise<Buffer> {
+  const meta = await sharp(portrait).metadata();
+  const border = Math.round(meta.width! * 0.06);
+  const print = await sharp(portrait)
+    .linear(0.75, 30)
+    .modulate({ saturation: 0.85 })
+    .extend({ top: border, bottom: border, left: border, right: border, background: '#f4f1ea' })
+    .toBuffer();
+  const pad = Math.round(meta.width! * 0.1);
+  return sharp(print).rotate(4, { background: '#5a534c' }).extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#5a534c' }).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** Where the document renderer of test/engine/corpus (render.ts, passportPage) leaves room for the holder's portrait. */
+export const PASSPORT_PORTRAIT = { left: 40, top: 120, width: 250, height: 320 };
+
+/**
+ * A rendered document page with the holder's face printed into its portrait box (desaturated,
+ * as printed); the renderer's placeholder silhouette, which reaches below the box, is painted
+ * over in the page's own colour first.
+ */
+export async function withPortrait(page: Buffer, portrait: Buffer, box = PASSPORT_PORTRAIT): Promise<Buffer> {
+  const photo = await sharp(portrait).resize(box.width, box.height, { fit: 'cover', position: 'top' }).modulate({ saturation: 0.6 }).toBuffer();
+  const { data } = await sharp(page).extract({ left: Math.max(0, box.left - 12), top: box.top, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const cover = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${Math.round(box.height * 1.35)}"><rect width="100%" height="100%" fill="rgb(${data[0]},${data[1]},${data[2]})"/></svg>`);
+  return sharp(page).composite([{ input: cover, left: box.left, top: box.top }, { input: photo, left: box.left, top: box.top }]).png().toBuffer();
 }

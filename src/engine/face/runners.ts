@@ -16,7 +16,8 @@ export const faceMatchRunner: CheckRunner = {
     if (!images.selfie && images.video) return videoOnly();
     if (!images.document_front || !images.selfie) return result('review', 0, ['IMAGE_MISSING']);
     const analysis = await input.engine.run('face.match', { document: images.document_front, selfie: images.selfie });
-    return faceMatchDecision(analysis, input.check);
+    const decided = faceMatchDecision(analysis, input.check);
+    return analysis.selfieEmbedding ? { ...decided, faceEmbedding: analysis.selfieEmbedding } : decided;
   },
 };
 

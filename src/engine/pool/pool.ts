@@ -13,6 +13,8 @@ export interface EnginePoolOptions {
   filename?: URL;
 }
 
+const V8_HEAP_FLAG = /^--(max|min)-(old|semi|young)-(generation-)?(space-)?size|^--max-heap-size|^--stack-size/;
+
 /** Default pool size: one core is left to the HTTP server and the database. */
 export const defaultConcurrency = (): number => Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
 
@@ -40,10 +42,16 @@ export class EnginePool {
 
   constructor(private readonly options: EnginePoolOptions) {}
 
-  private workerFile(): { filename: string; execArgv: string[] } {
+  /**
+   * A worker refuses V8 options in an explicit execArgv (`npm start` runs node with
+   * --max-semi-space-size), so JavaScript workers inherit the process's flags implicitly; a
+   * TypeScript worker (tests) gets the process's flags minus V8 heap options, plus tsx.
+   */
+  private workerFile(): { filename: string; execArgv: string[] | undefined } {
     const fromSource = import.meta.url.endsWith('.ts');
     const url = this.options.filename ?? new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-    return { filename: url.href, execArgv: url.pathname.endsWith('.ts') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv };
+    if (!url.pathname.endsWith('.ts')) return { filename: url.href, execArgv: undefined };
+    return { filename: url.href, execArgv: [...process.execArgv.filter((flag) => !V8_HEAP_FLAG.test(flag)), '--import', 'tsx'] };
   }
 
   private piscina(): Piscina {

@@ -1,4 +1,7 @@
+import { lowerThreadPriority } from './priority.js';
 import { TASKS, type TaskName } from './tasks.js';
+
+lowerThreadPriority();
 
 /** The piscina worker: runs one named analysis. Unknown names fail the task, not the thread. */
 export default async function runTask({ task, payload }: { task: string; payload: unknown }): Promise<unknown> {
