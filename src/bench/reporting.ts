@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { randomBase62 } from '../ids.js';
 import { foldReportingDeltas } from '../services/reporting/compaction.js';
+import { inTransaction } from '../services/shared/sql.js';
 import { call, expectStatus } from './api.js';
 import { measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';
@@ -98,19 +99,34 @@ async function topUp(ctx: BenchContext, pool: pg.Pool, merchantId: string, templ
   const { rows } = await pool.query<{ last: number | null }>(`select max(substr(id, 7)::int) as last from verifications where merchant_id = $1 and id like 'vs_rbs%'`, [merchantId]);
   for (let from = (rows[0]?.last ?? 0) + 1; from <= SEEDED; from += BATCH) {
     const to = Math.min(SEEDED, from + BATCH - 1);
-    await pool.query(COPY_BATCH, [templateId, from, to]);
-    await pool.query(USAGE_BATCH, [from, to]);
-    await pool.query(
-      `insert into verification_tags (verification_id, tag_id, created_at)
-       select 'vs_rbs' || g, ($3::text[])[1 + (g / 10) % array_length($3::text[], 1)], now() from generate_series($1::int, $2::int) g where g % 10 = 0`,
-      [from, to, tags.map((t) => t.id)],
-    );
+    await seedBatch(pool, templateId, from, to, tags.map((t) => t.id));
     await foldAll(pool);
     ctx.log(`    ${to.toLocaleString('en')} seeded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
   await pool.query('analyze verifications; analyze usage_records; analyze applicants; analyze reporting_rollup; analyze usage_rollup');
   have = await seededCount(pool, merchantId);
   ctx.log(`  reporting seed ready: ${have.toLocaleString('en')} verifications`);
+}
+
+/**
+ * One batch in one transaction: an interrupted seed never leaves verifications without their
+ * usage records or tags, so the next run resumes after the highest seeded id.
+ */
+async function seedBatch(pool: pg.Pool, templateId: string, from: number, to: number, tagIds: string[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await inTransaction(rawSql(client), async () => {
+      await client.query(COPY_BATCH, [templateId, from, to]);
+      await client.query(USAGE_BATCH, [from, to]);
+      await client.query(
+        `insert into verification_tags (verification_id, tag_id, created_at)
+         select 'vs_rbs' || g, ($3::text[])[1 + (g / 10) % array_length($3::text[], 1)], now() from generate_series($1::int, $2::int) g where g % 10 = 0`,
+        [from, to, tagIds],
+      );
+    });
+  } finally {
+    client.release();
+  }
 }
 
 /** Folds until no delta is left (the service's own fold job may hold the fold lock for a moment). */
