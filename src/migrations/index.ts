@@ -15,6 +15,7 @@ import { Migration20261125100000ReportingRollups } from './Migration202611251000
 import { Migration20261125101000ReportingPartialDay } from './Migration20261125101000ReportingPartialDay.js';
 import { Migration20261125105000RequestLogs } from './Migration20261125105000RequestLogs.js';
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
+import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125101000ReportingPartialDay', class: Migration20261125101000ReportingPartialDay },
   { name: 'Migration20261125105000RequestLogs', class: Migration20261125105000RequestLogs },
   { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
+  { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
 ];
