@@ -14,6 +14,7 @@ import { Migration20261125030000ConsoleTeam } from './Migration20261125030000Con
 import { Migration20261125100000ReportingRollups } from './Migration20261125100000ReportingRollups.js';
 import { Migration20261125105000RequestLogs } from './Migration20261125105000RequestLogs.js';
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
+import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125100000ReportingRollups', class: Migration20261125100000ReportingRollups },
   { name: 'Migration20261125105000RequestLogs', class: Migration20261125105000RequestLogs },
   { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
+  { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
 ];
