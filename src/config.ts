@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { logLevelOf, type LogLevel } from './logger.js';
+import { defaultConcurrency } from './engine/pool/index.js';
 
 export type Mode = 'sandbox' | 'live';
 export const MODES: readonly Mode[] = ['sandbox', 'live'];
@@ -43,6 +44,10 @@ export interface Config {
   identityEncryptionKey?: string;
   /** LOG_LEVEL: silent, fatal, error, warn, info (default), debug, trace. */
   logLevel: LogLevel;
+  /** REQUEST_LOG=false stops recording key calls in the request log (only for measuring its cost). */
+  requestLog: boolean;
+  /** The checks engine's worker pool: ENGINE_CONCURRENCY threads (default cores - 1), ENGINE_TIMEOUT_MS per analysis. */
+  engine: { concurrency: number; timeoutMs: number };
 }
 
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -114,5 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Identity verification <no-reply@localhost>',
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: logLevelOf(env.LOG_LEVEL),
+    requestLog: bool(env, 'REQUEST_LOG', true),
+    engine: { concurrency: int(env, 'ENGINE_CONCURRENCY', defaultConcurrency()) || 1, timeoutMs: int(env, 'ENGINE_TIMEOUT_MS', 60_000) || 1 },
   };
 }

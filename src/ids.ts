@@ -34,7 +34,7 @@ export function randomBase62(length: number): string {
   return scratch.toString('latin1', 0, length);
 }
 
-export type IdPrefix = 'vs' | 'flw' | 'whe' | 'tag' | 'app' | 'doc' | 'bio' | 'rvg' | 'req' | 'mer' | 'mem' | 'evt' | 'chk' | 'del' | 'prv' | 'ntf' | 'aud' | 'act' | 'idv';
+export type IdPrefix = 'vs' | 'flw' | 'whe' | 'tag' | 'app' | 'doc' | 'bio' | 'rvg' | 'req' | 'mer' | 'mem' | 'evt' | 'chk' | 'del' | 'prv' | 'ntf' | 'aud' | 'act' | 'idv' | 'rlg' | 'fn' | 'fsg';
 
 /** A random URL-safe prefixed id: `vs_` + 24 base62 characters, and so on. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;

@@ -7,9 +7,12 @@ import { startEmbeddedS3 } from './embedded/s3.js';
 import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
+import { EnginePool } from './engine/pool/index.js';
 import { loadMasterKey, Vault } from './services/shared/index.js';
 import { KeyCache, MerchantCache, SignInThrottle } from './services/access/index.js';
 import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
+import { closeRequestLog } from './services/logs/index.js';
+import { warmAmlIndex } from './engine/aml/lists.js';
 
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
@@ -26,6 +29,8 @@ export interface Runtime {
   databaseUrl: string;
   /** Migrations this start applied (empty when the schema was current). */
   appliedMigrations: string[];
+  /** The checks engine's worker pool (threads start on the first analysis). */
+  engine: EnginePool;
   /** The process's pino logger; a request's lines go through its child on ServiceContext.log. */
   logger: Logger;
   stop(): Promise<void>;
@@ -82,13 +87,20 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
 
     const jobs = new Jobs(config, databaseUrl, logger, options.jobs);
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
-    const runtime: Runtime = { config, orm, storage, jobs, vault, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
+    const engine = new EnginePool({ ...config.engine, logger });
+    stops.push(['engine pool', () => engine.close()]);
+    const runtime: Runtime = { config, orm, storage, jobs, vault, engine, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
     jobs.register(runtime);
+    // Runs after the HTTP server stopped, before the database connections close: the last calls are written.
+    stops.push(['request log', () => closeRequestLog(runtime)]);
     // Runs after the jobs stopped (stops run in reverse): first attempts in flight finish or are left to their leases.
     stops.push(['outbox listener', () => closeOutboxSignal(runtime)]);
     stops.push(['webhook sender', () => closeSender(runtime)]);
     stops.push(['jobs', () => jobs.stop()]);
-    if (options.workJobs ?? config.runJobs) await jobs.start();
+    if (options.workJobs ?? config.runJobs) {
+      warmAmlIndex(logger);
+      await jobs.start();
+    }
     return runtime;
   } catch (error) {
     await stopAll();

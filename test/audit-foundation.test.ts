@@ -46,10 +46,10 @@ describe('an unexpected error on REST', () => {
 });
 
 describe('shutdown', () => {
-  it('runtime.stop (what SIGTERM runs once the server is closed) stops the jobs, then the webhook sender and the outbox listener, then the store client, then the database connections', async () => {
+  it('runtime.stop (what SIGTERM runs once the server is closed) stops the jobs, then the webhook sender and the outbox listener, then flushes the request log, then the engine pool, the store client and the database connections', async () => {
     await server.close();
     const stopped = entries().map((entry) => String(entry.msg)).filter((msg) => msg.startsWith('stopped ')).map((msg) => msg.slice('stopped '.length));
-    expect(stopped).toEqual(['jobs', 'webhook sender', 'outbox listener', 'store client', 'database connections']);
+    expect(stopped).toEqual(['jobs', 'webhook sender', 'outbox listener', 'request log', 'engine pool', 'store client', 'database connections']);
     // The server no longer answers.
     await expect(request(url, '/healthz')).rejects.toThrow();
   });

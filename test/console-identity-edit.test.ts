@@ -1,9 +1,9 @@
-import { systemFork } from '../src/orm.js';
-import { createMember, type BootstrapResult } from '../src/services/access/index.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { EditIdentityDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { signedInMember } from './support/members.js';
 import { createVerification } from './support/factories.js';
 import { waitFor } from './support/wait.js';
 
@@ -16,12 +16,6 @@ withTestAccount((t) => {
 });
 
 let seq = 0;
-async function member(permissions: string[]): Promise<string> {
-  const email = `identity-edit-${Date.now()}-${seq++}@example.com`;
-  await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: 'Editor', password: 'a-long-enough-password', permissions, environments: ['sandbox', 'live'] });
-  return (await server.request('/v1/console/sessions', { body: { email, password: 'a-long-enough-password' } })).body.token;
-}
-
 const DOCUMENT = { number: 'P1234567', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10', type: 'passport', issuing_country: 'GBR', expiry_date: '2035-01-01' };
 
 async function approvedCase() {
@@ -96,7 +90,7 @@ describe('PATCH /v1/console/verifications/{id}/identity', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe(param);
     }
-    const plain = await member(['logs.read']);
+    const plain = (await signedInMember(server, account, ['logs.read'])).token;
     const refused = await edit(id, { fields: { last_name: 'X' }, version: 1 }, plain);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');

@@ -1,9 +1,9 @@
-import { systemFork } from '../src/orm.js';
-import { createMember, type BootstrapResult } from '../src/services/access/index.js';
-import { ActivityDocument, AuditEventsDocument, EvidenceDocument, RevealIdentityDocument } from './graphql/generated.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
+import { ActivityDocument, AuditEventsDocument, ConsoleCasesDocument, EvidenceDocument, RevealIdentityDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { signedInMember } from './support/members.js';
 import { createVerification } from './support/factories.js';
 import { pngBytes } from './support/fixtures.js';
 import { waitFor } from './support/wait.js';
@@ -15,14 +15,6 @@ withTestAccount((t) => {
   ({ server, account } = t);
   owner = account.member.session_token;
 });
-
-let seq = 0;
-async function member(permissions: string[], environments: ('sandbox' | 'live')[] = ['sandbox', 'live']): Promise<{ id: string; token: string }> {
-  const email = `console-v-${Date.now()}-${seq++}@example.com`;
-  const created = await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: 'Console member', password: 'a-long-enough-password', permissions, environments });
-  const signIn = await server.request('/v1/console/sessions', { body: { email, password: 'a-long-enough-password' } });
-  return { id: created.id, token: signIn.body.token };
-}
 
 const settledStatus = (id: string) =>
   waitFor(async () => {
@@ -45,7 +37,7 @@ describe('GET /v1/console/verifications', () => {
     const live = (await server.request('/v1/console/verifications?mode=live&limit=100', { token: owner })).body.data.map((v: { id: string }) => v.id);
     expect(live).toContain(liveV.id);
     expect(live).not.toContain(sandboxV.id);
-    const sandboxSeat = await member([], ['sandbox']);
+    const sandboxSeat = await signedInMember(server, account, [], ['sandbox']);
     expect((await server.request('/v1/console/verifications?mode=live', { token: sandboxSeat.token })).body.data).toEqual([]);
     expect((await server.request(`/v1/console/verifications/${liveV.id}`, { token: sandboxSeat.token })).status).toBe(404);
     const other = await server.bootstrap();
@@ -70,11 +62,37 @@ describe('GET /v1/console/verifications', () => {
   });
 });
 
+describe('console case filters and decided_by on both surfaces', () => {
+  it('tag narrows the list to verifications carrying it (REST tag, GraphQL tagId); GraphQL decidedBy matches REST decided_by', async () => {
+    const key = account.keys.sandbox.secret_key;
+    const tagged = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } });
+    const untagged = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'pending' } });
+    const tag = await server.request('/v1/tags', { token: key, body: { name: `Console filter ${Date.now()}`, color: 'blue' } });
+    expect((await server.request(`/v1/verifications/${tagged.id}/tags`, { token: key, body: { tags: [tag.body.id] } })).status).toBe(200);
+    const rest = (await server.request(`/v1/console/verifications?tag=${tag.body.id}&limit=100`, { token: owner })).body.data.map((v: { id: string }) => v.id);
+    expect(rest).toEqual([tagged.id]);
+    expect(rest).not.toContain(untagged.id);
+    const bad = await server.request('/v1/console/verifications?tag=nope', { token: owner });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('tag');
+    const other = await server.bootstrap();
+    expect((await server.request(`/v1/console/verifications?tag=${tag.body.id}`, { token: other.member.session_token })).body.data).toEqual([]);
+    await settledStatus(tagged.id);
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [tagged.id]);
+    expect((await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: owner, body: { decision: 'reject' } })).status).toBe(200);
+    const gqlPage = await gql(server, owner, ConsoleCasesDocument, { filter: { tagId: tag.body.id }, first: 50 });
+    expect(gqlPage.body.errors).toBeUndefined();
+    expect(gqlPage.body.data!.verifications.nodes).toEqual([{ id: tagged.id, status: 'rejected', mode: 'sandbox', decidedBy: { type: 'member', id: account.member.id }, tags: [{ id: tag.body.id }] }]);
+    const restOne = (await server.request(`/v1/console/verifications/${tagged.id}`, { token: owner })).body;
+    expect(restOne.decided_by).toEqual({ type: 'member', id: account.member.id });
+  });
+});
+
 describe('identity and evidence reveal (verifications.reveal, audited)', () => {
   it('reveals the fields read off the document and writes an audit row naming the member and field names, never values', async () => {
     const v = await createVerification(server, account, 'sandbox', { applicant: { email: 'reveal-me@example.com' }, sandbox: { outcome: 'approved' } });
     await settledStatus(v.id);
-    const without = await member(['logs.read']);
+    const without = await signedInMember(server, account, ['logs.read']);
     const refused = await server.request(`/v1/console/verifications/${v.id}/identity`, { token: without.token });
     expect(refused.status).toBe(403);
     expect(await audits(v.id)).toEqual([]);
@@ -128,7 +146,7 @@ describe('identity and evidence reveal (verifications.reveal, audited)', () => {
 describe('GraphQL reveals and trails (same services as the console routes)', () => {
   it('revealIdentity and evidence need verifications.reveal and are audited; auditEvents and activity read the trails', async () => {
     const v = await createVerification(server, account, 'sandbox', { applicant: { email: 'gql-reveal@example.com' } });
-    const without = await member(['logs.read']);
+    const without = await signedInMember(server, account, ['logs.read']);
     const refused = await gql(server, without.token, RevealIdentityDocument, { verificationId: v.id });
     expect(refused.body.errors![0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
     const revealed = await gql(server, owner, RevealIdentityDocument, { verificationId: v.id });

@@ -160,14 +160,14 @@ describe('document: expiry', () => {
     expect(expiryDisposition(snapshot(), 'GBR', 'passport')).toBe('reject');
   });
 
-  it.each([0, 1])('an unreadable expiry date gives EXPIRY_UNREADABLE review at sensitivity %s', (sensitivity) => {
+  it.each([0, 1])('an unreadable expiry date gives EXPIRY_UNREADABLE review at sensitivity %s', async (sensitivity) => {
     const snap = snapshot({ sensitivity });
     for (const expiry_date of ['31/12/2030', 'unreadable', '2030-13-45']) {
       const out = evaluateDocument(passport({ expiry_date }), snap, NOW);
       expect(out.verdict).toBe('review');
       expect(out.reasonCodes).toEqual(['EXPIRY_UNREADABLE']);
     }
-    const runner = RUNNERS.document.run(input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }));
+    const runner = await RUNNERS.document.run(input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }));
     expect(runner).toMatchObject({ verdict: 'review', reasonCodes: ['EXPIRY_UNREADABLE'] });
   });
 
@@ -350,8 +350,9 @@ describe('live runners (no sandbox): never a fake approval', () => {
     expect((await RUNNERS.age.run(input({ check: { type: 'age', config: {} } }))).verdict).toBe('review');
   });
 
-  it('aml is review AML_SCREENING_UNAVAILABLE', async () => {
-    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({ verdict: 'review', reasonCodes: ['AML_SCREENING_UNAVAILABLE'] });
+  it('aml screens the read name: a person on no list approves, an unread name is review AML_NAME_UNREADABLE', async () => {
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' } }))).toMatchObject({ verdict: 'review', reasonCodes: ['AML_NAME_UNREADABLE'] });
   });
 
   it('a live session of liveness, face_match, document (unread) and aml rolls up to manual_review', async () => {

@@ -1,24 +1,16 @@
 // Bad input never gives a 500, on either surface; read-only means writes only; members cannot mint identity access they lack.
-import { systemFork } from '../src/orm.js';
-import { type BootstrapResult, createMember } from '../src/services/access/index.js';
+import type { BootstrapResult } from '../src/services/access/index.js';
 import { ApiKeysDocument, CreateApiKeyDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
+import { signedInMember } from './support/members.js';
 
 let server: TestServer;
 let account: BootstrapResult;
 withTestAccount((t) => ({ server, account } = t));
 
 const sandboxKey = () => account.keys.sandbox.secret_key;
-
-async function memberWith(permissions: string[]): Promise<string> {
-  const email = `member-${permissions.join('-') || 'none'}-${Date.now()}@example.com`;
-  await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: 'M', password: 'a-long-enough-password', permissions, environments: ['sandbox', 'live'] });
-  const signIn = await server.request('/v1/console/sessions', { body: { email, password: 'a-long-enough-password' } });
-  expect(signIn.status).toBe(201);
-  return signIn.body.token;
-}
 
 describe('a NUL character is bad input, never a 500', () => {
   it('in a JSON body field: 400 PARAMETER_INVALID naming the field, nothing written', async () => {
@@ -79,12 +71,12 @@ describe('read-only keys', () => {
 
 describe('members minting keys', () => {
   it('a member without verifications.reveal cannot mint a key holding applicant:read; one holding it can', async () => {
-    const without = await memberWith(['logs.read']);
+    const without = (await signedInMember(server, account, ['logs.read'])).token;
     const refused = await gql(server, without, CreateApiKeyDocument, { input: { name: 'reader', environment: 'sandbox' as never, permissions: ['verification:read', 'applicant:read'] } });
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', type: 'permission_error' });
     const plain = await gql(server, without, CreateApiKeyDocument, { input: { name: 'plain', environment: 'sandbox' as never, permissions: ['verification:read'] } });
     expect(plain.body.errors).toBeUndefined();
-    const withReveal = await memberWith(['verifications.reveal']);
+    const withReveal = (await signedInMember(server, account, ['verifications.reveal'])).token;
     const allowed = await gql(server, withReveal, CreateApiKeyDocument, { input: { name: 'reader', environment: 'sandbox' as never, permissions: ['verification:read', 'applicant:read'] } });
     expect(allowed.body.errors).toBeUndefined();
     expect(allowed.body.data?.createApiKey.apiKey.permissions).toEqual(['verification:read', 'applicant:read']);

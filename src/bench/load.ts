@@ -36,6 +36,8 @@ export interface Measurement {
   durationSeconds: number;
   connections: number;
   statusCodes: Record<string, number>;
+  /** Figures a scenario reports besides the request load (kept in results-*.json). */
+  details?: Record<string, number | string>;
 }
 
 export class LoadError extends Error {}

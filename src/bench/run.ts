@@ -80,13 +80,14 @@ function selectScenarios(raw: string | undefined): Scenario[] {
 interface Bootstrap {
   merchantId: string;
   sandboxKey: string;
+  liveKey: string;
   memberToken: string;
 }
 
 /** stdout should be pure JSON, but tolerate stray lines before it rather than fail on them. */
 function parseBootstrap(stdout: string): Bootstrap {
   const start = stdout.search(/^\{/m);
-  let parsed: { merchant?: { id?: string }; member?: { session_token?: string }; keys?: { sandbox?: { secret_key?: string } } };
+  let parsed: { merchant?: { id?: string }; member?: { session_token?: string }; keys?: { sandbox?: { secret_key?: string }; live?: { secret_key?: string } } };
   try {
     parsed = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
   } catch {
@@ -96,7 +97,7 @@ function parseBootstrap(stdout: string): Bootstrap {
   if (!sandboxKey) throw new Error(`cli bootstrap --json has no keys.sandbox.secret_key:\n${stdout.slice(0, 2000)}`);
   const memberToken = parsed.member?.session_token;
   if (!memberToken) throw new Error(`cli bootstrap --json has no member.session_token:\n${stdout.slice(0, 2000)}`);
-  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, memberToken };
+  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, liveKey: parsed.keys?.live?.secret_key ?? '', memberToken };
 }
 
 const children: Child[] = [];
@@ -168,8 +169,20 @@ async function main(): Promise<void> {
   const bareUrl = await startBaseline('bare', 'bare-server.js', []);
   const koaUrl = await startBaseline('koa', 'koa-server.js', SERVICE_NODE_FLAGS);
 
+  /** A further service process attached to the same data folder (database and store), e.g. with REQUEST_LOG=false. */
+  const startService = async (name: string, extra: Record<string, string>): Promise<string> => {
+    const port = await freePort();
+    const child = startChild(name, path.join(dist, 'server.js'), { cwd: repo, env: { ...serviceEnv(port), ...extra }, logFile: path.join(dataDir, `${name}.log`), nodeFlags: SERVICE_NODE_FLAGS });
+    children.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForOk(child, `${url}/healthz`, 60_000);
+    log(`  ${name} up on ${url}`);
+    return url;
+  };
+
   const ctx: BenchContext = {
     serviceUrl,
+    startService,
     bareUrl,
     koaUrl,
     sandboxKey,

@@ -25,7 +25,7 @@ const approvedPeople = (ctx: BenchContext) => Math.min(100, ctx.settings.connect
 const createBody = (email: string) => ({ applicant: { email }, sandbox: { outcome: 'pending' } });
 
 /** A unique Idempotency-Key and applicant per request: repeat control never refuses, no key ever replays. */
-function pendingCreate(): { headers: Record<string, string>; body: string } {
+export function pendingCreate(): { headers: Record<string, string>; body: string } {
   const n = nextUnique();
   return { headers: { 'idempotency-key': `bench-${n}` }, body: JSON.stringify(createBody(`bench.${n}@example.org`)) };
 }

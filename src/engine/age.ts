@@ -1,4 +1,5 @@
 import { isDate } from './document.js';
+import { ageFromFace, canEstimateAge } from './face/runners.js';
 import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
 
 interface AgeRule {
@@ -20,9 +21,14 @@ const actionToVerdict = (action: string) => (action === 'reject' ? 'reject' : ac
 /** The age check from the document's date of birth, with the step's `ageRules` and `ageRuleFallback`. */
 export const ageRunner: CheckRunner = {
   type: 'age',
-  run(input: CheckInput): CheckResult {
+  needsImages: true,
+  run(input: CheckInput): CheckResult | Promise<CheckResult> {
     const dob = input.identity.document?.date_of_birth;
-    if (!isDate(dob)) return result('review', 0, [input.identity.document ? 'DATE_OF_BIRTH_UNREADABLE' : 'IMAGE_ANALYSIS_UNAVAILABLE']);
+    if (!isDate(dob)) {
+      // Without a date of birth the face's estimated age helps a reviewer; it never approves.
+      if (canEstimateAge(input)) return ageFromFace(input);
+      return result('review', 0, [input.identity.document ? 'DATE_OF_BIRTH_UNREADABLE' : 'IMAGE_ANALYSIS_UNAVAILABLE']);
+    }
     const age = ageOn(dob, input.now);
     const config = input.check.config as { ageRules?: AgeRule[]; ageRuleFallback?: string };
     const rule = (config.ageRules ?? []).find((r) => age >= r.fromAge && age <= r.toAge);

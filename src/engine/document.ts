@@ -1,5 +1,6 @@
 import type { FlowSnapshot } from '../entities/verification.entity.js';
-import { type CheckInput, type CheckResult, type CheckRunner, type DocumentRead, result } from './types.js';
+import { analyseDocument, type DocumentAnalysis, type SideAnalysis } from './document/index.js';
+import { type CheckInput, type CheckResult, type CheckRunner, type DocumentRead, type EvidenceAnalysis, result } from './types.js';
 
 /** Fields every document of a kind always prints (INCOMPLETE_DOCUMENT when one is missing). */
 const PRINTED_FIELDS: Record<string, (keyof DocumentRead)[]> = {
@@ -74,9 +75,49 @@ export function evaluateDocument(read: DocumentRead, snapshot: FlowSnapshot, now
   return result('approve', 0.95);
 }
 
+/** Evidence for one analysed image: validity flags and quality measurements, never identity. */
+function evidenceOf(side: SideAnalysis, analysis: DocumentAnalysis): EvidenceAnalysis {
+  return {
+    kind: 'document',
+    side: side.side,
+    analysis: {
+      mrz_valid: side.mrz ? side.mrz.valid : null,
+      mrz_format: side.mrz?.format ?? null,
+      barcode_consistent: side.barcode ? analysis.barcode_consistent : null,
+      country: analysis.read?.issuing_country ?? null,
+      quality: side.quality.metrics,
+      problems: side.quality.problems,
+    },
+  };
+}
+
+/** The check's verdict from an analysis: capture problems first (retryable), then the read through the rules. */
+export function documentResult(analysis: DocumentAnalysis, snapshot: FlowSnapshot, now: Date): CheckResult {
+  const evidence = analysis.sides.map((side) => evidenceOf(side, analysis));
+  if (analysis.outcome === 'unreadable') return { ...result('reject', 0, ['IMAGE_UNREADABLE']), evidence };
+  if (analysis.outcome === 'image_quality') return { ...result('reject', 0, ['IMAGE_QUALITY']), evidence };
+  if (analysis.outcome === 'printed_only' || !analysis.read) return { ...result('review', 0.3, ['MRZ_NOT_FOUND']), evidence };
+  const read: DocumentRead = analysis.read;
+  const rules = evaluateDocument(read, snapshot, now);
+  // A zone failing its check digits or a barcode disagreeing with the rest: the document is not what it claims.
+  if (analysis.mrz_valid === false || analysis.barcode_consistent === false) {
+    return { ...result('reject', 0.05, [...new Set(['ID_INVALID', ...rules.reasonCodes])]), document: read, evidence };
+  }
+  return { ...rules, document: read, evidence };
+}
+
 export const documentRunner: CheckRunner = {
   type: 'document',
-  run(input: CheckInput): CheckResult {
+  needsImages: true,
+  async run(input: CheckInput): Promise<CheckResult> {
+    const front = input.images?.document_front;
+    // Sandbox reads the simulated document exactly as before; live analyses the uploaded images.
+    if (!input.sandbox && front) {
+      // In the worker pool when there is one (the service): OCR and image work stay off the event loop.
+      const images = { front, back: input.images?.document_back };
+      const analysis = input.engine ? await input.engine.run('document.analyse', { ...images, now: input.now }) : await analyseDocument(images, { now: input.now });
+      return documentResult(analysis, input.snapshot, input.now);
+    }
     const read = input.identity.document;
     if (!read) return result('review', 0, ['IMAGE_ANALYSIS_UNAVAILABLE']);
     return evaluateDocument(read, input.snapshot, input.now);

@@ -6,12 +6,16 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
+import { signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
+import { recordDocumentRead } from './document-record.js';
+import { loadCheckImages } from './images.js';
+import { EngineTaskError } from './pool/index.js';
 import { rollUp } from './rollup.js';
 import { RUNNERS } from './runners.js';
 import { applySandboxOutcome, forcedCheckIndex } from './sandbox.js';
-import type { CheckResult, Identity } from './types.js';
+import type { CheckResult, Identity, CheckImages } from './types.js';
 
 export interface SessionJobData {
   verificationId: string;
@@ -43,40 +47,84 @@ export const checkEventData = (c: Check) => ({
 
 const errored: CheckResult = { status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'], providerTier: 'standard' };
 
-/** Runs one pending check and saves its result with check.completed, in one transaction. */
-async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number): Promise<boolean> {
+/** What a check's analysis needs, read without a transaction or a lock. */
+interface Prepared {
+  check: Check;
+  verification: Verification;
+  identity: Identity;
+}
+
+/** The session's images, read from the store at most once per run and only when a live check needs them. */
+type ImageLoader = () => Promise<CheckImages>;
+
+/** The analysis: the runner (engine work in the pool) with no transaction open. A failure errors the check. */
+async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader, forced: number): Promise<CheckResult> {
+  const { check, verification: v, identity } = prepared;
+  const runner = RUNNERS[check.type];
+  if (!runner) return errored;
+  try {
+    const input = { check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), engine: runtime.engine };
+    let outcome = await runner.run(runner.needsImages && !v.sandbox ? { ...input, images: await images() } : input);
+    if (v.sandbox && check.position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
+    return outcome;
+  } catch (error) {
+    // A stopping pool is not the check's failure: the job is retried and the check stays pending.
+    if (error instanceof EngineTaskError && error.reason === 'closed') throw error;
+    runtime.logger.error({ err: error }, `check ${check.id} (${check.type}) failed`);
+    return errored;
+  }
+}
+
+/**
+ * Saves an analysed check with check.completed in one short transaction that first re-checks
+ * the state under the person's and the verification's locks: still processing, check still
+ * pending (another run, an expiry or a reviewer may have moved on meanwhile).
+ */
+async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepared, outcome: CheckResult): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const v = await lockProcessing(tx, id, true);
+    const v = await lockProcessing(tx, prepared.verification.id, true);
     if (!v) return false;
-    const check = await tx.findOne(Check, { verification: v, position });
+    const check = await tx.findOne(Check, { id: prepared.check.id }, { refresh: true });
     if (!check || check.status !== 'pending') return true;
-    const identity: Identity = v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {};
-    const runner = RUNNERS[check.type];
-    let outcome: CheckResult;
-    try {
-      outcome = runner
-        ? await runner.run({ check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date() })
-        : errored;
-      if (v.sandbox && position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
-    } catch (error) {
-      runtime.logger.error({ err: error }, `check ${check.id} (${check.type}) failed`);
-      outcome = errored;
-    }
-    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier });
+    outcome = await signalFraudNetworks(tx, runtime.vault, v, prepared.identity, outcome);
+    if (outcome.faceEmbedding) outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, outcome);
+    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
+    await recordDocumentRead(tx, runtime, v, v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {}, outcome);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
     // R4/R7: the document has been read; a match closes the session before any verdict.
     if (check.type === 'document' && (await gateDocument(tx, v))) return false;
     if (check.type === 'face_match' && outcome.verdict === 'approve') {
+      const identity: Identity = v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {};
       await linkApplicantAfterFaceMatch(tx, v, personFingerprint(fingerprintsOf(runtime.vault, identity)));
     }
     return true;
   });
 }
 
+/** Reads, analyses (no transaction, no lock), then saves one pending check. False: stop the run. */
+async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number, images: ImageLoader): Promise<boolean> {
+  em.clear();
+  const verification = await em.findOne(Verification, { id }, { populate: ['identity'] as never });
+  if (!verification || verification.status !== 'processing') return false;
+  const check = await em.findOne(Check, { verification, position });
+  if (!check || check.status !== 'pending') return true;
+  const identity: Identity = verification.identity ? runtime.vault.decrypt<Identity>(verification.identity) : {};
+  const prepared = { check, verification, identity };
+  const outcome = await analyse(runtime, prepared, images, forced);
+  return saveResult(em, runtime, prepared, outcome);
+}
+
+/** Loads the session's images once, on first use. */
+function imageLoader(em: EntityManager, runtime: Runtime, id: string): ImageLoader {
+  let loaded: Promise<CheckImages> | null = null;
+  return () => (loaded ??= loadCheckImages(runtime, em, id));
+}
+
 /**
- * The `verification.run-checks` job: each check in flow order, its result saved as it
- * finishes; then the roll-up settles the verification. Re-running it resumes where it stopped.
+ * The `verification.run-checks` job: each check in flow order, analysed outside any
+ * transaction and saved as it finishes; then the roll-up settles the verification.
+ * Re-running it resumes where it stopped.
  */
 export async function runChecks(runtime: Runtime, data: SessionJobData): Promise<void> {
   const em = scopedFork(runtime.orm, { merchantId: data.merchantId, modes: [data.mode] });
@@ -84,11 +132,11 @@ export async function runChecks(runtime: Runtime, data: SessionJobData): Promise
   if (!v || v.status !== 'processing') return;
   const checks = await em.find(Check, { verification: v }, { orderBy: { position: 'asc' } });
   const forced = v.sandbox ? forcedCheckIndex(checks.map((c) => c.type), checks.map((c) => c.required), v.sandbox.outcome) : -1;
-  em.clear();
+  const images = imageLoader(em, runtime, data.verificationId);
   for (const check of checks) {
-    if (!(await runOne(em, runtime, data.verificationId, check.position, forced))) return;
-    em.clear();
+    if (!(await runOne(em, runtime, data.verificationId, check.position, forced, images))) return;
   }
+  em.clear();
   await em.transactional(async (tx) => {
     const locked = await lockProcessing(tx, data.verificationId);
     if (!locked) return;

@@ -1,7 +1,8 @@
 import type { Check } from '../entities/check.entity.js';
 import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
+import type { EnginePool } from './pool/index.js';
 
-/** What the document check read (OCR later; the sandbox `document` today). */
+/** What the document check read (off the images in live, the sandbox `document` in sandbox). */
 export interface DocumentRead {
   number?: string;
   national_id?: string;
@@ -38,12 +39,33 @@ export interface EmailChallenge {
   last_sent_at: string;
 }
 
+/** The session's captured images (live sessions; loaded once, outside any transaction). */
+export interface CheckImages {
+  document_front?: Buffer;
+  document_back?: Buffer;
+  selfie?: Buffer;
+  /** Selfie frames for passive liveness (every selfie upload, oldest first). */
+  liveness?: Buffer[];
+  /** A video was captured (frames are not extracted: no video decoder ships with the service). */
+  video?: boolean;
+}
+
 export interface CheckInput {
   check: Check;
   snapshot: FlowSnapshot;
   identity: Identity;
   sandbox: SandboxInput | null;
   now: Date;
+  images?: CheckImages;
+  /** The worker pool analyses run in (absent: the runner cannot analyse images). */
+  engine?: EnginePool;
+}
+
+/** What a check found on one image, stored on its upload and served as evidence (never identity). */
+export interface EvidenceAnalysis {
+  kind: 'document' | 'selfie';
+  side?: 'front' | 'back';
+  analysis: Record<string, unknown>;
 }
 
 /** One runner per check type behind one interface. */
@@ -53,10 +75,25 @@ export interface CheckResult {
   score: number | null;
   reasonCodes: string[];
   providerTier: string;
+  /** What the check found (an AML hit, a fraud-network signal): JSON, ids and scores, never identity. */
+  findings?: Finding[];
+  /** What the document check read off the images: sealed into the identity so R4/R7, expiry and age run on it. */
+  document?: DocumentRead;
+  evidence?: EvidenceAnalysis[];
+  /** face_match (live): the selfie face's embedding; joins the face networks when saved, never stored on the check. */
+  faceEmbedding?: number[];
+}
+
+/** One finding of a check; `code` is the policy tree's finding code (its `findings` map keys). */
+export interface Finding {
+  code: string;
+  [detail: string]: unknown;
 }
 
 export interface CheckRunner {
   type: string;
+  /** Live runs load the session's images first (read outside the transaction). */
+  needsImages?: boolean;
   run(input: CheckInput): Promise<CheckResult> | CheckResult;
 }
 

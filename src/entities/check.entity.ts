@@ -8,7 +8,7 @@ export type CheckStatus = 'pending' | 'processing' | 'completed' | 'skipped' | '
 /** One check of a verification, in flow order; its result is saved as it finishes. */
 @Entity({ tableName: 'checks' })
 export class Check extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'config' | 'sensitivity' | 'threshold' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'findings' | 'config' | 'sensitivity' | 'threshold' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('chk');
@@ -48,4 +48,8 @@ export class Check extends TenantOwned {
 
   @Property({ type: 'string[]', columnType: 'text[]' })
   reasonCodes: string[] = [];
+
+  /** What the check found (AML hits with list, entry id and score; fraud-network signals): ids and scores, never identity. */
+  @Property({ type: 'json' })
+  findings: Record<string, unknown>[] = [];
 }

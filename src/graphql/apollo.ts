@@ -12,11 +12,13 @@ import { ViewerResolver } from '../resolvers/viewer.resolver.js';
 import { ApplicantResolver } from '../resolvers/applicant.resolver.js';
 import { FlowResolver } from '../resolvers/flow.resolver.js';
 import { ConsoleResolver } from '../resolvers/console.resolver.js';
+import { ReportingResolver } from '../resolvers/reporting.resolver.js';
 import { ReviewResolver } from '../resolvers/review.resolver.js';
 import { TeamResolver } from '../resolvers/team.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
+import { LogsResolver } from '../resolvers/logs.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
@@ -24,7 +26,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ReportingResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

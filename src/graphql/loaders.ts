@@ -3,7 +3,7 @@ import { Applicant } from '../entities/applicant.entity.js';
 import { Flow } from '../entities/flow.entity.js';
 import type { CheckType } from '../schema/verification.types.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { checksOfVerifications, verificationItemsByIds, type VerificationListItem } from '../services/verifications/index.js';
+import { checksOfVerifications, decidersOf, verificationItemsByIds, type DecidedBy, type VerificationListItem } from '../services/verifications/index.js';
 import { presenceOf, type Presence } from '../services/review/index.js';
 import { Member } from '../entities/member.entity.js';
 import { tagReferencesFor } from '../services/catalog/index.js';
@@ -23,6 +23,7 @@ export interface Loaders {
   verification: DataLoader<string, VerificationListItem | null>;
   member: DataLoader<string, Member | null>;
   presenceByReview: DataLoader<string, Presence[]>;
+  decidedBy: DataLoader<string, DecidedBy>;
 }
 
 /** Rows by id, in the order of `ids`; ids the caller may not read give null. */
@@ -49,6 +50,10 @@ function createLoaders(ctx: ServiceContext): Loaders {
       return ids.map((id) => items.get(id) ?? null);
     }),
     member: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Member, { id: { $in: [...ids] } }))),
+    decidedBy: new DataLoader(async (ids) => {
+      const deciders = await decidersOf(ctx, [...ids]);
+      return ids.map((id) => deciders.get(id) ?? null);
+    }),
     presenceByReview: new DataLoader(async (ids) => {
       const presence = await presenceOf(ctx, ids);
       return ids.map((id) => presence.get(id) ?? []);

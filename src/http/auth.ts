@@ -3,6 +3,7 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
 import { authenticateKey, authenticateMember, bearerToken, type RateLimitState, authorize, type Requirement } from '../services/access/index.js';
+import { recordKeyCall, statusOfError } from '../services/logs/index.js';
 
 /** Token cost of a call (decisions.md): 1, except lookup at 1 per 50 addresses, rounded up. */
 export function costOf(ctx: Context): number {
@@ -22,6 +23,7 @@ function setRateHeaders(ctx: Context, state: RateLimitState): void {
 /** Secret-key authentication and rate limiting for the key-authenticated `/v1` surface. */
 export function keyAuthentication(runtime: Runtime) {
   return async (ctx: Context, next: Next): Promise<void> => {
+    const started = performance.now();
     let auth;
     try {
       // The root EntityManager only lends its connection here (a raw statement, no entities).
@@ -35,7 +37,17 @@ export function keyAuthentication(runtime: Runtime) {
     const modes = [auth.caller.mode];
     const scope = { merchantId: auth.merchantId, modes };
     ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime, surface: 'api' }, () => scopedFork(runtime.orm, scope));
-    await next();
+    // The request log (batched, never awaited): every call of an authenticated key, failures included.
+    let status: number | undefined;
+    try {
+      await next();
+    } catch (error) {
+      status = statusOfError(error);
+      throw error;
+    } finally {
+      const { method, path, querystring } = ctx;
+      recordKeyCall(runtime, { merchantId: auth.merchantId, caller: auth.caller, method, path, querystring, status: status ?? ctx.status, durationMs: performance.now() - started, requestId: ctx.state.requestId, remoteAddress: ctx.req.socket.remoteAddress });
+    }
   };
 }
 

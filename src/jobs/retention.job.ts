@@ -1,4 +1,5 @@
 import { inTransaction, withConnection } from '../services/shared/index.js';
+import { purgeRequestLogs } from '../services/logs/index.js';
 import type { Runtime } from '../runtime.js';
 import type { JobDefinition } from './job.js';
 
@@ -99,6 +100,8 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         // Team edits keep earlier identity versions with their fingerprints: they go with the rest.
         await sql.query(`delete from identity_versions where verification_id = any($1::text[])`, [ids]);
         await sql.query(PURGE_SQL, [ids]);
+        // Fraud-network signals are fingerprints of the same identity: they go with it.
+        await sql.query('delete from fraud_signals where verification_id = any($1::text[])', [ids]);
         return { count: due.length, uploads: uploads.length };
       }),
     );
@@ -120,5 +123,8 @@ export const retentionJob: JobDefinition = {
     if (result.verifications) {
       runtime.logger.info(`retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`);
     }
+    // decisions.md: request logs are kept 30 days.
+    const logs = await purgeRequestLogs(runtime);
+    if (logs) runtime.logger.info(`retention: deleted ${logs} request-log rows older than 30 days`);
   },
 };

@@ -2,14 +2,13 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } f
 import type { Mode } from '../config.js';
 import { notFound, parameterInvalid } from '../errors.js';
 import { loadersOf } from '../graphql/loaders.js';
-import { scopedFork } from '../orm.js';
-import { checkedCursor, ID_PATTERNS, withLazyFork, type ServiceContext } from '../services/shared/index.js';
-import { listVerificationItems, verificationItem } from '../services/verifications/index.js';
+import { checkedCursor, ID_PATTERNS, narrowedTo, type ServiceContext } from '../services/shared/index.js';
+import { listConsoleVerifications, verificationItem } from '../services/verifications/index.js';
 import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
 import { TagReferenceType } from '../schema/tag.types.js';
-import { CheckType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
+import { CheckType, DecidedByType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
 import { pageSize } from './api-key.resolver.js';
 
 const MAX_EMAIL_LENGTH = 254;
@@ -21,19 +20,7 @@ interface VerificationParent {
   applicant?: { id: string } | null;
 }
 
-/**
- * The context narrowed to one environment the seat holds (its own tenancy-filtered fork),
- * the context itself when none is named, or null when the seat lacks that environment.
- */
-function inEnvironment(ctx: ServiceContext, environment: Environment | null | undefined): ServiceContext | null {
-  if (!environment) return ctx;
-  if (!ctx.modes.includes(environment as Mode)) return null;
-  if (ctx.modes.length === 1) return ctx;
-  const modes: Mode[] = [environment as Mode];
-  // Built field by field: spreading ctx would read its lazy `em` and fork for nothing.
-  const { requestId, log, merchantId, caller, runtime } = ctx;
-  return withLazyFork({ requestId, log, merchantId, caller, modes, runtime }, () => scopedFork(runtime.orm, { merchantId, modes }));
-}
+const inEnvironment = (ctx: ServiceContext, environment: Environment | null | undefined) => narrowedTo(ctx, environment as Mode | null | undefined);
 
 @Resolver(() => VerificationType)
 export class VerificationResolver {
@@ -47,12 +34,11 @@ export class VerificationResolver {
   ): Promise<VerificationConnection> {
     const limit = pageSize(first);
     if (filter?.email && filter.email.length > MAX_EMAIL_LENGTH) throw parameterInvalid('email', `email must be at most ${MAX_EMAIL_LENGTH} characters.`);
-    const scoped = inEnvironment(ctx, filter?.environment);
-    // A seat asking for an environment it lacks gets an empty list.
-    if (!scoped) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
-    const page = await listVerificationItems(
-      scoped,
-      { status: filter?.status ?? undefined, email: filter?.email ?? undefined },
+    if (filter?.tagId && !ID_PATTERNS.tag.test(filter.tagId)) throw parameterInvalid('tagId', 'tagId must be a tag id (tag_...).');
+    // The console list's service: a seat asking for an environment it lacks gets an empty list.
+    const page = await listConsoleVerifications(
+      ctx,
+      { status: filter?.status ?? undefined, email: filter?.email ?? undefined, tagId: filter?.tagId ?? undefined, mode: (filter?.environment ?? undefined) as Mode | undefined },
       { limit, startingAfter: checkedCursor(after, ID_PATTERNS.verification) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
@@ -92,6 +78,11 @@ export class VerificationResolver {
   @FieldResolver(() => ApplicantType, { nullable: true, description: 'The person, once a face has been matched; no identity.' })
   async applicant(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
     return v.applicant ? ((await loadersOf(ctx).applicant.load(v.applicant.id)) as never) : null;
+  }
+
+  @FieldResolver(() => DecidedByType, { nullable: true, description: 'Who settled it: a reviewer (member) or a key (api_key); null for the engine or a policy.' })
+  async decidedBy(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<DecidedByType | null> {
+    return loadersOf(ctx).decidedBy.load(v.id);
   }
 
   @FieldResolver(() => String, { description: 'Where the applicant completes the session.' })

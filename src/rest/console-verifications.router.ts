@@ -26,6 +26,8 @@ export const listConsoleVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   status: z.enum(VERIFICATION_STATUSES).optional(),
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
+  /** Only verifications carrying this tag (tag_...). */
+  tag: z.string().regex(/^tag_[0-9A-Za-z]{1,64}$/, 'must be a tag id (tag_...)').optional(),
 });
 
 export const listAuditQuery = listQuery(/^aud_[0-9A-Za-z]+$/);
@@ -49,7 +51,7 @@ export function consoleVerificationsRouter(): Router {
   router.get('/v1/console/verifications', async (ctx) => {
     const query = parseInput(listConsoleVerificationsQuery, ctx.query);
     const s = svc(ctx);
-    const page = await listConsoleVerifications(s, { status: query.status, email: query.email, mode: query.mode }, pageParams(query));
+    const page = await listConsoleVerifications(s, { status: query.status, email: query.email, tagId: query.tag, mode: query.mode }, pageParams(query));
     ctx.body = presentList(page, await presenterFor(s, page.data));
   });
   router.get('/v1/console/verifications/:id', async (ctx) => {

@@ -22,6 +22,9 @@ import { settingsRouter } from './settings.router.js';
 import { consoleReviewsRouter } from './console-reviews.router.js';
 import { consoleVerificationsRouter } from './console-verifications.router.js';
 import { consoleMembersRouter } from './console-members.router.js';
+import { consoleLogsRouter } from './console-logs.router.js';
+import { consoleExportsRouter } from './console-exports.router.js';
+import { consoleReportingRouter } from './console-reporting.router.js';
 import { OPENAPI_PATH, openApiJson } from './openapi/document.js';
 import { applicantRouter, clientTokenRouter } from './applicant.router.js';
 
@@ -43,7 +46,15 @@ const keyRouters = () => [
 ];
 
 /** Routers of the back office (`/v1/console/*`), acting for a team member. */
-const consoleRouters = () => [settingsRouter(), consoleReviewsRouter(), consoleVerificationsRouter(), consoleMembersRouter()];
+const consoleRouters = () => [
+  settingsRouter(),
+  consoleReviewsRouter(),
+  consoleVerificationsRouter(),
+  consoleMembersRouter(),
+  consoleLogsRouter(),
+  consoleExportsRouter(),
+  consoleReportingRouter(),
+];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
 export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters(), applicantRouter(runtime)];

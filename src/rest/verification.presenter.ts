@@ -25,7 +25,7 @@ export interface VerificationView {
 }
 
 /** The check fields the resource shows: an entity, or a row the create path wrote itself. */
-export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
+export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'> & { findings?: Check['findings'] };
 
 /** The verification fields the resource shows; `checks` is a loaded collection or a plain list. */
 export type PresentableVerification = Pick<
@@ -47,6 +47,7 @@ export function presentCheck(check: PresentableCheck) {
     score: check.score ?? null,
     provider_tier: check.providerTier,
     reason_codes: check.reasonCodes,
+    findings: check.findings ?? [],
     created_at: iso(check.createdAt),
     updated_at: iso(check.updatedAt),
   };

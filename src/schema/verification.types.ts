@@ -37,6 +37,8 @@ export class CheckType {
   @Field(() => Float, { nullable: true }) score?: number | null;
   @Field(() => String) providerTier!: string;
   @Field(() => [String]) reasonCodes!: string[];
+  @Field(() => [GraphQLJSONObject], { description: 'What the check found: AML hits (list, entry_id, score), fraud-network signals; never applicant identity.' })
+  findings!: Record<string, unknown>[];
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -76,4 +78,11 @@ export class VerificationFilterInput {
   @Field(() => Environment, { nullable: true, description: 'Omitted: every environment the seat holds.' }) environment?: Environment | null;
   @Field(() => String, { nullable: true, description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.' })
   email?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Only verifications carrying this tag (tag_...).' }) tagId?: string | null;
+}
+
+@ObjectType('DecidedBy', { description: 'Who settled a verification.' })
+export class DecidedByType {
+  @Field(() => String, { description: 'member or api_key' }) type!: string;
+  @Field(() => ID) id!: string;
 }

@@ -83,6 +83,12 @@ export class Storage {
     return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
   }
 
+  /** A whole object (the engine reads captured images; uploads are at most 20 MiB for images). */
+  async read(key: string): Promise<Buffer> {
+    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    return Buffer.from(out.Body ? await out.Body.transformToByteArray() : new Uint8Array());
+  }
+
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }

@@ -36,9 +36,14 @@ export function checkAgainstOpenApi(method: string, url: string, status: number,
   const path = url.split('?')[0]!;
   if (!(path === '/v1' || path.startsWith('/v1/')) || method === 'HEAD') return;
   const where = `${method} ${path} answered ${status}`;
-  if (!/application\/json/.test(contentType ?? '')) throw new OpenApiMismatch(`${where} with content-type ${contentType}, not JSON (OpenAPI)`);
   const template = templates.find((t) => t.pattern.test(path))?.template;
   const operation = template ? doc.paths[template]![method.toLowerCase()] : undefined;
+  // A documented CSV answer (exports): the media type must be CSV and the body text.
+  if (operation?.responses[String(status)]?.content?.['text/csv']) {
+    if (!/^text\/csv/.test(contentType ?? '') || typeof body !== 'string') throw new OpenApiMismatch(`${where} with content-type ${contentType}, not the documented text/csv`);
+    return;
+  }
+  if (!/application\/json/.test(contentType ?? '')) throw new OpenApiMismatch(`${where} with content-type ${contentType}, not JSON (OpenAPI)`);
   let ref: string;
   if (!operation) {
     if (status < 400) throw new OpenApiMismatch(`${where}, but the OpenAPI document has no ${method} ${template ?? path}: document the route in src/rest/openapi/routes.ts`);

@@ -20,6 +20,11 @@ const STATUS_TEXT: Record<number, string> = {
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 const SCHEME = { key: 'secretKey', member: 'memberSession', client: 'clientToken' } as const;
+/** The spec's export headers (Back-office endpoints: exports are capped at 5,000 rows). */
+const csvHeaders = {
+  'X-Rows': { description: 'Rows returned', schema: { type: 'integer' as const } },
+  'X-Truncated': { description: 'true when the 5,000-row cap cut the export', schema: { type: 'string' as const, enum: ['true', 'false'] } },
+};
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorEnvelope } } });
 
@@ -27,7 +32,9 @@ function responsesOf(route: RouteDoc): ZodOpenApiResponsesObject {
   const status = route.status ?? 200;
   const errors = new Set([400, ...(route.auth === 'none' ? [] : [401, 403, 404]), ...(route.auth === 'key' ? [429] : []), ...(route.errors ?? [])]);
   const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, content: { 'application/json': { schema: route.response } } };
+  const media = route.contentType ?? 'application/json';
+  const headers = route.contentType === 'text/csv' ? csvHeaders : undefined;
+  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, ...(headers ? { headers } : {}), content: { [media]: { schema: route.response } } };
   for (const code of [...errors].sort()) responses[String(code)] = errorResponse(STATUS_TEXT[code] ?? 'Error');
   responses.default = errorResponse('Any other failure (500 api_error carries only the request id)');
   return responses;

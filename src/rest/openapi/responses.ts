@@ -74,6 +74,8 @@ export const check = z
     score: z.number().nullable(),
     provider_tier: z.string().nullable(),
     reason_codes: z.array(z.string()),
+    /** What the check found: AML hits (list, entry_id, score), fraud-network signals; never applicant identity. */
+    findings: z.array(z.looseObject({ code: z.string() })),
     created_at: nullableTimestamp,
     updated_at: nullableTimestamp,
   })

@@ -19,6 +19,10 @@ import { createVerificationBody } from '../verifications.schema.js';
 import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from '../webhooks.schema.js';
 import * as r from './responses.js';
 import * as h from './hosted-responses.js';
+import * as logs from './logs.responses.js';
+import { exportUsageBody, exportVerificationsBody, listDeliveryLogQuery, listRequestLogsQuery, replayBody } from '../console-logs.schema.js';
+import * as rr from './reporting-responses.js';
+import { analyticsQuery, consoleUsageQuery, listPersonsQuery, overviewQuery } from '../console-reporting.schema.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
 export interface RouteDoc {
@@ -40,6 +44,8 @@ export interface RouteDoc {
   errors?: number[];
   /** Request headers the route reads (e.g. Idempotency-Key). */
   headers?: z.ZodObject;
+  /** The success answer's media type when it is not JSON (`text/csv` for exports). */
+  contentType?: 'text/csv';
 }
 
 type Options = Omit<RouteDoc, 'method' | 'path' | 'summary' | 'auth' | 'response'>;
@@ -130,4 +136,15 @@ export const ROUTES: RouteDoc[] = [
   client('post', '/v1/hosted/verifications/:id/email', 'Send a one-time code to the applicant\'s address', h.emailStep, { body: hostedEmailBody, errors: [409] }),
   client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', h.emailStep, { body: hostedCodeBody, errors: [409] }),
   client('post', '/v1/hosted/verifications/:id/submit', 'Submit: pending -> processing (verification.awaiting_service)', h.hostedSession, { body: hostedEmptyBody, errors: [409] }),
+  member('get', '/v1/console/logs/requests', 'API calls of the account\'s keys (key, status class, route, time), newest first', r.listOf(logs.requestLog, 'RequestLogList'), { permission: 'logs.read', query: listRequestLogsQuery }),
+  member('get', '/v1/console/logs/deliveries', 'Webhook deliveries of every endpoint (status, event), newest first', r.listOf(logs.deliveryLog, 'DeliveryLogList'), { permission: 'logs.read', query: listDeliveryLogQuery }),
+  member('get', '/v1/console/logs/deliveries/:id', 'One delivery; the body only with verifications.reveal (audited), else absent', logs.deliveryLog, { permission: 'logs.read' }),
+  member('post', '/v1/console/logs/deliveries/:id/replay', 'Re-arm a delivery on the normal retry ladder (409 WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT)', logs.deliveryLog, { permission: 'logs.read', body: replayBody, status: 202, errors: [409] }),
+  member('post', '/v1/console/exports/verifications', 'Verifications as CSV, at most 5,000 rows (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'verifications.export', body: exportVerificationsBody, contentType: 'text/csv' }),
+  member('post', '/v1/console/exports/usage', 'Usage per day, environment and check type as CSV (X-Rows, X-Truncated; audited)', logs.csv, { permission: 'usage.export', body: exportUsageBody, contentType: 'text/csv' }),
+  member('get', '/v1/console/overview', 'Status breakdown and the count awaiting a reviewer (mode, since)', rr.overview, { query: overviewQuery }),
+  member('get', '/v1/console/analytics', 'The overview by UTC day, outcomes decided by a reviewer, automation rate (since defaults to 30 days ago)', rr.analytics, { query: analyticsQuery }),
+  member('get', '/v1/console/usage', 'Metering per check type and per environment (the records of GET /v1/usage)', rr.usageReport, { query: consoleUsageQuery }),
+  member('get', '/v1/console/persons', 'Persons of the seat\'s environments with their attempt counts, newest first; no identity', r.listOf(rr.person, 'PersonList'), { query: listPersonsQuery, permission: 'persons.read' }),
+  member('get', '/v1/console/persons/:id', 'A person and its attempt history, newest first; no identity', rr.personDetail, { permission: 'persons.read' }),
 ];

@@ -47,6 +47,24 @@ const ageConfig = z.looseObject({
   ageRuleFallback: ageAction.optional(),
 });
 
+const amlConfig = z.looseObject({
+  /** What a sanctions or watchlist hit does: `review` (default) or `reject`. */
+  on_match: z.enum(['review', 'reject']).optional(),
+  /** What a politically exposed person hit does: `review` (default), `reject` or `ignore`. */
+  on_pep_match: z.enum(['review', 'reject', 'ignore']).optional(),
+  /** Screen only these lists (names as in findings' `list`); default every loaded list. */
+  lists: z.array(z.string().min(1).max(100)).max(50).optional(),
+});
+
+const emailConfig = z.looseObject({
+  /** What a disposable address does: `review` (default), `reject` or `ignore`. */
+  on_disposable: z.enum(['review', 'reject', 'ignore']).optional(),
+  /** Whether an address not confirmed by the hosted page's one-time code goes to review. */
+  require_confirmation: z.boolean().optional(),
+});
+
+const STEP_CONFIGS: Partial<Record<string, z.ZodType>> = { age: ageConfig, aml: amlConfig, email: emailConfig };
+
 /** One step of a flow (also the shape of an inline `checks` item). */
 export const stepSchema = z
   .strictObject({
@@ -58,12 +76,13 @@ export const stepSchema = z
     sensitivity: unit.nullable().optional(),
     /** 0 to 1 pass threshold; null: the check's default. */
     threshold: unit.nullable().optional(),
-    /** Check-specific settings; for age steps `ageRules` and `ageRuleFallback`. */
+    /** Check-specific settings: age `ageRules` and `ageRuleFallback`; aml `on_match`, `on_pep_match`, `lists`; email `on_disposable`, `require_confirmation`. */
     config: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((step, ctx) => {
-    if (step.type !== 'age' || !step.config) return;
-    const parsed = ageConfig.safeParse(step.config);
+    const schema = STEP_CONFIGS[step.type];
+    if (!schema || !step.config) return;
+    const parsed = schema.safeParse(step.config);
     if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
   });
 

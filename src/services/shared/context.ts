@@ -5,6 +5,7 @@ import type { Loaders } from '../../graphql/loaders.js';
 import type { Logger } from '../../logger.js';
 import type { Runtime } from '../../runtime.js';
 import { parameterMissing, permissionError } from '../../errors.js';
+import { scopedFork } from '../../orm.js';
 
 export interface KeyCaller {
   kind: 'key';
@@ -68,6 +69,21 @@ export function withLazyFork(fields: Omit<ServiceContext, 'em'>, fork: () => Ent
 }
 
 export const configOf = (ctx: ServiceContext): Config => ctx.runtime.config;
+
+/**
+ * The context narrowed to one environment the seat holds (its own tenancy-filtered fork), the
+ * context itself when none is named, or null when the seat lacks that environment: a seat
+ * asking for an environment it lacks gets an empty list, or 404 for one resource.
+ */
+export function narrowedTo(ctx: ServiceContext, environment: Mode | null | undefined): ServiceContext | null {
+  if (!environment) return ctx;
+  if (!ctx.modes.includes(environment)) return null;
+  if (ctx.modes.length === 1) return ctx;
+  const modes: Mode[] = [environment];
+  // Built field by field: spreading ctx would read its lazy `em` and fork for nothing.
+  const { requestId, log, merchantId, caller, runtime, surface } = ctx;
+  return withLazyFork({ requestId, log, merchantId, caller, modes, runtime, surface }, () => scopedFork(runtime.orm, { merchantId, modes }));
+}
 
 /**
  * The one environment an operation acts in (every write, and reads that take one environment):

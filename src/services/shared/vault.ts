@@ -41,7 +41,7 @@ export class Vault {
   }
 
   /** Keyed fingerprint of a normalised value; `kind` separates namespaces (email vs document). */
-  fingerprint(kind: 'email' | 'reference' | 'document' | 'national_id', value: string): string {
+  fingerprint(kind: 'email' | 'reference' | 'document' | 'national_id' | 'holder', value: string): string {
     return createHmac('sha256', this.fingerprintKey).update(`${kind}\u0000${value}`).digest('hex');
   }
 }

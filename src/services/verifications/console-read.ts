@@ -3,7 +3,7 @@ import type { Identity } from '../../engine/types.js';
 import { ApiError, notFound } from '../../errors.js';
 import { authorize } from '../access/index.js';
 import { recordAudit } from '../audit/index.js';
-import { tenantSql, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
+import { narrowedTo, tenantSql, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
 import { applicantFields } from './identity.js';
 import { readIncluded, type Included } from './verification-read.js';
 import { identityOf } from './verification.service.js';
@@ -16,21 +16,16 @@ export const MEMBER_EVIDENCE_URL_SECONDS = 120;
 /** Who settled a verification: a reviewer, a key's decision, or null for the engine or a policy. */
 export type DecidedBy = { type: 'member' | 'api_key'; id: string } | null;
 
-/** The context narrowed to one environment it holds; null when the seat lacks it. */
-function inEnvironment(ctx: ServiceContext, mode?: Mode): ServiceContext | null {
-  if (!mode) return ctx;
-  return ctx.modes.includes(mode) ? { ...ctx, modes: [mode] } : null;
-}
 
 /** The console list: every environment the seat holds by default; one it lacks gives an empty list. */
 export async function listConsoleVerifications(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string; mode?: Mode },
+  filter: { status?: VerificationStatus; email?: string; tagId?: string; mode?: Mode },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
-  const scoped = inEnvironment(ctx, filter.mode);
+  const scoped = narrowedTo(ctx, filter.mode);
   if (!scoped) return { data: [], hasMore: false, nextCursor: null };
-  return listVerificationItems(scoped, { status: filter.status, email: filter.email }, params);
+  return listVerificationItems(scoped, { status: filter.status, email: filter.email, tagId: filter.tagId }, params);
 }
 
 export async function getConsoleVerification(ctx: ServiceContext, id: string): Promise<VerificationListItem> {

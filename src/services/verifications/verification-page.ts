@@ -69,7 +69,7 @@ const toItem = (r: Row): VerificationListItem => ({
  * statement (not `$n is null or ...`), so PostgreSQL plans the email lookup on its index
  * instead of a generic plan that walks the account's newest rows.
  */
-function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string }, params: PageParams) {
+function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string; tagId?: string }, params: PageParams) {
   // $1 and $2 are the account and environments tenantSql binds.
   const values: unknown[] = [null, null];
   const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
@@ -83,6 +83,13 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
     values.push(filter.fingerprint);
     where.push(`v.email_fingerprint = $${values.length}`);
     name += 'e';
+  }
+  if (filter.tagId !== undefined) {
+    values.push(filter.tagId);
+    // The tag must be the context's own: another account's tag id filters to nothing.
+    where.push(`exists (select 1 from verification_tags vt join tags t on t.id = vt.tag_id
+                        where vt.verification_id = v.id and vt.tag_id = $${values.length} and t.merchant_id = $1)`);
+    name += 't';
   }
   if (params.startingAfter !== undefined) {
     values.push(params.startingAfter);
@@ -104,11 +111,11 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
  */
 export async function listVerificationItems(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string },
+  filter: { status?: VerificationStatus; email?: string; tagId?: string },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
   const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint }, params);
+  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint, tagId: filter.tagId }, params);
   const rows = await tenantSql(ctx).query<Row>(text, values, name);
   const hasMore = rows.length > params.limit;
   const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
@@ -126,7 +133,7 @@ export async function verificationItem(ctx: ServiceContext, id: string): Promise
 }
 
 /** A check as a list shows it: plain values (the REST presenter and GraphQL's CheckType read these). */
-export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'>;
+export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'findings' | 'createdAt' | 'updatedAt' | 'position'>;
 
 interface CheckRow {
   id: string;
@@ -138,6 +145,7 @@ interface CheckRow {
   score: number | null;
   provider_tier: Check['providerTier'];
   reason_codes: string[];
+  findings: Check['findings'];
   position: number;
   created_at: string | Date;
   updated_at: string | Date;
@@ -153,7 +161,7 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
   const grouped = new Map<string, CheckItem[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return grouped;
   const rows = await tenantSql(ctx).query<CheckRow>(
-    `select id, verification_id, type, status, required, verdict, score, provider_tier, reason_codes, position, created_at, updated_at
+    `select id, verification_id, type, status, required, verdict, score, provider_tier, reason_codes, findings, position, created_at, updated_at
        from checks where merchant_id = $1 and mode = any($2::text[]) and verification_id = any($3::text[])
       order by verification_id, position`,
     [[...ids]],
@@ -169,6 +177,7 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
       score: row.score,
       providerTier: row.provider_tier,
       reasonCodes: row.reason_codes,
+      findings: row.findings,
       position: row.position,
       createdAt: asDate(row.created_at),
       updatedAt: asDate(row.updated_at),

@@ -1,0 +1,237 @@
+import { performance } from 'node:perf_hooks';
+import { analyseDocument, stopOcr } from '../engine/document/index.js';
+import { loadIdentities, variant, withPortrait } from '../engine/face/corpus.js';
+import { EnginePool } from '../engine/pool/index.js';
+import { call, expectStatus } from './api.js';
+import type { Measurement } from './load.js';
+import type { BenchContext, Scenario } from './scenarios.js';
+
+/**
+ * Live sessions decided by the engine, and the HTTP server's responsiveness while they run.
+ *
+ * Each session is what an integrator sends: a live verification of document, face_match and
+ * liveness, a passport page (the document corpus's renderer, real TD3 zone, a real face in its
+ * portrait box, photographed on a desk) and a selfie of the same face, both through presigned
+ * uploads. Timed from the last upload's completion (the submit) to the verdict read back by
+ * polling every 100 ms. BENCH_ENGINE_SESSIONS_IN_FLIGHT sessions run at once for
+ * BENCH_ENGINE_SECONDS; meanwhile a paced probe sends an authenticated GET /v1/merchant at
+ * PROBE_RATE per second (open loop: a slow answer does not delay the next request), and the
+ * same probe runs once before, on an idle server, for comparison.
+ */
+const PROBE_RATE = 20;
+const int = (name: string, fallback: number) => Math.max(1, Number(process.env[name]) || fallback);
+
+/** One synthetic passport holder per face (the same face always carries the same identity, so no fraud network forms). */
+const SURNAMES = ['NOVAK', 'SILVA', 'HANSEN', 'KOWALSKI', 'MURPHY', 'ROSSI', 'DUBOIS', 'MEYER', 'JANSEN', 'LARSEN', 'PETROV', 'OKAFOR', 'TANAKA', 'MORENO', 'LINDQVIST', 'FISCHER', 'COSTA', 'BERG', 'KELLY', 'WALSH'];
+const GIVEN = ['ANNA', 'MARIA', 'ELENA', 'SOFIA', 'LAURA', 'NORA', 'CLARA', 'EVA', 'IRIS', 'LENA'];
+const holderFor = (i: number) => ({
+  lastName: SURNAMES[i % SURNAMES.length]!,
+  firstName: GIVEN[i % GIVEN.length]!,
+  number: `BX${String(4711 + i * 37).padStart(7, '0')}`,
+  country: 'UTO',
+  nationality: 'UTO',
+  birth: `${1960 + (i % 40)}-0${1 + (i % 9)}-1${i % 10}`,
+  expiry: '2034-06-30',
+  sex: 'F' as const,
+});
+
+/** The document corpus's renderer lives with the tests (TypeScript); the bench loads it through tsx. */
+interface Renderer {
+  passportPage(holder: ReturnType<typeof holderFor>, mrz: string[]): Promise<Buffer>;
+  td3(holder: ReturnType<typeof holderFor>): string[];
+  applyCondition(image: Buffer, condition: 'photo'): Promise<Buffer>;
+}
+
+async function renderer(): Promise<Renderer> {
+  const { tsImport } = await import('tsx/esm/api');
+  const from = (file: string) => tsImport(new URL(`../../test/engine/corpus/${file}`, import.meta.url).href, import.meta.url);
+  const [render, documents, conditions] = await Promise.all([from('render.ts'), from('documents.ts'), from('conditions.ts')]);
+  return { passportPage: render.passportPage, td3: documents.td3, applyCondition: conditions.applyCondition };
+}
+
+interface SessionImages {
+  document: Buffer;
+  selfie: Buffer;
+}
+
+/** Every corpus face as a passport photo and a selfie; a pool of this process finds the faces (setup, not timed). */
+async function buildImages(): Promise<SessionImages[]> {
+  const pool = new EnginePool({ concurrency: 1, timeoutMs: 300_000 });
+  try {
+    const people = await loadIdentities({ read: (image) => pool.run('face.read', { image }) });
+    const r = await renderer();
+    return Promise.all(
+      people.map(async (p, i) => ({
+        document: await r.applyCondition(await withPortrait(await r.passportPage(holderFor(i), r.td3(holderFor(i))), p.portrait), 'photo'),
+        selfie: await variant(p.portrait, 'tight_crop'),
+      })),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+async function upload(ctx: BenchContext, key: string, id: string, body: Record<string, unknown>, bytes: Buffer): Promise<void> {
+  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads`, key, 'POST', { content_type: 'image/jpeg', ...body }), 201, 'POST uploads');
+  const put = await fetch(created.body.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'image/jpeg' } });
+  if (put.status !== 200) throw new Error(`engine bench: upload PUT answered ${put.status}`);
+  await put.arrayBuffer();
+  expectStatus(await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads/${created.body.upload_id}/complete`, key, 'POST'), 200, 'POST uploads/complete');
+}
+
+/** One session from creation to verdict; returns submit-to-verdict milliseconds and the status. */
+async function oneSession(ctx: BenchContext, key: string, images: SessionImages): Promise<{ ms: number; status: string; reasons: string[] }> {
+  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, key, 'POST', { checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }] }), 201, 'POST /v1/verifications (live)');
+  const id = created.body.id as string;
+  await upload(ctx, key, id, { kind: 'document', side: 'front' }, images.document);
+  await upload(ctx, key, id, { kind: 'selfie' }, images.selfie);
+  const submitted = performance.now();
+  for (;;) {
+    const res = await call(`${ctx.serviceUrl}/v1/verifications/${id}`, key, 'GET');
+    if (['approved', 'rejected', 'manual_review', 'expired'].includes(res.body?.status)) {
+      const reasons = (res.body.checks as { type: string; reason_codes: string[] }[]).flatMap((c) => c.reason_codes.map((code) => `${c.type}:${code}`));
+      return { ms: performance.now() - submitted, status: res.body.status, reasons };
+    }
+    if (performance.now() - submitted > 600_000) throw new Error(`engine bench: ${id} did not settle in 10 minutes`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Authenticated GETs at a fixed rate until `until` resolves (or for `seconds`); each answer's latency in ms. */
+async function probe(ctx: BenchContext, stop: { done: boolean } | number): Promise<number[]> {
+  const latencies: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  const end = typeof stop === 'number' ? performance.now() + stop * 1000 : Infinity;
+  for (let next = performance.now(); typeof stop === 'number' ? performance.now() < end : !stop.done; next += 1000 / PROBE_RATE) {
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+    const sent = performance.now();
+    inFlight.push(
+      fetch(`${ctx.serviceUrl}/v1/merchant`, { headers: { authorization: `Bearer ${ctx.sandboxKey}` } }).then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`engine bench probe: GET /v1/merchant answered ${res.status}`);
+        latencies.push(performance.now() - sent);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return latencies;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+interface SessionRun {
+  durations: number[];
+  statuses: Record<string, number>;
+  /** check:reason code -> sessions carrying it (why sessions were not approved). */
+  reasons: Record<string, number>;
+  seconds: number;
+}
+
+/** Keeps `inFlight` sessions running until `seconds` have passed; each corpus face is used once per account. */
+async function driveSessions(ctx: BenchContext, images: SessionImages[], inFlight: number, seconds: number): Promise<SessionRun> {
+  const accounts: Promise<string>[] = [];
+  const keyFor = (n: number) => (accounts[n] ??= ctx.bootstrap(`bench-engine-${Date.now()}-${n}`).then((a) => a.liveKey));
+  await Promise.all([keyFor(0), keyFor(1)]);
+  const run: SessionRun = { durations: [], statuses: {}, reasons: {}, seconds: 0 };
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < deadline) {
+        const i = next++;
+        const key = await keyFor(Math.floor(i / images.length));
+        const { ms, status, reasons } = await oneSession(ctx, key, images[i % images.length]!);
+        run.durations.push(ms);
+        run.statuses[status] = (run.statuses[status] ?? 0) + 1;
+        for (const reason of reasons) run.reasons[reason] = (run.reasons[reason] ?? 0) + 1;
+      }
+    }),
+  );
+  run.seconds = (performance.now() - started) / 1000;
+  return run;
+}
+
+/** The engine's own time per check, one at a time in this process (median of a few): what a session costs before any queueing. */
+async function engineTimes(images: SessionImages[]): Promise<{ documentMs: number; faceMatchMs: number; livenessMs: number }> {
+  const pool = new EnginePool({ concurrency: 1, timeoutMs: 300_000 });
+  const time = async (n: number, task: (i: number) => Promise<unknown>) => {
+    await task(0); // warm-up: model and language data loading is not a check's cost
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await task(i % images.length);
+      ms.push(performance.now() - t);
+    }
+    return Math.round(pct(ms, 50));
+  };
+  try {
+    return {
+      documentMs: await time(5, (i) => analyseDocument({ front: images[i]!.document })),
+      faceMatchMs: await time(7, (i) => pool.run('face.match', { document: images[i]!.document, selfie: images[i]!.selfie })),
+      livenessMs: await time(7, (i) => pool.run('face.liveness', { frames: [images[i]!.selfie] })),
+    };
+  } finally {
+    await pool.close();
+    await stopOcr();
+  }
+}
+
+async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
+  const seconds = int('BENCH_ENGINE_SECONDS', 60);
+  const inFlight = int('BENCH_ENGINE_SESSIONS_IN_FLIGHT', 4);
+  ctx.log('  rendering the session images (corpus faces on passport pages, selfies)...');
+  const images = await buildImages();
+  // Warm-up, not timed: the service's pool threads load their models and OCR data on their first analysis.
+  ctx.log(`  ${images.length} applicants; one warm-up session (models load in the service's pool)...`);
+  const warm = await oneSession(ctx, (await ctx.bootstrap(`bench-engine-warm-${Date.now()}`)).liveKey, images[0]!);
+  ctx.log(`  warm-up session: ${warm.status} in ${Math.round(warm.ms)} ms; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`);
+  const idle = await probe(ctx, 10);
+  ctx.log(`  ${inFlight} live sessions in flight for ${seconds} s, the probe running alongside...`);
+  const stop = { done: false };
+  const loaded = probe(ctx, stop);
+  const sessions = await driveSessions(ctx, images, inFlight, seconds).finally(() => (stop.done = true));
+  const busy = await loaded;
+  ctx.log('  engine time per check, one at a time in the bench process...');
+  const times = await engineTimes(images);
+  const details = {
+    sessions: sessions.durations.length,
+    sessionsInFlight: inFlight,
+    submitToVerdictP50Ms: Math.round(pct(sessions.durations, 50)),
+    submitToVerdictP99Ms: Math.round(pct(sessions.durations, 99)),
+    sessionsPerMinute: r1((60 * sessions.durations.length) / sessions.seconds),
+    verdicts: Object.entries(sessions.statuses).map(([s, n]) => `${s} ${n}`).join(', '),
+    reasons: Object.entries(sessions.reasons).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ') || 'none',
+    idleGetP50Ms: r1(pct(idle, 50)),
+    idleGetP99Ms: r1(pct(idle, 99)),
+    loadedGetP50Ms: r1(pct(busy, 50)),
+    loadedGetP99Ms: r1(pct(busy, 99)),
+    loadedGetMaxMs: r1(Math.max(...busy)),
+    documentCheckMs: times.documentMs,
+    faceMatchCheckMs: times.faceMatchMs,
+    livenessCheckMs: times.livenessMs,
+  };
+  ctx.log(
+    `  live sessions (document front + selfie; document, face_match, liveness): ${details.sessions} in ${r1(sessions.seconds)} s, ` +
+      `submit to verdict p50 ${details.submitToVerdictP50Ms} ms, p99 ${details.submitToVerdictP99Ms} ms, ${details.sessionsPerMinute} sessions/min (${details.verdicts}; reasons: ${details.reasons})\n` +
+      `  authenticated GET /v1/merchant at ${PROBE_RATE}/s: idle p50 ${details.idleGetP50Ms} ms, p99 ${details.idleGetP99Ms} ms; ` +
+      `during the sessions p50 ${details.loadedGetP50Ms} ms, p99 ${details.loadedGetP99Ms} ms, max ${details.loadedGetMaxMs} ms\n` +
+      `  engine time per check (one at a time, warm): document ${details.documentCheckMs} ms, face_match ${details.faceMatchCheckMs} ms, liveness ${details.livenessCheckMs} ms`,
+  );
+  return {
+    requestsPerSecond: r1(busy.length / sessions.seconds),
+    latencyP50Ms: details.loadedGetP50Ms,
+    latencyP99Ms: details.loadedGetP99Ms,
+    latencyMaxMs: details.loadedGetMaxMs,
+    requests: busy.length,
+    durationSeconds: r1(sessions.seconds),
+    connections: inFlight,
+    statusCodes: { '200': busy.length },
+    details,
+  };
+}
+
+export const engineScenarios: Scenario[] = [
+  { name: 'engine-sessions', label: `GET /v1/merchant at ${PROBE_RATE}/s during live engine sessions`, run: runEngineSessions },
+];

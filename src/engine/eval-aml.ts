@@ -1,0 +1,78 @@
+/**
+ * `npm run engine:eval:aml`: AML hit/miss on the synthetic lists of data/aml, by condition,
+ * at the default threshold, and the index's cost at list scale (generated entries). Prints a
+ * Markdown report; the README's table comes from it.
+ */
+import { performance } from 'node:perf_hooks';
+import { AML_CASES } from './aml/eval-cases.js';
+import { bundledListFiles, loadListFiles } from './aml/lists.js';
+import { amlOptions } from './aml/runner.js';
+import { buildIndex, screen } from './aml/screen.js';
+import type { AmlEntry } from './aml/types.js';
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** Deterministic pseudo-random names (a small LCG) so the scale figures are repeatable. */
+function generatedEntries(count: number): AmlEntry[] {
+  const syllables = ['ka', 'ro', 'mi', 'sa', 'lev', 'dor', 'an', 'el', 'ba', 'ri', 'zu', 'mo', 'ne', 'tha', 'vik', 'sha', 'per', 'gul', 'ay', 'den'];
+  let seed = 42;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const word = () => Array.from({ length: 2 + Math.floor(next() * 2) }, () => syllables[Math.floor(next() * syllables.length)]).join('');
+  return Array.from({ length: count }, (_, i) => ({
+    list: 'generated',
+    id: `gen-${i}`,
+    kind: 'sanction' as const,
+    names: [`${word()} ${word()} ${word()}`],
+    weakNames: [],
+    birthDates: [String(1940 + Math.floor(next() * 60))],
+    nationalities: [],
+  }));
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const entries = await loadListFiles(bundledListFiles());
+  const index = buildIndex(entries);
+  const threshold = amlOptions({ config: {}, sensitivity: null, threshold: null } as never, { steps: [], acceptedDocumentTypes: [] }).threshold;
+  out(`# AML screening on the synthetic lists (${entries.length} people: ${Object.entries(index.lists).map(([l, n]) => `${l} ${n}`).join(', ')}; loaded in ${(performance.now() - started).toFixed(0)} ms)`);
+  out(`\nDefault threshold ${threshold}.\n`);
+  out('| case | condition | expected | best score | result |');
+  out('|---|---|---|---|---|');
+  const byCondition = new Map<string, { right: number; total: number }>();
+  for (const c of AML_CASES) {
+    const hits = screen(index, c.subject, 0);
+    const top = hits[0];
+    const hit = top && top.score >= threshold ? top : undefined;
+    const right = c.expect === null ? !hit : hit?.entry_id === c.expect;
+    const tally = byCondition.get(c.condition) ?? { right: 0, total: 0 };
+    byCondition.set(c.condition, { right: tally.right + (right ? 1 : 0), total: tally.total + 1 });
+    const outcome = c.expect === null ? (hit ? `FALSE HIT ${hit.entry_id}` : 'true miss') : hit?.entry_id === c.expect ? 'true hit' : 'MISSED';
+    out(`| ${c.label} | ${c.condition} | ${c.expect ?? 'no hit'} | ${top ? `${top.score} (${top.entry_id}, dob ${top.date_of_birth})` : '-'} | ${outcome} |`);
+  }
+  out('\n| condition | right / cases |');
+  out('|---|---|');
+  for (const [condition, t] of byCondition) out(`| ${condition} | ${t.right} / ${t.total} |`);
+  const positives = AML_CASES.filter((c) => c.expect !== null);
+  const negatives = AML_CASES.filter((c) => c.expect === null);
+  const tp = positives.filter((c) => screen(index, c.subject, threshold)[0]?.entry_id === c.expect).length;
+  const fp = negatives.filter((c) => screen(index, c.subject, threshold).length > 0).length;
+  out(`\nTrue hits ${tp}/${positives.length}; false hits ${fp}/${negatives.length}.`);
+
+  for (const size of [10_000, 100_000]) {
+    const t0 = performance.now();
+    const big = buildIndex([...entries, ...generatedEntries(size)]);
+    const buildMs = performance.now() - t0;
+    for (const c of AML_CASES) screen(big, c.subject, threshold); // warm-up: JIT, not the index, is what a first call measures
+    const times = AML_CASES.map((c) => {
+      const t = performance.now();
+      screen(big, c.subject, threshold);
+      return performance.now() - t;
+    });
+    const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+    out(`\nAt ${size.toLocaleString('en')} generated entries: index built in ${buildMs.toFixed(0)} ms; one screening p50 ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms; heap ${heapMb.toFixed(0)} MB.`);
+  }
+}
+
+await main();

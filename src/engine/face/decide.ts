@@ -1,0 +1,73 @@
+import type { Verdict } from '../../entities/verification.entity.js';
+import type { CheckResult } from '../types.js';
+import type { FaceMatchAnalysis, LivenessAnalysis } from './analyse.js';
+
+/** Step settings of face checks (the Step's `threshold` and `sensitivity`, both 0..1). */
+export interface FaceStep {
+  threshold?: number | null;
+  sensitivity?: number | null;
+}
+
+/**
+ * Defaults, from the eval (README "Checks engine: face and liveness"): a similarity of 0.70
+ * is above the corpus's 99th impostor percentile; antispoof/liveness 0.5 is the models' own
+ * midpoint.
+ */
+export const FACE_MATCH_THRESHOLD = 0.7;
+export const LIVENESS_THRESHOLD = 0.5;
+export const DEFAULT_SENSITIVITY = 0.5;
+/** Width of the review band below the threshold at sensitivity 1 (0 at sensitivity 0). */
+const MAX_REVIEW_BAND = 0.4;
+
+const completed = (verdict: Verdict, score: number, reasonCodes: string[]): CheckResult => ({ status: 'completed', verdict, score, reasonCodes, providerTier: 'standard' });
+
+/**
+ * A score against the step: at or above `threshold` approves; within the review band below
+ * it (its width grows with `sensitivity`) goes to review; lower rejects.
+ */
+function band(score: number, step: FaceStep, defaultThreshold: number): Verdict {
+  const threshold = step.threshold ?? defaultThreshold;
+  const sensitivity = step.sensitivity ?? DEFAULT_SENSITIVITY;
+  if (score >= threshold) return 'approve';
+  return score >= threshold - MAX_REVIEW_BAND * sensitivity ? 'review' : 'reject';
+}
+
+/** face_match: the document portrait against the selfie; no face on either is a retryable rejection. */
+export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): CheckResult {
+  if (!analysis.document.readable || !analysis.selfie.readable) return completed('reject', 0, ['IMAGE_UNREADABLE']);
+  if (analysis.document.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'DOCUMENT_FACE_NOT_FOUND']);
+  if (analysis.selfie.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND']);
+  const similarity = analysis.similarity ?? 0;
+  const verdict = band(similarity, step, FACE_MATCH_THRESHOLD);
+  return completed(verdict, similarity, verdict === 'approve' ? [] : ['SELFIE_MISMATCH']);
+}
+
+/**
+ * liveness: exactly one face, and the lower of the antispoof and liveness confidences against
+ * the step. A face that fails is LIVENESS_FAILED; one in the review band LIVENESS_UNCERTAIN.
+ */
+export function livenessDecision(analysis: LivenessAnalysis, step: FaceStep): CheckResult {
+  if (!analysis.readable || analysis.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND']);
+  if (analysis.faces > 1) return completed('reject', 0, ['LIVENESS_FAILED', 'MULTIPLE_FACES']);
+  const score = Math.min(analysis.real ?? 0, analysis.live ?? 0);
+  const verdict = band(score, step, LIVENESS_THRESHOLD);
+  return completed(verdict, score, verdict === 'approve' ? [] : [verdict === 'review' ? 'LIVENESS_UNCERTAIN' : 'LIVENESS_FAILED']);
+}
+
+interface AgeRule {
+  fromAge: number;
+  toAge: number;
+  action: string;
+}
+
+/**
+ * The age check when no date of birth was read: the face's estimated age is a signal for a
+ * reviewer, never an approval. It names the age rule the estimate falls in, if any.
+ */
+export function ageEstimateDecision(estimate: number | null, config: { ageRules?: AgeRule[] }): CheckResult {
+  if (estimate === null) return completed('review', 0, ['DATE_OF_BIRTH_UNREADABLE']);
+  const rule = (config.ageRules ?? []).find((r) => estimate >= r.fromAge && estimate <= r.toAge);
+  const codes = ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE'];
+  if (rule && rule.action !== 'pass' && rule.action !== 'approve') codes.push('AGE_REVIEW');
+  return completed('review', 0, codes);
+}

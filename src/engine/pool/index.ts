@@ -1,0 +1,2 @@
+export { EnginePool, EngineTaskError, defaultConcurrency, type EnginePoolOptions } from './pool.js';
+export type { TaskName, TaskPayload, TaskResult } from './tasks.js';

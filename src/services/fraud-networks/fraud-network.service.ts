@@ -1,0 +1,154 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { doubleMetaphoneKeys } from '../../engine/aml/text.js';
+import type { Finding, Identity } from '../../engine/types.js';
+import { Event } from '../../entities/event.entity.js';
+import { Merchant } from '../../entities/merchant.entity.js';
+import type { Verification } from '../../entities/verification.entity.js';
+import { newId } from '../../ids.js';
+import { normaliseDocumentNumber, rawSqlOf, type Vault } from '../shared/index.js';
+import { fingerprintsOf } from '../verifications/identity.js';
+
+/**
+ * Fraud networks: the same document (or, once face embeddings exist, the same face) presented
+ * by different people, within an account or across accounts. Every live verification whose
+ * document was read leaves a signal (keyed fingerprints only); a signal shared with another
+ * presenter puts a finding on the verification and emits fraud_network.created / .modified to
+ * each account involved, naming only that account's own network id and verifications.
+ */
+
+/** What a verification presented: a document's keyed fingerprint, or a unit-length face embedding. */
+export type NetworkSignal = { kind: 'document'; key: string } | { kind: 'face'; embedding: number[] };
+
+/** Who presented it: keyed fingerprints of the name and date of birth, and of the national id. */
+export interface Presenter {
+  holder: string | null;
+  nationalId: string | null;
+}
+
+/** Cosine similarity from which two face embeddings count as the same face (tight: a network is an accusation). */
+export const FACE_NETWORK_SIMILARITY = 0.92;
+const MAX_IDS_IN_EVENT = 20;
+
+/**
+ * The presenter's fingerprints. The holder is keyed on the sorted phonetic codes of the name
+ * and the date of birth, so an OCR slip or a reordered name is still the same person.
+ */
+export function presenterOf(vault: Vault, identity: Identity): Presenter {
+  const doc = identity.document ?? {};
+  const name = [doc.first_name, doc.last_name].filter(Boolean).join(' ');
+  const codes = doubleMetaphoneKeys(name);
+  const country = (doc.issuing_country ?? '').toUpperCase();
+  return {
+    holder: codes.length > 0 && doc.date_of_birth ? vault.fingerprint('holder', `${codes.join(' ')}|${doc.date_of_birth}`) : null,
+    nationalId: doc.national_id ? vault.fingerprint('national_id', `${country}:${normaliseDocumentNumber(doc.national_id)}`) : null,
+  };
+}
+
+interface MemberRow {
+  id: string;
+  merchant_id: string;
+  verification_id: string;
+  holder_fingerprint: string | null;
+  national_id_fingerprint: string | null;
+  api_key_id: string | null;
+}
+
+/** Two presenters are different people when both are known, differ, and no national id ties them. */
+const differentPeople = (a: Presenter, b: MemberRow): boolean =>
+  !!a.holder && !!b.holder_fingerprint && a.holder !== b.holder_fingerprint && !(a.nationalId && a.nationalId === b.national_id_fingerprint);
+
+/** The other signals sharing this one's key (document) or close enough in embedding (face), across every account of the mode. */
+async function sharedSignals(tx: EntityManager, mode: string, signalId: string, signal: NetworkSignal): Promise<MemberRow[]> {
+  // Deliberately across accounts: only ids leave this function, and each account's event names only its own.
+  const select = `select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, v.api_key_id
+    from fraud_signals s join verifications v on v.id = s.verification_id`;
+  if (signal.kind === 'document') {
+    return rawSqlOf(tx).query<MemberRow>(`${select} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`, [mode, signal.key, signalId]);
+  }
+  return rawSqlOf(tx).query<MemberRow>(
+    `${select} where s.mode = $1 and s.kind = 'face' and s.id <> $3
+       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $4 order by s.created_at`,
+    [mode, signal.embedding, signalId, FACE_NETWORK_SIMILARITY],
+  );
+}
+
+interface NetworkRow {
+  id: string;
+  inserted: boolean;
+  changed: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** One account's view of the network, created or brought up to date; `changed` when its counts moved. */
+async function upsertNetwork(tx: EntityManager, merchantId: string, mode: string, kind: string, key: string, count: number, crossAccount: boolean): Promise<NetworkRow> {
+  const [row] = await rawSqlOf(tx).query<NetworkRow>(
+    `with before as (select verification_count, cross_account from fraud_networks where merchant_id = $2 and mode = $3 and kind = $4 and network_key = $5)
+     insert into fraud_networks (id, merchant_id, mode, kind, network_key, verification_count, cross_account) values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (merchant_id, mode, kind, network_key) do update set verification_count = excluded.verification_count, cross_account = excluded.cross_account, updated_at = now()
+     returning id, (xmax = 0) as inserted, created_at, updated_at,
+       coalesce((select verification_count <> $6 or cross_account <> $7 from before), true) as changed`,
+    [newId('fn'), merchantId, mode, kind, key, count, crossAccount],
+  );
+  return row!;
+}
+
+/**
+ * Records what `v` presented and, when somebody else presented the same, updates each involved
+ * account's network and writes its event (in `tx`). Returns the finding for `v`, or null when
+ * there is no network (or `v` already left this kind of signal). Serialised per key so two
+ * sessions presenting one document at once both see each other.
+ */
+export async function joinFraudNetwork(tx: EntityManager, v: Verification, presenter: Presenter, signal: NetworkSignal): Promise<Finding | null> {
+  const sql = rawSqlOf(tx);
+  const lockKey = signal.kind === 'document' ? signal.key : 'face';
+  await sql.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:${signal.kind}:${lockKey}`]);
+  const signalId = newId('fsg');
+  const inserted = await sql.query<{ id: string }>(
+    `insert into fraud_signals (id, merchant_id, mode, verification_id, kind, key_fingerprint, holder_fingerprint, national_id_fingerprint, embedding)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::real[]) on conflict (verification_id, kind) do nothing returning id`,
+    [signalId, v.merchant.id, v.mode, v.id, signal.kind, signal.kind === 'document' ? signal.key : null, presenter.holder, presenter.nationalId, signal.kind === 'face' ? signal.embedding : null],
+  );
+  if (inserted.length === 0) return null;
+  const others = await sharedSignals(tx, v.mode, signalId, signal);
+  if (!others.some((o) => differentPeople(presenter, o))) return null;
+  const self: MemberRow = { id: signalId, merchant_id: v.merchant.id, verification_id: v.id, holder_fingerprint: presenter.holder, national_id_fingerprint: presenter.nationalId, api_key_id: v.apiKeyId ?? null };
+  const members = [...others, self];
+  const key = signal.kind === 'document' ? signal.key : others[0]!.id;
+  const merchants = [...new Set(members.map((m) => m.merchant_id))];
+  const crossAccount = merchants.length > 1;
+  let finding: Finding | null = null;
+  for (const merchantId of merchants) {
+    const own = members.filter((m) => m.merchant_id === merchantId);
+    const network = await upsertNetwork(tx, merchantId, v.mode, signal.kind, key, own.length, crossAccount);
+    const subject = merchantId === v.merchant.id ? self : own[own.length - 1]!;
+    const data = {
+      id: network.id,
+      object: 'fraud_network',
+      kind: signal.kind,
+      scope: crossAccount ? 'cross_account' : 'same_account',
+      verification_count: own.length,
+      verifications: own.slice(-MAX_IDS_IN_EVENT).map((m) => m.verification_id),
+      created_at: new Date(network.created_at).toISOString(),
+      updated_at: new Date(network.updated_at).toISOString(),
+    };
+    if (network.inserted || network.changed) {
+      tx.create(Event, {
+        merchant: tx.getReference(Merchant, merchantId),
+        mode: v.mode,
+        type: network.inserted ? 'fraud_network.created' : 'fraud_network.modified',
+        verificationId: subject.verification_id,
+        apiKeyId: subject.api_key_id,
+        payload: { fraud_network: data, verification: { id: subject.verification_id } },
+      });
+    }
+    if (merchantId === v.merchant.id) finding = { code: 'FRAUD_NETWORK', network_id: network.id, kind: signal.kind, scope: data.scope, verification_count: own.length };
+  }
+  return finding;
+}
+
+/** The document signal of an identity: the repeat control's keyed document fingerprint, when a number was read. */
+export function documentSignal(vault: Vault, identity: Identity): NetworkSignal | null {
+  const key = fingerprintsOf(vault, identity).document;
+  return key ? { kind: 'document', key } : null;
+}

@@ -1,0 +1,144 @@
+import type { Mode } from '../../config.js';
+import { ApiError, fromDatabaseError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import { asDate, tenantSql, withConnection, type KeyCaller, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
+import { maskRoute, truncateIp } from './request-log.mask.js';
+import { requestLogOf } from './request-log.writer.js';
+
+/** decisions.md: request logs are kept 30 days. */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+
+/** What the HTTP edge knows about one key call when it ends. */
+export interface KeyCall {
+  merchantId: string;
+  caller: KeyCaller;
+  method: string;
+  path: string;
+  querystring: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  remoteAddress: string | undefined;
+}
+
+/** Hands one key call to the batched writer (never awaits the database). */
+export function recordKeyCall(runtime: Runtime, call: KeyCall): void {
+  const writer = requestLogOf(runtime);
+  if (!writer) return;
+  writer.push({
+    merchantId: call.merchantId,
+    mode: call.caller.mode,
+    apiKeyId: call.caller.keyId,
+    keyName: call.caller.name,
+    method: call.method,
+    route: maskRoute(call.path, call.querystring),
+    status: call.status,
+    durationMs: Math.round(call.durationMs * 100) / 100,
+    requestId: call.requestId,
+    ip: truncateIp(call.remoteAddress),
+    createdAt: new Date(),
+  });
+}
+
+/** The status a failed call will be answered with (the edge renders the error after us). */
+export function statusOfError(error: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  const mapped = fromDatabaseError(error);
+  if (mapped) return mapped.status;
+  const status = (error as { status?: number }).status;
+  return status === 405 ? 405 : 500;
+}
+
+export interface RequestLogRow {
+  id: string;
+  mode: Mode;
+  apiKeyId: string;
+  keyName: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  ip: string | null;
+  createdAt: Date;
+}
+
+export interface RequestLogFilter {
+  /** An API key id (UUID). */
+  apiKeyId?: string;
+  /** 2, 4 or 5 for 2xx, 4xx, 5xx. */
+  statusClass?: number;
+  /** A route prefix, `/v1/verifications`. */
+  route?: string;
+  since?: Date;
+  until?: Date;
+  mode?: Mode;
+}
+
+const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The account's key calls in the seat's environments, newest first, filtered, cursor-paginated. */
+export async function listRequestLogs(ctx: ServiceContext, filter: RequestLogFilter, params: PageParams): Promise<Page<RequestLogRow>> {
+  const modes = filter.mode ? ctx.modes.filter((m) => m === filter.mode) : ctx.modes;
+  if (modes.length === 0) return { data: [], hasMore: false, nextCursor: null };
+  const rows = await tenantSql({ ...ctx, modes }).query<Record<string, unknown>>(
+    `select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.route, r.status, r.duration_ms, r.request_id, r.ip, r.created_at
+       from request_logs r
+      where r.merchant_id = $1 and r.mode = any($2::text[])
+        and ($3::text is null or r.api_key_id = $3)
+        and ($4::int is null or (r.status >= $4 * 100 and r.status < $4 * 100 + 100))
+        and ($5::text is null or r.route like $5)
+        and ($6::timestamptz is null or r.created_at >= $6)
+        and ($7::timestamptz is null or r.created_at < $7)
+        and ($8::text is null or (r.created_at, r.id) < (select c.created_at, c.id from request_logs c where c.id = $8 and c.merchant_id = $1))
+      order by r.created_at desc, r.id desc
+      limit $9`,
+    [
+      filter.apiKeyId ?? null,
+      filter.statusClass ?? null,
+      filter.route ? likePrefix(filter.route) : null,
+      filter.since?.toISOString() ?? null,
+      filter.until?.toISOString() ?? null,
+      params.startingAfter ?? null,
+      params.limit + 1,
+    ],
+  );
+  const hasMore = rows.length > params.limit;
+  const data = (hasMore ? rows.slice(0, params.limit) : rows).map(
+    (r): RequestLogRow => ({
+      id: r.id as string,
+      mode: r.mode as Mode,
+      apiKeyId: r.api_key_id as string,
+      keyName: r.key_name as string,
+      method: r.method as string,
+      route: r.route as string,
+      status: Number(r.status),
+      durationMs: Number(r.duration_ms),
+      requestId: r.request_id as string,
+      ip: (r.ip as string | null) ?? null,
+      createdAt: asDate(r.created_at as string),
+    }),
+  );
+  return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
+}
+
+/**
+ * Deletes request-log rows older than 30 days in bounded batches (the daily retention job);
+ * across accounts by design. Returns how many went.
+ */
+export async function purgeRequestLogs(runtime: Runtime, options: { batchSize?: number; maxBatches?: number } = {}): Promise<number> {
+  const batchSize = options.batchSize ?? 5_000;
+  const maxBatches = options.maxBatches ?? 200;
+  let deleted = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const rows = await withConnection(runtime.orm, (sql) =>
+      sql.query(
+        `delete from request_logs where id in (select id from request_logs where created_at < now() - make_interval(days => $1) limit $2) returning 1`,
+        [REQUEST_LOG_RETENTION_DAYS, batchSize],
+      ),
+    );
+    deleted += rows.length;
+    if (rows.length < batchSize) break;
+  }
+  return deleted;
+}
