@@ -133,7 +133,7 @@ export async function purgeRequestLogs(runtime: Runtime, options: { batchSize?: 
   for (let batch = 0; batch < maxBatches; batch++) {
     const rows = await withConnection(runtime.orm, (sql) =>
       sql.query(
-        `delete from request_logs where id in (select id from request_logs where created_at < now() - make_interval(days => $1) order by created_at limit $2) returning 1`,
+        `delete from request_logs where id in (select id from request_logs where created_at < now() - make_interval(days => $1) limit $2) returning 1`,
         [REQUEST_LOG_RETENTION_DAYS, batchSize],
       ),
     );
