@@ -1,5 +1,6 @@
 // npm run engine:eval — accuracy of the checks engine on the corpora the tests build.
 // Each check adds an Evaluator; each prints one Markdown table (paste it into the README).
+import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
 import { faceEvaluator, livenessEvaluator } from './face.js';
 
@@ -18,8 +19,8 @@ export interface Evaluator {
   close?(): Promise<void>;
 }
 
-/** Add the face, liveness and AML evaluators here. */
-export const EVALUATORS: Evaluator[] = [documentEvaluator, faceEvaluator, livenessEvaluator];
+/** One evaluator per check; `--check=<name>` runs one. */
+export const EVALUATORS: Evaluator[] = [documentEvaluator, faceEvaluator, livenessEvaluator, amlEvaluator];
 
 export const markdown = (t: EvalTable): string =>
   [`### ${t.title}`, '', `| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.join(' | ')} |`), '', ...(t.notes ?? []).map((n) => `- ${n}`)].join('\n');

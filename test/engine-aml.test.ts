@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Check } from '../src/entities/check.entity.js';
 import type { FlowSnapshot } from '../src/entities/verification.entity.js';
 import { AML_CASES } from '../src/engine/aml/eval-cases.js';
+import { evaluateAml } from '../src/engine/aml/evaluate.js';
 import { parseFtmLine } from '../src/engine/aml/ftm.js';
 import { amlIndex, bundledListFiles, configuredListFiles, loadListFiles, sniffFormat } from '../src/engine/aml/lists.js';
 import { dobRelation, nameSimilarity } from '../src/engine/aml/match.js';
@@ -145,6 +146,17 @@ describe('matching', () => {
     const base = { firstName: 'IVAN', lastName: 'SIDOROV', dateOfBirth: '1966-01-01' };
     expect(screen(index, { ...base, nationality: 'RUS' }, 0)[0]!.score).toBeGreaterThan(screen(index, base, 0)[0]!.score);
     expect(screen(index, { ...base, nationality: 'RUS' }, 0)[0]!.nationality_match).toBe(true);
+  });
+
+  it('the eval (engine:eval): every variant right at the default threshold, precision and recall 1', async () => {
+    const e = await evaluateAml(threshold, index);
+    expect(e.byCondition.map((c) => c.condition)).toEqual(expect.arrayContaining(['transliterated', 'reordered', 'typo', 'dob_within_one_year', 'namesake']));
+    for (const c of e.byCondition) expect(c).toMatchObject({ right: c.total });
+    expect(e).toMatchObject({ precision: 1, recall: 1, falsePositives: 0, negativeHits: 0 });
+    // A threshold no fuzzy match reaches loses recall, not precision: the eval can fail.
+    const strict = await evaluateAml(0.999, index);
+    expect(strict.recall).toBeLessThan(1);
+    expect(strict.precision).toBe(1);
   });
 
   it('a lone surname never reaches the default threshold', () => {

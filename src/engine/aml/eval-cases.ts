@@ -7,7 +7,7 @@ import type { AmlSubject } from './types.js';
  */
 export interface AmlCase {
   label: string;
-  condition: 'exact' | 'reordered' | 'transliterated' | 'typo' | 'dob_within_one_year' | 'alias' | 'partial_date' | 'near_name_other_dob' | 'unrelated';
+  condition: 'exact' | 'reordered' | 'transliterated' | 'typo' | 'dob_within_one_year' | 'alias' | 'partial_date' | 'namesake' | 'unrelated';
   subject: AmlSubject;
   expect: string | null;
 }
@@ -29,12 +29,12 @@ export const AML_CASES: AmlCase[] = [
   { label: 'OFAC month-only date of birth', condition: 'partial_date', subject: { firstName: 'VAN THANH', lastName: 'NGUYEN', dateOfBirth: '1979-06-10' }, expect: '90007' },
   { label: 'Spanish double surname', condition: 'exact', subject: { firstName: 'CARLOS ALBERTO', lastName: 'MENDOZA RIVAS', dateOfBirth: '1968-11-22', nationality: 'MEX' }, expect: '90006' },
   { label: 'Greek watchlist entry, Latin spelling', condition: 'transliterated', subject: { firstName: 'DIMITRIOS', lastName: 'PAPADOPOULOS', dateOfBirth: '1975-05-05', nationality: 'GRC' }, expect: 'syn-p-0006' },
-  { label: 'same name, born 25 years later', condition: 'near_name_other_dob', subject: { firstName: 'IVAN', lastName: 'SIDOROV', dateOfBirth: '1990-01-01', nationality: 'RUS' }, expect: null },
-  { label: 'feminine form, other date of birth', condition: 'near_name_other_dob', subject: { firstName: 'IVANA', lastName: 'SIDOROVA', dateOfBirth: '1988-10-10' }, expect: null },
-  { label: 'near surname, other date of birth', condition: 'near_name_other_dob', subject: { firstName: 'SAMIRA', lastName: 'HADDADI', dateOfBirth: '1990-01-01' }, expect: null },
-  { label: 'common name, other date of birth', condition: 'near_name_other_dob', subject: { firstName: 'HANS', lastName: 'MUELLER', dateOfBirth: '1980-01-01', nationality: 'DEU' }, expect: null },
-  { label: 'shorter Chinese name, other date of birth', condition: 'near_name_other_dob', subject: { firstName: 'WEI', lastName: 'ZHANG', dateOfBirth: '1995-03-03', nationality: 'CHN' }, expect: null },
-  { label: 'PEP surname only shared', condition: 'near_name_other_dob', subject: { firstName: 'ELENA', lastName: 'MORENO', dateOfBirth: '1991-07-07', nationality: 'ESP' }, expect: null },
+  { label: 'same name, born 25 years later', condition: 'namesake', subject: { firstName: 'IVAN', lastName: 'SIDOROV', dateOfBirth: '1990-01-01', nationality: 'RUS' }, expect: null },
+  { label: 'feminine form, other date of birth', condition: 'namesake', subject: { firstName: 'IVANA', lastName: 'SIDOROVA', dateOfBirth: '1988-10-10' }, expect: null },
+  { label: 'near surname, other date of birth', condition: 'namesake', subject: { firstName: 'SAMIRA', lastName: 'HADDADI', dateOfBirth: '1990-01-01' }, expect: null },
+  { label: 'common name, other date of birth', condition: 'namesake', subject: { firstName: 'HANS', lastName: 'MUELLER', dateOfBirth: '1980-01-01', nationality: 'DEU' }, expect: null },
+  { label: 'shorter Chinese name, other date of birth', condition: 'namesake', subject: { firstName: 'WEI', lastName: 'ZHANG', dateOfBirth: '1995-03-03', nationality: 'CHN' }, expect: null },
+  { label: 'PEP surname only shared', condition: 'namesake', subject: { firstName: 'ELENA', lastName: 'MORENO', dateOfBirth: '1991-07-07', nationality: 'ESP' }, expect: null },
   { label: 'unrelated person', condition: 'unrelated', subject: { firstName: 'JANE', lastName: 'DOE', dateOfBirth: '1985-04-12', nationality: 'GBR' }, expect: null },
   { label: 'unrelated person sharing a first name', condition: 'unrelated', subject: { firstName: 'CARLOS', lastName: 'SANTANA', dateOfBirth: '1968-11-22', nationality: 'MEX' }, expect: null },
 ];
