@@ -125,7 +125,8 @@ describe('reporting fold under concurrency', () => {
       while (running) seen.push(await snapshotTotals());
     };
     const writer = async (steps: (() => Promise<unknown>)[]) => {
-      for (const step of steps) await step();
+      // Two bulk writers over the same rows can deadlock in PostgreSQL (40P01); a client retries that.
+      for (const step of steps) await step().catch((e: { code?: string }) => (e.code === '40P01' ? step() : Promise.reject(e)));
     };
     const all = writes(templateId);
     const background = [folder(), folder(), folder(), reader()];
