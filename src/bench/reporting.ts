@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { randomBase62 } from '../ids.js';
 import { foldReportingDeltas } from '../services/reporting/compaction.js';
+import { inTransaction } from '../services/shared/sql.js';
 import { call, expectStatus } from './api.js';
 import { measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';
@@ -98,19 +99,34 @@ async function topUp(ctx: BenchContext, pool: pg.Pool, merchantId: string, templ
   const { rows } = await pool.query<{ last: number | null }>(`select max(substr(id, 7)::int) as last from verifications where merchant_id = $1 and id like 'vs_rbs%'`, [merchantId]);
   for (let from = (rows[0]?.last ?? 0) + 1; from <= SEEDED; from += BATCH) {
     const to = Math.min(SEEDED, from + BATCH - 1);
-    await pool.query(COPY_BATCH, [templateId, from, to]);
-    await pool.query(USAGE_BATCH, [from, to]);
-    await pool.query(
-      `insert into verification_tags (verification_id, tag_id, created_at)
-       select 'vs_rbs' || g, ($3::text[])[1 + (g / 10) % array_length($3::text[], 1)], now() from generate_series($1::int, $2::int) g where g % 10 = 0`,
-      [from, to, tags.map((t) => t.id)],
-    );
+    await seedBatch(pool, templateId, from, to, tags.map((t) => t.id));
     await foldAll(pool);
     ctx.log(`    ${to.toLocaleString('en')} seeded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
   await pool.query('analyze verifications; analyze usage_records; analyze applicants; analyze reporting_rollup; analyze usage_rollup');
   have = await seededCount(pool, merchantId);
   ctx.log(`  reporting seed ready: ${have.toLocaleString('en')} verifications`);
+}
+
+/**
+ * One batch in one transaction: an interrupted seed never leaves verifications without their
+ * usage records or tags, so the next run resumes after the highest seeded id.
+ */
+async function seedBatch(pool: pg.Pool, templateId: string, from: number, to: number, tagIds: string[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await inTransaction(rawSql(client), async () => {
+      await client.query(COPY_BATCH, [templateId, from, to]);
+      await client.query(USAGE_BATCH, [from, to]);
+      await client.query(
+        `insert into verification_tags (verification_id, tag_id, created_at)
+         select 'vs_rbs' || g, ($3::text[])[1 + (g / 10) % array_length($3::text[], 1)], now() from generate_series($1::int, $2::int) g where g % 10 = 0`,
+        [from, to, tagIds],
+      );
+    });
+  } finally {
+    client.release();
+  }
 }
 
 /** Folds until no delta is left (the service's own fold job may hold the fold lock for a moment). */
@@ -250,3 +266,77 @@ export const reportingScenarios: Scenario[] = QUESTIONS.flatMap((q) => [service(
 
 /** Answers per second of the service against the plain aggregate over the same rows (no target: context for the 150 ms figure). */
 export const reportingComparisons: Comparison[] = QUESTIONS.map((q) => ({ name: `reporting ${q.name} service/plain SQL`, numerator: `reporting-${q.name}`, denominator: `reporting-${q.name}-sql` }));
+
+/**
+ * What an analyst asks next, through GraphQL in one request: reason codes, time to decision
+ * (p50/p90, engine and reviewer) and the funnel, narrowed to one tag over 90 days (the tag
+ * filter reads the tag's own rollup keys, not a join over the rows).
+ */
+const ANALYST_QUERY = `query($f: ReportingFilter) { reasonCodeBreakdown(filter: $f) { reasonCode count }
+  timeToDecision(filter: $f) { engine { count p50Seconds p90Seconds } reviewer { count p50Seconds p90Seconds } }
+  decisionFunnel(filter: $f) { created submitted decided } }`;
+
+const ANALYST_SQL = `
+with v as (select v.* from verifications v join verification_tags vt on vt.verification_id = v.id and vt.tag_id = $2
+            where v.merchant_id = $1 and v.created_at >= $3)
+select (select count(*)::int from v) as created, (select count(*)::int from v where submitted_at is not null) as submitted,
+       (select count(*)::int from v where status in ('approved', 'rejected')) as decided,
+       (select json_agg(r) from (select code, count(*) from v, unnest(v.reason_codes) code group by code) r) as reasons,
+       (select json_agg(t) from (select change_reason = 'reviewer' as reviewer,
+               percentile_disc(array[0.5, 0.9]) within group (order by decided_at - created_at) as p from v
+         where status in ('approved', 'rejected') and decided_at is not null group by 1) t) as times`;
+
+async function analystTarget(ctx: BenchContext): Promise<{ merchantId: string; memberToken: string; tagId: string; since: string }> {
+  const { merchantId, memberToken } = await seed(ctx);
+  const pool = openPool(ctx);
+  try {
+    const { rows } = await pool.query<{ id: string }>(`select id from tags where merchant_id = $1 order by created_at limit 1`, [merchantId]);
+    return { merchantId, memberToken, tagId: rows[0]!.id, since: since90() };
+  } finally {
+    await pool.end();
+  }
+}
+
+const analystService: Scenario = {
+  name: 'reporting-graphql-analyst',
+  label: 'reporting GraphQL reason codes + time to decision + funnel, one tag, 90 days, 1M verifications',
+  run: async (ctx) => {
+    const { merchantId, memberToken, tagId, since } = await analystTarget(ctx);
+    const body = { query: ANALYST_QUERY, variables: { f: { tagId, since } } };
+    const res = expectStatus(await call(`${ctx.serviceUrl}/graphql`, memberToken, 'POST', body), 200, 'POST /graphql (reporting)');
+    if (res.body.errors) throw new Error(`reporting GraphQL answered errors: ${JSON.stringify(res.body.errors).slice(0, 500)}`);
+    const pool = openPool(ctx);
+    try {
+      const { rows } = await pool.query<{ created: number }>(ANALYST_SQL, [merchantId, tagId, since]);
+      const got = res.body.data.decisionFunnel.created as number;
+      if (got !== rows[0]!.created) throw new Error(`reporting analyst: the funnel says ${got} created, the plain SQL aggregate ${rows[0]!.created}`);
+      ctx.log(`  analyst (one tag, 90 days): ${got.toLocaleString('en')} created equals the plain SQL aggregate`);
+    } finally {
+      await pool.end();
+    }
+    return oneAtATime(ctx).measure(
+      { url: `${ctx.serviceUrl}/graphql`, method: 'POST', headers: { authorization: `Bearer ${memberToken}` }, body: JSON.stringify(body), verifyBody: (b) => !b.includes('"errors"') },
+      { connections: 1 },
+    );
+  },
+};
+
+const analystSql: Scenario = {
+  name: 'reporting-graphql-analyst-sql',
+  label: 'plain SQL aggregate: reason codes + percentiles + funnel, one tag, 90 days',
+  run: async (ctx) => {
+    const { merchantId, tagId, since } = await analystTarget(ctx);
+    const single = oneAtATime(ctx);
+    const pool = openPool(single);
+    try {
+      return await measureLoop(single, async () => {
+        await pool.query(ANALYST_SQL, [merchantId, tagId, since]);
+      });
+    } finally {
+      await pool.end();
+    }
+  },
+};
+
+reportingScenarios.push(analystService, analystSql);
+reportingComparisons.push({ name: 'reporting graphql-analyst service/plain SQL', numerator: analystService.name, denominator: analystSql.name });

@@ -12,6 +12,7 @@ import { Migration20261125010000ReviewWorkbench } from './Migration2026112501000
 import { Migration20261125020000AuditEvents } from './Migration20261125020000AuditEvents.js';
 import { Migration20261125030000ConsoleTeam } from './Migration20261125030000ConsoleTeam.js';
 import { Migration20261125100000ReportingRollups } from './Migration20261125100000ReportingRollups.js';
+import { Migration20261125101000ReportingPartialDay } from './Migration20261125101000ReportingPartialDay.js';
 import { Migration20261125105000RequestLogs } from './Migration20261125105000RequestLogs.js';
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261125020000AuditEvents', class: Migration20261125020000AuditEvents },
   { name: 'Migration20261125030000ConsoleTeam', class: Migration20261125030000ConsoleTeam },
   { name: 'Migration20261125100000ReportingRollups', class: Migration20261125100000ReportingRollups },
+  { name: 'Migration20261125101000ReportingPartialDay', class: Migration20261125101000ReportingPartialDay },
   { name: 'Migration20261125105000RequestLogs', class: Migration20261125105000RequestLogs },
   { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
   { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
