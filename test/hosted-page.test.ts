@@ -212,6 +212,31 @@ describe('the hosted page in Chromium', () => {
     await context.close();
   });
 
+  it('a person who pauses mid-flow continues with a renewed link where they stopped; the old link no longer opens', async () => {
+    const v = await createHostedSession(server, account, { checks: [{ type: 'document' }, { type: 'face_match' }] });
+    const first = await open(pageUrl(v.id, v.client_token!));
+    await heading(first.page, 'Your identity document');
+    await first.page.click('input[value=passport]');
+    await clickButton(first.page, 'Continue');
+    await chooseFile(first.page, files['document.png']!);
+    await heading(first.page, 'A photo of your face');
+    await first.context.close();
+
+    const renewed = await server.request(`/v1/verifications/${v.id}/client_token`, { token: sandbox, body: {} });
+    expect(renewed.status).toBe(200);
+    const old = await open(pageUrl(v.id, v.client_token!));
+    await heading(old.page, 'This link is not valid');
+    await old.context.close();
+    const resumed = await open(pageUrl(v.id, renewed.body.client_token));
+    await heading(resumed.page, 'A photo of your face');
+    await chooseFile(resumed.page, files['selfie.png']!);
+    await heading(resumed.page, 'Ready to submit');
+    await clickButton(resumed.page, 'Submit');
+    await heading(resumed.page, 'Thank you');
+    expect(resumed.problems).toEqual([]);
+    await resumed.context.close();
+  });
+
   it('a wrong token, a missing token and an expired session each get a clear page', async () => {
     const a = await createHostedSession(server, account);
     const b = await createHostedSession(server, account);
