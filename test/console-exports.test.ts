@@ -1,4 +1,6 @@
 import type { BootstrapResult } from '../src/services/access/index.js';
+import { AuditTrailDocument, ExportUsageDocument, ExportVerificationsDocument } from './graphql/generated.js';
+import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
 import { createVerification } from './support/factories.js';
@@ -147,5 +149,57 @@ describe('POST /v1/console/exports/usage', () => {
     expect(audit).toMatchObject({ member_id: usageOnly.id, action: 'export.usage' });
     const refused = await server.request('/v1/console/exports/usage', { token: (await signedInMember(server, account, ['logs.read'])).token, body: {} });
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('GraphQL: exportVerifications, exportUsage and auditEvents over the same services', () => {
+  it('exports the same CSV as REST, with rows and truncated, audited the same way; refuses a seat without export or reveal', async () => {
+    await createVerification(server, account, 'sandbox', { applicant: { email: 'graphql.export@example.com' } });
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const rest = await exportVerifications({ since, include_identity: true, mode: 'sandbox' });
+    const before = (await audits('export.verifications_with_identity')).length;
+    const res = await gql(server, owner, ExportVerificationsDocument, { since, includeIdentity: true, environment: 'sandbox' });
+    expect(res.body.errors).toBeUndefined();
+    const csv = res.body.data!.exportVerifications;
+    expect(csv).toMatchObject({ rows: Number(rest.headers.get('x-rows')), truncated: false, filename: expect.stringMatching(/^verifications-\d{4}-\d{2}-\d{2}\.csv$/) });
+    expect(csv.csv).toBe(rest.body);
+    expect(csv.csv).toContain('graphql.export@example.com');
+    const after = await audits('export.verifications_with_identity');
+    expect(after.length).toBe(before + 1);
+    expect(after[0]).toMatchObject({ member_id: account.member.id, mode: 'sandbox', row_count: csv.rows, verification_id: null });
+
+    for (const permissions of [['verifications.reveal'], ['verifications.export']] as const) {
+      const seat = await signedInMember(server, account, [...permissions]);
+      const refused = await gql(server, seat.token, ExportVerificationsDocument, {});
+      expect(refused.body.errors![0]!.extensions.code).toBe('INSUFFICIENT_PERMISSIONS');
+    }
+  });
+
+  it('exportUsage answers the REST usage CSV and needs usage.export', async () => {
+    const usageOnly = await signedInMember(server, account, ['usage.export']);
+    const rest = await server.request<string>('/v1/console/exports/usage', { token: usageOnly.token, body: {} });
+    const res = await gql(server, usageOnly.token, ExportUsageDocument, {});
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.exportUsage).toMatchObject({ rows: Number(rest.headers.get('x-rows')), truncated: false, csv: rest.body });
+    const refused = await gql(server, (await signedInMember(server, account, ['logs.read'])).token, ExportUsageDocument, {});
+    expect(refused.body.errors![0]!.extensions.code).toBe('INSUFFICIENT_PERMISSIONS');
+  });
+
+  it('auditEvents pages through the same rows as GET /v1/console/audit, export rows included, and the database refuses to change them', async () => {
+    await exportVerifications({ mode: 'sandbox' });
+    const rest = (await server.request('/v1/console/audit?limit=100', { token: owner })).body.data as { id: string; action: string; row_count: number | null; verification_id: string | null }[];
+    expect(rest.map((a) => a.action)).toEqual(expect.arrayContaining(['export.verifications', 'export.verifications_with_identity', 'export.usage']));
+    const nodes: { id: string; action: string; rowCount?: number | null; verificationId?: string | null }[] = [];
+    let after: string | null | undefined;
+    do {
+      const page = await gql(server, owner, AuditTrailDocument, { first: 3, after });
+      expect(page.body.errors).toBeUndefined();
+      nodes.push(...page.body.data!.auditEvents.nodes);
+      after = page.body.data!.auditEvents.pageInfo.hasNextPage ? page.body.data!.auditEvents.pageInfo.endCursor : null;
+    } while (after);
+    expect(nodes.map((n) => [n.id, n.action, n.rowCount, n.verificationId])).toEqual(rest.map((a) => [a.id, a.action, a.row_count, a.verification_id]));
+    const exportRow = rest.find((a) => a.action === 'export.verifications')!;
+    await expect(server.sql('update audit_events set row_count = 0 where id = $1', [exportRow.id])).rejects.toThrow(/append-only/);
+    await expect(server.sql('delete from audit_events where id = $1', [exportRow.id])).rejects.toThrow(/append-only/);
   });
 });

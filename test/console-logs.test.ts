@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { flushRequestLog, purgeRequestLogs, truncateIp } from '../src/services/logs/index.js';
-import { DeliveryLogDocument, DeliveryLogsDocument, DeliveryLogWithBodyDocument, ReplayDeliveryDocument, RequestLogsDocument } from './graphql/generated.js';
+import { AuditTrailDocument, DeliveryLogDocument, DeliveryLogsDocument, DeliveryLogWithBodyDocument, ReplayDeliveryDocument, RequestLogsDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
 import { withTestAccount } from './support/account.js';
@@ -250,6 +250,9 @@ describe('GraphQL: the same logs through the same services', () => {
     const shown = await gql(server, owner, DeliveryLogWithBodyDocument, { id });
     expect(shown.body.data!.deliveryLog.body).toMatchObject({ object: 'event', test: true });
     expect((await audit('delivery.body_viewed')).length).toBe(before + 1);
+    const trail = (await gql(server, logsOnly.token, AuditTrailDocument, { first: 100 })).body.data!.auditEvents.nodes;
+    expect(trail.filter((a) => a.action === 'delivery.body_viewed')).toHaveLength(before + 1);
+    expect(trail.find((a) => a.action === 'delivery.body_viewed')).toMatchObject({ memberId: account.member.id, environment: 'sandbox', fieldNames: null, rowCount: null });
     const replayed = await gql(server, owner, ReplayDeliveryDocument, { id });
     expect(replayed.body.data!.replayDelivery).toMatchObject({ id, status: 'pending', attemptCount: 0 });
     await receiver.waitFor(2, (r) => r.path === '/graphql');

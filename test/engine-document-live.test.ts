@@ -1,12 +1,15 @@
 // The document check end to end on a live session: a rendered document uploaded through the
 // real two-step upload endpoints, the engine reading it, and the outcome, reason codes and
-// evidence read back over HTTP. Flows hold only the document check (no face analysis needed).
+// evidence read back over HTTP. Flows hold the document check (and the age check that reads
+// its date of birth); no face analysis is needed.
 import { stopOcr } from '../src/engine/document/index.js';
 import { withTestServer } from './support/account.js';
 import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 import { byName, photograph } from './engine/corpus/corpus.js';
-import type { Condition } from './engine/corpus/conditions.js';
+import { applyCondition, type Condition } from './engine/corpus/conditions.js';
+import { HOLDERS, td3 } from './engine/corpus/documents.js';
+import { passportPage } from './engine/corpus/render.js';
 
 let server: TestServer;
 withTestServer((s) => {
@@ -31,12 +34,17 @@ async function upload(token: string, id: string, bytes: Buffer, contentType: str
 
 /** A live session with only the document check, the case's front uploaded, read back once settled. */
 async function verify(caseName: string, condition: Condition) {
+  const { front } = await photograph(byName(caseName), condition);
+  return verifyImage(front, condition === 'clean' ? 'image/png' : 'image/jpeg', [{ type: 'document' }]);
+}
+
+/** A live session with the given checks and one document front uploaded, read back once settled. */
+async function verifyImage(front: Buffer, contentType: string, checks: object[]) {
   const token = await liveKey();
-  const created = await server.request('/v1/verifications', { token, body: { checks: [{ type: 'document' }] } });
+  const created = await server.request('/v1/verifications', { token, body: { checks } });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  const { front } = await photograph(byName(caseName), condition);
-  await upload(token, id, front, condition === 'clean' ? 'image/png' : 'image/jpeg');
+  await upload(token, id, front, contentType);
   return waitFor(async () => {
     const res = await server.request(`/v1/verifications/${id}?include=documents,applicant`, { token });
     return ['approved', 'rejected', 'manual_review', 'expired'].includes(res.body.status) ? res.body : undefined;
@@ -69,5 +77,18 @@ describe('live document check over HTTP', () => {
     const v = await verify('passport_valid', 'blur_heavy');
     expect(v).toMatchObject({ status: 'rejected', reason_codes: ['IMAGE_QUALITY'] });
     expect(v.evidence[0].mrz_valid).toBeNull();
+  }, SLOW);
+
+  it('applies the age rules to the date of birth read off the document (a 16-year-old: AGE_RESTRICTED)', async () => {
+    const now = new Date();
+    const birth = `${now.getUTCFullYear() - 16}-01-15`;
+    const teen = { ...HOLDERS.anna, number: 'T16A00042', birth };
+    const front = await applyCondition(await passportPage(teen, td3(teen)), 'photo');
+    const under18 = { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }], ageRuleFallback: 'pass' };
+    const v = await verifyImage(front, 'image/jpeg', [{ type: 'document' }, { type: 'age', config: under18 }]);
+    expect(v.checks.find((c: { type: string }) => c.type === 'document')).toMatchObject({ verdict: 'approve' });
+    expect(v.checks.find((c: { type: string }) => c.type === 'age')).toMatchObject({ verdict: 'reject', reason_codes: ['AGE_RESTRICTED'] });
+    expect(v).toMatchObject({ status: 'rejected', reason_codes: ['AGE_RESTRICTED'] });
+    expect(v.applicant.fields.date_of_birth).toBe(birth);
   }, SLOW);
 });

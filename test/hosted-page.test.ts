@@ -79,8 +79,9 @@ async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = 
   return { page, context, problems };
 }
 
-const heading = (page: Page, text: string) =>
-  page.waitForFunction((want) => document.querySelector('#screen h1')?.textContent === want, { timeout: 15_000 }, text);
+// 3 s of recording plus its upload can take long on a loaded machine; callers pass a longer wait there.
+const heading = (page: Page, text: string, timeout = 15_000) =>
+  page.waitForFunction((want) => document.querySelector('#screen h1')?.textContent === want, { timeout }, text);
 
 async function clickButton(page: Page, text: string) {
   const button = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)="${text}"])`, { timeout: 15_000 });
@@ -155,7 +156,7 @@ describe('the hosted page in Chromium', () => {
     await page.waitForSelector('video.camera');
     await screenshot(page, 'desktop-6-liveness');
     await clickButton(page, 'Start recording');
-    await heading(page, 'Ready to submit');
+    await heading(page, 'Ready to submit', 45_000);
     await screenshot(page, 'desktop-7-submit');
     expect(await statusOf(v.id)).toBe('pending');
     await clickButton(page, 'Submit');

@@ -18,6 +18,12 @@ const PAGE_SQL = `select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.rou
   from request_logs r where r.merchant_id = $1 and r.mode = any($2::text[])
   order by r.created_at desc, r.id desc limit $3`;
 
+/** The export's rows (outcome columns, newest first, the cap) in one plain statement: the export's ceiling. */
+const EXPORT_SQL = `select v.id, v.mode, v.status, v.verdict, v.decline_type, v.reason_codes, v.change_reason, v.flow_id, v.created_at, v.decided_at
+  from verifications v where v.merchant_id = $1 and v.mode = any($2::text[]) and v.created_at <= now()
+  order by v.created_at desc, v.id desc limit $3`;
+const EXPORT_CONNECTIONS = 2;
+
 let seededLogs: Promise<void> | undefined;
 let seededExport: Promise<void> | undefined;
 
@@ -102,15 +108,34 @@ async function exportVerifications(ctx: BenchContext): Promise<Measurement> {
   }
   return ctx.measure(
     { url, method: 'POST', headers: { authorization: `Bearer ${ctx.memberToken}`, 'content-type': 'application/json' }, body: '{}' },
-    { connections: 2 },
+    { connections: EXPORT_CONNECTIONS },
   );
+}
+
+/** The same 5,000 rows read with pg over as many connections, without CSV or HTTP. */
+async function exportVerificationsSql(ctx: BenchContext): Promise<Measurement> {
+  await seedVerifications(ctx);
+  const narrow = { ...ctx, settings: { ...ctx.settings, connections: EXPORT_CONNECTIONS } };
+  const pool = openPool(narrow);
+  try {
+    return await measureLoop(narrow, async () => {
+      const { rowCount } = await pool.query(EXPORT_SQL, [ctx.merchantId, ['sandbox', 'live'], 5_000]);
+      if (rowCount !== 5_000) throw new Error(`export (SQL): ${rowCount} rows`);
+    });
+  } finally {
+    await pool.end();
+  }
 }
 
 export const logsScenarios: Scenario[] = [
   { name: 'request-log-page', label: `REST GET /v1/console/logs/requests?limit=${PAGE} (${LOGGED_CALLS} logged calls)`, run: requestLogPage },
   { name: 'request-log-page-sql', label: `same page, plain SQL with pg (ceiling)`, run: requestLogPageSql },
   { name: 'export-verifications', label: `REST POST /v1/console/exports/verifications, 5,000-row CSV (2 connections)`, run: exportVerifications },
+  { name: 'export-verifications-sql', label: `the same 5,000 rows, plain SQL with pg (ceiling, 2 connections)`, run: exportVerificationsSql },
 ];
 
 /** For context (no target): what the service adds on top of the page's own query. */
-export const logsComparisons: Comparison[] = [{ name: 'request-log page/sql', numerator: 'request-log-page', denominator: 'request-log-page-sql' }];
+export const logsComparisons: Comparison[] = [
+  { name: 'request-log page/sql', numerator: 'request-log-page', denominator: 'request-log-page-sql' },
+  { name: 'export/sql', numerator: 'export-verifications', denominator: 'export-verifications-sql' },
+];

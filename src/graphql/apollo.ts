@@ -18,6 +18,7 @@ import { TeamResolver } from '../resolvers/team.resolver.js';
 import { SettingsResolver } from '../resolvers/settings.resolver.js';
 import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
+import { ExportsResolver } from '../resolvers/exports.resolver.js';
 import { LogsResolver } from '../resolvers/logs.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
@@ -26,7 +27,7 @@ import { costLimitPlugin, limitRules } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ReportingResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

@@ -57,3 +57,11 @@ export class DeliveryLogConnection {
   @Field(() => [DeliveryLogType]) nodes!: DeliveryLogType[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
+
+@ObjectType('CsvExport', { description: 'A back-office export: the CSV itself with what X-Rows and X-Truncated say on REST.' })
+export class CsvExportType {
+  @Field(() => String, { description: 'The file name the REST answer suggests.' }) filename!: string;
+  @Field(() => Int, { description: 'Data rows in `csv` (at most 5,000).' }) rows!: number;
+  @Field(() => Boolean, { description: 'True when the 5,000-row cap cut the export.' }) truncated!: boolean;
+  @Field(() => String, { description: 'The CSV, header row first; formula-like cells are prefixed with an apostrophe.' }) csv!: string;
+}
