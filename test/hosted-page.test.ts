@@ -258,7 +258,7 @@ describe('the hosted page in Chromium', () => {
   it('on a phone-sized viewport in German, with the flow\'s branding, nothing overflows and every step reads in German', async () => {
     const flow = await server.request('/v1/flows', {
       token: sandbox,
-      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E' },
+      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness' }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E' },
     });
     expect(flow.status).toBe(201);
     const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, locale: 'de-DE' });
@@ -293,11 +293,20 @@ describe('the hosted page in Chromium', () => {
     await chooseFile(page, files['document.png']!);
     await heading(page, 'Rückseite: Personalausweis');
     await chooseFile(page, files['document.png']!);
-    await heading(page, 'Bereit zum Absenden');
+    await heading(page, 'Ein Foto Ihres Gesichts');
+    await screenshot(page, 'phone-5-selfie');
+    await chooseFile(page, files['selfie.png']!);
+    await heading(page, 'Ein kurzes Video Ihres Gesichts');
+    await clickButton(page, 'Aufnahme starten');
+    await page.waitForSelector('video.camera');
+    await screenshot(page, 'phone-6-liveness');
+    await clickButton(page, 'Aufnahme starten');
+    await heading(page, 'Bereit zum Absenden', 45_000);
+    await screenshot(page, 'phone-7-submit');
     await clickButton(page, 'Absenden');
     await heading(page, 'Vielen Dank');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Acme Bank teilt Ihnen das Ergebnis mit');
-    await screenshot(page, 'phone-5-result');
+    await screenshot(page, 'phone-8-result');
     expect(await statusOf(v.id)).not.toBe('pending');
     await context.close();
   });
