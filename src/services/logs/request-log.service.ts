@@ -21,6 +21,29 @@ export interface KeyCall {
   remoteAddress: string | undefined;
 }
 
+/**
+ * The masked route and truncated address of recent calls: an integration calls the same few
+ * routes from the same few addresses, so each is worked out once, not on every request.
+ * Bounded; emptied when full.
+ */
+function memo<T>(limit: number, compute: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      if (cache.size >= limit) cache.clear();
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+const maskedRoute = memo(2_000, (url) => {
+  const q = url.indexOf('?');
+  return q < 0 ? maskRoute(url, '') : maskRoute(url.slice(0, q), url.slice(q + 1));
+});
+const truncatedIp = memo(1_000, (address) => truncateIp(address) ?? '');
+
 /** Hands one key call to the batched writer (never awaits the database). */
 export function recordKeyCall(runtime: Runtime, call: KeyCall): void {
   const writer = requestLogOf(runtime);
@@ -31,11 +54,11 @@ export function recordKeyCall(runtime: Runtime, call: KeyCall): void {
     apiKeyId: call.caller.keyId,
     keyName: call.caller.name,
     method: call.method,
-    route: maskRoute(call.path, call.querystring),
+    route: maskedRoute(call.querystring ? `${call.path}?${call.querystring}` : call.path),
     status: call.status,
     durationMs: Math.round(call.durationMs * 100) / 100,
     requestId: call.requestId,
-    ip: truncateIp(call.remoteAddress),
+    ip: call.remoteAddress ? truncatedIp(call.remoteAddress) || null : null,
     createdAt: new Date(),
   });
 }

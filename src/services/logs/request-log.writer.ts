@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
-import { newId } from '../../ids.js';
+import { randomBase62 } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { Runtime } from '../../runtime.js';
 import { withConnection } from '../shared/index.js';
@@ -96,9 +96,16 @@ export class RequestLogWriter {
   }
 }
 
+/**
+ * Time-ordered ids (a base-36 millisecond time, then random characters): the primary key's
+ * btree grows at its right edge, as the other indexes do, instead of touching a random page
+ * for every row the request path produced.
+ */
+export const requestLogId = (): string => `rlg_${Date.now().toString(36).padStart(9, '0')}${randomBase62(15)}`;
+
 function columnsOf(batch: RequestLogEntry[]): unknown[] {
   return [
-    batch.map(() => newId('rlg')),
+    batch.map(() => requestLogId()),
     batch.map((e) => e.merchantId),
     batch.map((e) => e.mode),
     batch.map((e) => e.apiKeyId),
