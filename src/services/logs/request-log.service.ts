@@ -3,7 +3,7 @@ import { ApiError, fromDatabaseError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { asDate, tenantSql, withConnection, type KeyCaller, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
 import { maskRoute, truncateIp } from './request-log.mask.js';
-import { requestLogOf } from './request-log.writer.js';
+import { requestLogOf, type RequestLogEntry } from './request-log.writer.js';
 
 /** decisions.md: request logs are kept 30 days. */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -72,19 +72,8 @@ export function statusOfError(error: unknown): number {
   return status === 405 ? 405 : 500;
 }
 
-export interface RequestLogRow {
-  id: string;
-  mode: Mode;
-  apiKeyId: string;
-  keyName: string;
-  method: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  requestId: string;
-  ip: string | null;
-  createdAt: Date;
-}
+/** A stored request-log line as the console reads it: the entry without its account, with its id. */
+export type RequestLogRow = Omit<RequestLogEntry, 'merchantId'> & { id: string };
 
 export interface RequestLogFilter {
   /** An API key id (UUID). */
