@@ -1,3 +1,5 @@
+import type { LoadTarget } from './load.js';
+
 /** One-off HTTP calls the scenarios make while preparing (never timed). */
 
 export interface ApiResponse {
@@ -42,3 +44,15 @@ export async function inParallel<T>(count: number, concurrency: number, task: (i
   );
   return out;
 }
+
+/**
+ * A member's GraphQL query as a load target. GraphQL reports failures in a 200, so a body
+ * carrying `errors` fails the run: a page of errors must not pass for throughput.
+ */
+export const graphqlTarget = (serviceUrl: string, memberToken: string, query: string, variables?: Record<string, unknown>): LoadTarget => ({
+  url: `${serviceUrl}/graphql`,
+  method: 'POST',
+  headers: { authorization: `Bearer ${memberToken}` },
+  body: JSON.stringify(variables ? { query, variables } : { query }),
+  verifyBody: (body) => !body.includes('"errors"'),
+});

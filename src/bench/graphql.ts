@@ -1,5 +1,5 @@
 import { randomBase62 } from '../ids.js';
-import { call, expectStatus, inParallel } from './api.js';
+import { call, expectStatus, graphqlTarget, inParallel } from './api.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
@@ -55,14 +55,7 @@ async function page(ctx: BenchContext): Promise<Measurement> {
   const seeded = await seed(ctx);
   await checkPage(ctx, seeded);
   ctx.log(`  seeded ${PAGE} verifications with checks and 1-2 tags`);
-  return ctx.measure({
-    url: `${ctx.serviceUrl}/graphql`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${ctx.memberToken}` },
-    body: JSON.stringify({ query: QUERY }),
-    // GraphQL reports failures in a 200; a page of errors must not pass for throughput.
-    verifyBody: (body) => !body.includes('"errors"'),
-  });
+  return ctx.measure(graphqlTarget(ctx.serviceUrl, ctx.memberToken, QUERY));
 }
 
 /** The same page through REST (`GET /v1/verifications?limit=50`: every field, checks and tags), as an integrator reads it. */

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { randomBase62 } from '../ids.js';
 import { foldReportingDeltas } from '../services/reporting/compaction.js';
 import { inTransaction } from '../services/shared/sql.js';
-import { call, expectStatus } from './api.js';
+import { call, expectStatus, graphqlTarget } from './api.js';
 import { measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';
@@ -315,7 +315,7 @@ const analystService: Scenario = {
       await pool.end();
     }
     return oneAtATime(ctx).measure(
-      { url: `${ctx.serviceUrl}/graphql`, method: 'POST', headers: { authorization: `Bearer ${memberToken}` }, body: JSON.stringify(body), verifyBody: (b) => !b.includes('"errors"') },
+      graphqlTarget(ctx.serviceUrl, memberToken, body.query, body.variables),
       { connections: 1 },
     );
   },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../ids.js';
-import { call, expectStatus } from './api.js';
+import { call, expectStatus, graphqlTarget } from './api.js';
 import { openPool } from './database.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';
@@ -78,13 +78,7 @@ async function graphql(ctx: BenchContext): Promise<Measurement> {
   const res = expectStatus(await call(`${ctx.serviceUrl}/graphql`, ctx.memberToken, 'POST', { query: QUERY }), 200, 'POST /graphql (reviews)');
   const nodes = res.body.data?.reviews?.nodes as { claimedBy: unknown }[] | undefined;
   if (!nodes || nodes.length !== PAGE || !nodes.some((n) => n.claimedBy)) throw new Error(`review queue (GraphQL): ${JSON.stringify(res.body).slice(0, 300)}`);
-  return ctx.measure({
-    url: `${ctx.serviceUrl}/graphql`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${ctx.memberToken}` },
-    body: JSON.stringify({ query: QUERY }),
-    verifyBody: (body) => !body.includes('"errors"'),
-  });
+  return ctx.measure(graphqlTarget(ctx.serviceUrl, ctx.memberToken, QUERY));
 }
 
 export const reviewQueueScenarios: Scenario[] = [
