@@ -96,6 +96,45 @@ describe('request log: every call of the account\'s keys', () => {
     expect((await requestLogs(`?key=${minted.body.id}&since=${encodeURIComponent(future)}`)).body.data).toEqual([]);
   });
 
+  it('pages the account\'s whole log across its keys newest first, ties in one millisecond broken by id, each id carrying its call\'s time', async () => {
+    const fresh = await server.bootstrap();
+    const freshToken = fresh.member.session_token;
+    const second = await server.request('/v1/api-keys', { token: fresh.keys.sandbox.secret_key, body: { name: 'Second', environment: 'sandbox' } });
+    expect(second.status).toBe(201);
+    const keys = [fresh.keys.sandbox.id, second.body.id as string, fresh.keys.live.id];
+    // 9 calls over 3 keys (one live), interleaved in time, three of them in the same millisecond.
+    await server.sql(
+      `insert into request_logs (id, merchant_id, mode, api_key_id, key_name, method, route, status, duration_ms, request_id, ip, created_at)
+       select request_log_id(t.ts, 'seed' || lpad(g::text, 11, '0')), $1, case when g % 3 = 2 then 'live' else 'sandbox' end, ($2::uuid[])[g % 3 + 1], 'k', 'GET', '/v1/merchant', 200, 1, 'seed-' || g, null, t.ts
+         from generate_series(1, 9) g
+        cross join lateral (select date_trunc('milliseconds', now()) - make_interval(secs => case when g in (4, 5, 6) then 4 else g end) ts) t`,
+      [fresh.merchant.id, keys],
+    );
+    await flushRequestLog(server.runtime);
+    const expected = (await server.sql<{ id: string }>(`select id from request_logs where merchant_id = $1 order by created_at desc, id desc`, [fresh.merchant.id])).map((r) => r.id);
+    expect(expected).toHaveLength(10); // the 9 seeded and the call that minted the second key
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await requestLogs(`?limit=2${cursor ? `&starting_after=${cursor}` : ''}`, freshToken);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data.map((r: { id: string }) => r.id));
+      cursor = res.body.has_more ? res.body.next_cursor : null;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    const sandboxOnly = (await requestLogs('?mode=sandbox&limit=100', freshToken)).body.data.map((r: { id: string }) => r.id);
+    expect(sandboxOnly).toEqual((await server.sql<{ id: string }>(`select id from request_logs where merchant_id = $1 and mode = 'sandbox' order by created_at desc, id desc`, [fresh.merchant.id])).map((r) => r.id));
+
+    // A call through the API: its id's time part is the millisecond stored as created_at.
+    await server.request('/v1/merchant', { token: fresh.keys.sandbox.secret_key, headers: { 'x-request-id': 'trace-id-time' } });
+    const [row] = (await requestLogs('?limit=1', freshToken)).body.data;
+    expect(row.request_id).toBe('trace-id-time');
+    expect(parseInt(row.id.slice(4, 13), 36)).toBe(Date.parse(row.created_at));
+    const malformed = await requestLogs('?starting_after=rlg_Z', freshToken);
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.param).toBe('starting_after');
+  });
+
   it('is scoped to the account and the seat\'s environments, and needs logs.read', async () => {
     await server.request('/v1/merchant', { token: sandbox, headers: { 'x-request-id': 'trace-scope' } });
     const stranger = await server.bootstrap();

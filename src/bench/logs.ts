@@ -13,9 +13,11 @@ const LOGGED_CALLS = 100_000;
 const PAGE = 50;
 const EXPORT_SEED = 5_100;
 
-/** The request log's page query, as the service runs it without filters. */
-const PAGE_SQL = `select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.route, r.status, r.duration_ms, r.request_id, r.ip, r.created_at
-  from request_logs r where r.merchant_id = $1 and r.mode = any($2::text[])
+/** The request log's page query, as the service runs it without filters: the merge of the account's keys' newest rows. */
+const PAGE_SQL = `select r.* from api_keys k cross join lateral (
+    select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.route, r.status, r.duration_ms, r.request_id, r.ip, r.created_at
+      from request_logs r where r.api_key_id = k.id and r.merchant_id = $1 order by r.created_at desc, r.id desc limit $3) r
+  where k.merchant_id = $1 and k.mode = any($2::text[])
   order by r.created_at desc, r.id desc limit $3`;
 
 /** The export's rows (outcome columns, newest first, the cap) in one plain statement: the export's ceiling. */
@@ -36,11 +38,10 @@ function seedRequestLogs(ctx: BenchContext): Promise<void> {
       const key = rows[0]!;
       await pool.query(
         `insert into request_logs (id, merchant_id, mode, api_key_id, key_name, method, route, status, duration_ms, request_id, ip, created_at)
-         select 'rlg_' || $4::text || g, $1, 'sandbox', $2, $3, case when g % 5 = 0 then 'POST' else 'GET' end,
+         select request_log_id(t.ts, $4::text || lpad(g::text, 9, '0')), $1, 'sandbox', $2, $3, case when g % 5 = 0 then 'POST' else 'GET' end,
                 case when g % 5 = 0 then '/v1/verifications' else '/v1/verifications?email=***&limit=20' end,
-                case when g % 17 = 0 then 404 else 200 end, 3.5, 'req_bench' || g, '127.0.0.0/24',
-                now() - make_interval(secs => g * 25)
-           from generate_series(1, $5::int) g`,
+                case when g % 17 = 0 then 404 else 200 end, 3.5, 'req_bench' || g, '127.0.0.0/24', t.ts
+           from generate_series(1, $5::int) g cross join lateral (select date_trunc('milliseconds', now() - make_interval(secs => g * 25)) ts) t`,
         [ctx.merchantId, key.id, key.name, randomBase62(6), LOGGED_CALLS],
       );
       await pool.query('analyze request_logs');

@@ -2,11 +2,10 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { parameterInvalid } from '../errors.js';
 import { DeliveryLogConnection, DeliveryLogType, RequestLogConnection, RequestLogFilterInput } from '../schema/logs.types.js';
-import { getDeliveryLog, listDeliveryLog, listRequestLogs, replayDelivery, type DeliveryDetail } from '../services/logs/index.js';
+import { getDeliveryLog, listDeliveryLog, listRequestLogs, replayDelivery, REQUEST_LOG_ID_PATTERN, type DeliveryDetail } from '../services/logs/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
 
-const REQUEST_LOG_ID = /^rlg_[0-9A-Za-z]+$/;
 const DELIVERY_ID = /^del_[0-9A-Za-z]+$/;
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
@@ -31,7 +30,7 @@ export class LogsResolver {
     const page = await listRequestLogs(
       ctx,
       { apiKeyId: filter?.apiKeyId ?? undefined, statusClass: statusClassOf(filter?.statusClass), route: filter?.route ?? undefined, since: filter?.since ?? undefined, until: filter?.until ?? undefined, mode: filter?.environment ?? undefined },
-      { limit: pageSize(first), startingAfter: checkedCursor(after, REQUEST_LOG_ID) },
+      { limit: pageSize(first), startingAfter: checkedCursor(after, REQUEST_LOG_ID_PATTERN) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }

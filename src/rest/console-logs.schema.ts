@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { REQUEST_LOG_ID_PATTERN } from '../services/logs/index.js';
 import { listQuery, UUID_RE } from './validate.js';
 
 /** Request shapes of the console's logs and exports; one `/** *\/` line per field. */
 
-export const REQUEST_LOG_ID_RE = /^rlg_[0-9A-Za-z]+$/;
 export const DELIVERY_ID_RE = /^del_[0-9A-Za-z]+$/;
 
-export const listRequestLogsQuery = listQuery(REQUEST_LOG_ID_RE, {
+export const listRequestLogsQuery = listQuery(REQUEST_LOG_ID_PATTERN, {
   /** Only calls of this API key (its UUID id). */
   key: z.string().regex(UUID_RE, 'must be an API key id (UUID)').optional(),
   /** Only answers of this class: `2xx`, `3xx`, `4xx` or `5xx`. */

@@ -3,7 +3,7 @@ import { ApiError, fromDatabaseError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { asDate, tenantSql, withConnection, type KeyCaller, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
 import { maskRoute, truncateIp } from './request-log.mask.js';
-import { requestLogOf, type RequestLogEntry } from './request-log.writer.js';
+import { requestLogOf, requestLogPosition, type RequestLogEntry } from './request-log.writer.js';
 
 /** decisions.md: request logs are kept 30 days. */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -89,29 +89,42 @@ export interface RequestLogFilter {
 
 const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The account's key calls in the seat's environments, newest first, filtered, cursor-paginated. */
+/**
+ * The account's key calls in the seat's environments, newest first, filtered, cursor-paginated.
+ * The log is indexed per key (its writes pay for one btree), so the account's page is the merge
+ * of each of its keys' newest matching rows: one short index range per key, whatever the volume.
+ * The cursor is a position, not a lookup (request-log ids carry their time).
+ */
 export async function listRequestLogs(ctx: ServiceContext, filter: RequestLogFilter, params: PageParams): Promise<Page<RequestLogRow>> {
   const modes = filter.mode ? ctx.modes.filter((m) => m === filter.mode) : ctx.modes;
   if (modes.length === 0) return { data: [], hasMore: false, nextCursor: null };
+  const after = params.startingAfter ? requestLogPosition(params.startingAfter) : undefined;
+  if (params.startingAfter && !after) return { data: [], hasMore: false, nextCursor: null };
   const rows = await tenantSql({ ...ctx, modes }).query<Record<string, unknown>>(
     `select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.route, r.status, r.duration_ms, r.request_id, r.ip, r.created_at
-       from request_logs r
-      where r.merchant_id = $1 and r.mode = any($2::text[])
-        and ($3::text is null or r.api_key_id = $3)
-        and ($4::int is null or (r.status >= $4 * 100 and r.status < $4 * 100 + 100))
-        and ($5::text is null or r.route like $5)
-        and ($6::timestamptz is null or r.created_at >= $6)
-        and ($7::timestamptz is null or r.created_at < $7)
-        and ($8::text is null or (r.created_at, r.id) < (select c.created_at, c.id from request_logs c where c.id = $8 and c.merchant_id = $1))
+       from api_keys k
+       cross join lateral (
+         select r.id, r.mode, r.api_key_id, r.key_name, r.method, r.route, r.status, r.duration_ms, r.request_id, r.ip, r.created_at
+           from request_logs r
+          where r.api_key_id = k.id and r.merchant_id = $1
+            and ($4::int is null or (r.status >= $4 * 100 and r.status < $4 * 100 + 100))
+            and ($5::text is null or r.route like $5)
+            and ($6::timestamptz is null or r.created_at >= $6)
+            and ($7::timestamptz is null or r.created_at < $7)
+            and ($8::timestamptz is null or (r.created_at, r.id) < ($8, $9::text))
+          order by r.created_at desc, r.id desc
+          limit $10) r
+      where k.merchant_id = $1 and k.mode = any($2::text[]) and ($3::uuid is null or k.id = $3)
       order by r.created_at desc, r.id desc
-      limit $9`,
+      limit $10`,
     [
       filter.apiKeyId ?? null,
       filter.statusClass ?? null,
       filter.route ? likePrefix(filter.route) : null,
       filter.since?.toISOString() ?? null,
       filter.until?.toISOString() ?? null,
-      params.startingAfter ?? null,
+      after?.at.toISOString() ?? null,
+      after?.id ?? null,
       params.limit + 1,
     ],
   );
@@ -145,7 +158,8 @@ export async function purgeRequestLogs(runtime: Runtime, options: { batchSize?: 
   for (let batch = 0; batch < maxBatches; batch++) {
     const rows = await withConnection(runtime.orm, (sql) =>
       sql.query(
-        `delete from request_logs where id in (select id from request_logs where created_at < now() - make_interval(days => $1) limit $2) returning 1`,
+        // By physical row: the log has no index on id; the BRIN index on created_at finds the oldest pages.
+        `delete from request_logs where ctid = any(array(select ctid from request_logs where created_at < now() - make_interval(days => $1) limit $2)) returning 1`,
         [REQUEST_LOG_RETENTION_DAYS, batchSize],
       ),
     );

@@ -30,8 +30,13 @@ export interface RequestLogWriterOptions {
 }
 
 // Across accounts by design: one bulk insert carries the calls of every account of the process.
+// What is the same for every call of a key (account, environment, key, its name) travels once
+// per key ($1-$4), the rest once per call ($5-$13), joined on the key's position in the batch.
 const INSERT_SQL = `insert into request_logs (id, merchant_id, mode, api_key_id, key_name, method, route, status, duration_ms, request_id, ip, created_at)
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::real[], $10::text[], $11::text[], $12::timestamptz[])`;
+  select c.id, k.merchant_id, k.mode, k.api_key_id, k.key_name, c.method, c.route, c.status, c.duration_ms, c.request_id, c.ip, timestamptz 'epoch' + c.at_ms * interval '1 millisecond'
+    from unnest($1::text[], $2::text[], $3::uuid[], $4::text[]) with ordinality k(merchant_id, mode, api_key_id, key_name, n)
+    join unnest($5::int[], $6::text[], $7::text[], $8::text[], $9::smallint[], $10::real[], $11::text[], $12::text[], $13::bigint[])
+           c(n, id, method, route, status, duration_ms, request_id, ip, at_ms) using (n)`;
 
 /**
  * Collects request-log entries in memory and writes them in bulk inserts, on a short timer or
@@ -97,27 +102,52 @@ export class RequestLogWriter {
 }
 
 /**
- * Time-ordered ids (a base-36 millisecond time, then random characters): the primary key's
- * btree grows at its right edge, as the other indexes do, instead of touching a random page
- * for every row the request path produced.
+ * A request-log id: `rlg_`, the call's millisecond in base 36 (9 characters), 15 random
+ * characters. Time-ordered, so the index grows at its right edge; and a cursor is its own
+ * position: `starting_after` needs no lookup (the table has no index on `id`).
  */
-export const requestLogId = (): string => `rlg_${Date.now().toString(36).padStart(9, '0')}${randomBase62(15)}`;
+export const requestLogId = (atMs: number): string => `rlg_${atMs.toString(36).padStart(9, '0')}${randomBase62(15)}`;
 
+/** A well-formed request-log id (what `requestLogId` makes). */
+export const REQUEST_LOG_ID_PATTERN = /^rlg_[0-9a-z]{9}[0-9A-Za-z]{1,40}$/;
+
+/** The (created_at, id) position a request-log id names; undefined for a malformed one. */
+export function requestLogPosition(id: string): { at: Date; id: string } | undefined {
+  if (!REQUEST_LOG_ID_PATTERN.test(id)) return undefined;
+  return { at: new Date(parseInt(id.slice(4, 13), 36)), id };
+}
+
+/** The batch as the insert's parameters: each key's constant columns once, then one row per call. */
 function columnsOf(batch: RequestLogEntry[]): unknown[] {
-  return [
-    batch.map(() => requestLogId()),
-    batch.map((e) => e.merchantId),
-    batch.map((e) => e.mode),
-    batch.map((e) => e.apiKeyId),
-    batch.map((e) => e.keyName.slice(0, 200)),
-    batch.map((e) => e.method),
-    batch.map((e) => e.route),
-    batch.map((e) => e.status),
-    batch.map((e) => e.durationMs),
-    batch.map((e) => e.requestId),
-    batch.map((e) => e.ip),
-    batch.map((e) => e.createdAt.toISOString()),
-  ];
+  const keyIndex = new Map<string, number>();
+  const merchants: string[] = [];
+  const modes: string[] = [];
+  const keyIds: string[] = [];
+  const keyNames: string[] = [];
+  const rows = { n: [] as number[], id: [] as string[], method: [] as string[], route: [] as string[], status: [] as number[], duration: [] as number[], requestId: [] as string[], ip: [] as (string | null)[], atMs: [] as number[] };
+  for (const e of batch) {
+    // Keyed by id and name: a key renamed while the batch filled keeps each call's name.
+    const group = `${e.apiKeyId}\u0000${e.keyName}`;
+    let n = keyIndex.get(group);
+    if (n === undefined) {
+      keyIndex.set(group, (n = keyIds.length + 1));
+      merchants.push(e.merchantId);
+      modes.push(e.mode);
+      keyIds.push(e.apiKeyId);
+      keyNames.push(e.keyName.slice(0, 200));
+    }
+    const atMs = e.createdAt.getTime();
+    rows.n.push(n);
+    rows.id.push(requestLogId(atMs));
+    rows.method.push(e.method);
+    rows.route.push(e.route);
+    rows.status.push(e.status);
+    rows.duration.push(e.durationMs);
+    rows.requestId.push(e.requestId);
+    rows.ip.push(e.ip);
+    rows.atMs.push(atMs);
+  }
+  return [merchants, modes, keyIds, keyNames, rows.n, rows.id, rows.method, rows.route, rows.status, rows.duration, rows.requestId, rows.ip, rows.atMs];
 }
 
 const writers = new WeakMap<Runtime, RequestLogWriter>();
