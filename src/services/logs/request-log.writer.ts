@@ -48,6 +48,8 @@ export class RequestLogWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** A write of full batches is queued or running. */
+  private draining = false;
   /** Entries lost to a full buffer or a failed write (process lifetime). */
   dropped = 0;
   private readonly flushIntervalMs: number;
@@ -67,8 +69,12 @@ export class RequestLogWriter {
       return;
     }
     this.buffer.push(entry);
-    if (this.buffer.length >= this.batchSize) void this.flush();
-    else if (!this.timer) {
+    if (this.buffer.length >= this.batchSize) {
+      if (!this.draining) {
+        this.draining = true;
+        this.writing = this.writing.then(() => this.write(false));
+      }
+    } else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
       this.timer.unref();
     }
@@ -78,7 +84,7 @@ export class RequestLogWriter {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.writing = this.writing.then(() => this.writeAll());
+    this.writing = this.writing.then(() => this.write(true));
     return this.writing;
   }
 
@@ -88,8 +94,13 @@ export class RequestLogWriter {
     await this.flush();
   }
 
-  private async writeAll(): Promise<void> {
-    while (this.buffer.length > 0) {
+  /**
+   * Writes the full batches held (`all`: the rest too). A partial batch waits for the timer:
+   * writing whatever arrived during the previous insert at once turned a busy process's log
+   * into a stream of small inserts, each a commit (and a WAL flush) of its own.
+   */
+  private async write(all: boolean): Promise<void> {
+    while (this.buffer.length >= this.batchSize || (all && this.buffer.length > 0)) {
       const batch = this.buffer.splice(0, this.batchSize);
       try {
         await withConnection(this.orm, (sql) => sql.query(INSERT_SQL, columnsOf(batch), 'idv_request_log_insert'));
@@ -98,6 +109,7 @@ export class RequestLogWriter {
         this.logger.warn({ err: error, entries: batch.length }, 'request log: a batch could not be written and was dropped');
       }
     }
+    if (!all) this.draining = false;
   }
 }
 
