@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { flushRequestLog, purgeRequestLogs, truncateIp } from '../src/services/logs/index.js';
+import { flushRequestLog, purgeRequestLogs, RequestLogWriter, truncateIp, type RequestLogEntry } from '../src/services/logs/index.js';
 import { AuditTrailDocument, DeliveryLogDocument, DeliveryLogsDocument, DeliveryLogWithBodyDocument, ReplayDeliveryDocument, RequestLogsDocument } from './graphql/generated.js';
 import { gql } from './support/graphql.js';
 import type { TestServer } from './support/test-server.js';
@@ -133,6 +133,26 @@ describe('request log: every call of the account\'s keys', () => {
     const malformed = await requestLogs('?starting_after=rlg_Z', freshToken);
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.param).toBe('starting_after');
+  });
+
+  it('writes a busy process\'s calls in full batches and the remainder on the timer or a flush', async () => {
+    const writer = new RequestLogWriter(server.runtime.orm, server.runtime.logger, { batchSize: 100, flushIntervalMs: 60_000 });
+    const marker = `batch-${Date.now()}`;
+    const count = async () => Number((await server.sql<{ n: string }>(`select count(*) n from request_logs where request_id like $1`, [`${marker}-%`]))[0]!.n);
+    const call = (i: number): RequestLogEntry => ({
+      merchantId: account.merchant.id, mode: 'sandbox', apiKeyId: account.keys.sandbox.id, keyName: 'batch', method: 'GET', route: '/v1/merchant',
+      status: 200, durationMs: 1, requestId: `${marker}-${i}`, ip: null, createdAt: new Date(),
+    });
+    for (let i = 0; i < 250; i++) writer.push(call(i));
+    await waitFor(async () => (await count()) === 200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await count()).toBe(200); // two full batches; the 50 left wait for the timer
+    await writer.flush();
+    expect(await count()).toBe(250);
+    const quick = new RequestLogWriter(server.runtime.orm, server.runtime.logger, { batchSize: 100, flushIntervalMs: 50 });
+    for (let i = 250; i < 253; i++) quick.push(call(i));
+    await waitFor(async () => (await count()) === 253);
+    await Promise.all([writer.close(), quick.close()]);
   });
 
   it('is scoped to the account and the seat\'s environments, and needs logs.read', async () => {
