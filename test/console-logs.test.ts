@@ -149,9 +149,19 @@ describe('request log: every call of the account\'s keys', () => {
     expect(await count()).toBe(200); // two full batches; the 50 left wait for the timer
     await writer.flush();
     expect(await count()).toBe(250);
+    // A flush writes what it holds when it starts; calls arriving meanwhile wait for a full batch or the timer.
+    for (let i = 1000; i < 1050; i++) writer.push(call(i));
+    const flushing = writer.flush();
+    await new Promise((resolve) => setImmediate(resolve)); // the flush has begun its insert
+    for (let i = 1050; i < 1060; i++) writer.push(call(i));
+    await flushing;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await count()).toBe(300);
+    await writer.flush();
+    expect(await count()).toBe(310);
     const quick = new RequestLogWriter(server.runtime.orm, server.runtime.logger, { batchSize: 100, flushIntervalMs: 50 });
     for (let i = 250; i < 253; i++) quick.push(call(i));
-    await waitFor(async () => (await count()) === 253);
+    await waitFor(async () => (await count()) === 313);
     await Promise.all([writer.close(), quick.close()]);
   });
 

@@ -95,13 +95,15 @@ export class RequestLogWriter {
   }
 
   /**
-   * Writes the full batches held (`all`: the rest too). A partial batch waits for the timer:
-   * writing whatever arrived during the previous insert at once turned a busy process's log
-   * into a stream of small inserts, each a commit (and a WAL flush) of its own.
+   * Writes the full batches held (`all`: everything held when it starts, too). Calls arriving
+   * during an insert wait for a full batch or the next timer: writing them at once turned a busy
+   * process's log into a stream of small inserts, each a transaction of its own.
    */
   private async write(all: boolean): Promise<void> {
-    while (this.buffer.length >= this.batchSize || (all && this.buffer.length > 0)) {
-      const batch = this.buffer.splice(0, this.batchSize);
+    let held = all ? this.buffer.length : 0;
+    while (this.buffer.length >= this.batchSize || (held > 0 && this.buffer.length > 0)) {
+      const batch = this.buffer.splice(0, held > 0 ? Math.min(held, this.batchSize) : this.batchSize);
+      held -= batch.length;
       try {
         await withConnection(this.orm, (sql) => insertBatch(sql, batch));
       } catch (error) {
