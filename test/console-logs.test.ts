@@ -136,7 +136,7 @@ describe('request log: every call of the account\'s keys', () => {
   });
 
   it('writes a busy process\'s calls in full batches and the remainder on the timer or a flush', async () => {
-    const writer = new RequestLogWriter(server.runtime.databaseUrl, server.runtime.logger, { batchSize: 100, flushIntervalMs: 60_000 });
+    const writer = new RequestLogWriter(server.runtime.orm, server.runtime.logger, { batchSize: 100, flushIntervalMs: 60_000 });
     const marker = `batch-${Date.now()}`;
     const count = async () => Number((await server.sql<{ n: string }>(`select count(*) n from request_logs where request_id like $1`, [`${marker}-%`]))[0]!.n);
     const call = (i: number): RequestLogEntry => ({
@@ -159,7 +159,7 @@ describe('request log: every call of the account\'s keys', () => {
     expect(await count()).toBe(300);
     await writer.flush();
     expect(await count()).toBe(310);
-    const quick = new RequestLogWriter(server.runtime.databaseUrl, server.runtime.logger, { batchSize: 100, flushIntervalMs: 50 });
+    const quick = new RequestLogWriter(server.runtime.orm, server.runtime.logger, { batchSize: 100, flushIntervalMs: 50 });
     for (let i = 250; i < 253; i++) quick.push(call(i));
     await waitFor(async () => (await count()) === 313);
     await Promise.all([writer.close(), quick.close()]);

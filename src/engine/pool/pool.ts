@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { Logger } from '../../logger.js';
-import { workerScript } from '../../worker-script.js';
 import type { TaskName, TaskPayload, TaskResult } from './tasks.js';
 
 export interface EnginePoolOptions {
@@ -13,6 +12,8 @@ export interface EnginePoolOptions {
   /** Another worker module (tests of crash handling). */
   filename?: URL;
 }
+
+const V8_HEAP_FLAG = /^--(max|min)-(old|semi|young)-(generation-)?(space-)?size|^--max-heap-size|^--stack-size/;
 
 /** Default pool size: one core is left to the HTTP server and the database. */
 export const defaultConcurrency = (): number => Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
@@ -41,10 +42,21 @@ export class EnginePool {
 
   constructor(private readonly options: EnginePoolOptions) {}
 
+  /**
+   * A worker refuses V8 options in an explicit execArgv (`npm start` runs node with
+   * --max-semi-space-size), so JavaScript workers inherit the process's flags implicitly; a
+   * TypeScript worker (tests) gets the process's flags minus V8 heap options, plus tsx.
+   */
+  private workerFile(): { filename: string; execArgv: string[] | undefined } {
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = this.options.filename ?? new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
+    if (!url.pathname.endsWith('.ts')) return { filename: url.href, execArgv: undefined };
+    return { filename: url.href, execArgv: [...process.execArgv.filter((flag) => !V8_HEAP_FLAG.test(flag)), '--import', 'tsx'] };
+  }
+
   private piscina(): Piscina {
     if (!this.pool) {
-      const { url, execArgv } = workerScript(import.meta.url, 'worker', this.options.filename);
-      const filename = url.href;
+      const { filename, execArgv } = this.workerFile();
       const threads = Math.max(1, this.options.concurrency);
       // Idle threads are kept: a new thread pays the model load again.
       this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 24 * 3600_000 });

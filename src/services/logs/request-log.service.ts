@@ -3,8 +3,7 @@ import { ApiError, fromDatabaseError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { asDate, tenantSql, withConnection, type KeyCaller, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
 import { maskRoute, truncateIp } from './request-log.mask.js';
-import { requestLogPosition } from './request-log.ids.js';
-import { requestLogOf, type RequestLogEntry } from './request-log.writer.js';
+import { requestLogOf, requestLogPosition, type RequestLogEntry } from './request-log.writer.js';
 
 /** decisions.md: request logs are kept 30 days. */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
