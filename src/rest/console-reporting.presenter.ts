@@ -1,6 +1,5 @@
 import type { Analytics, Attempt, Overview, Person, PersonSummary, StatusBreakdown, UsageByCheckType, UsageReport } from '../services/reporting/index.js';
-
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+import { iso } from './presenters.js';
 
 function presentBreakdown(b: StatusBreakdown) {
   return {

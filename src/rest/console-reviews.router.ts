@@ -4,11 +4,9 @@ import { svc } from '../http/auth.js';
 import { assignReview, claimReview, clearPresence, escalateReview, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, presenceOf, releaseReview, reviewPolicy, type Presence } from '../services/review/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
 import { presentManualReview } from './manual-review.presenter.js';
-import { presentList } from './presenters.js';
+import { iso, presentList } from './presenters.js';
 import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from './console-reviews.schema.js';
 import { pageParams, parseInput } from './validate.js';
-
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** A console review row: the key API's fields plus mode, the live claim and who is looking at it. */
 export function presentConsoleReview(review: ManualReview, presence: Presence[]) {

@@ -1,8 +1,8 @@
 import type { Flow, Step } from '../entities/flow.entity.js';
 import { checkOfStep, type FlowPreview } from '../services/catalog/index.js';
+import { iso } from './presenters.js';
 
 /** The `/v1` JSON of flows, kept apart from the GraphQL types. */
-const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
 /** A step as stored, with its defaults filled in (the same defaults a session's checks get). */
 export const presentStep = (step: Step) => checkOfStep(step);

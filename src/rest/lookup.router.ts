@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupRow } from '../services/repeat-control/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
+import { iso } from './presenters.js';
 
 export const lookupBody = z.strictObject({
   /**
@@ -14,8 +15,6 @@ export const lookupBody = z.strictObject({
     .min(1, 'must hold at least one address')
     .max(LOOKUP_MAX_EMAILS, `must hold at most ${LOOKUP_MAX_EMAILS} addresses`),
 });
-
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 function presentLatest(latest: LookupLatest) {
   return {

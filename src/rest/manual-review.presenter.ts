@@ -1,6 +1,5 @@
 import type { ManualReview } from '../entities/manual-review.entity.js';
-
-const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+import { iso } from './presenters.js';
 
 /** `/v1` JSON of a Manual review: ids and decisions only, never applicant data nor who decided. */
 export function presentManualReview(review: ManualReview) {

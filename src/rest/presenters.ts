@@ -3,7 +3,8 @@ import type { Entitlements, MerchantView } from '../services/access/index.js';
 import type { Page } from '../services/shared/index.js';
 
 /** Small pure functions that keep the `/v1` JSON stable and apart from the GraphQL types. */
-const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+/** A date as the API answers it (RFC 3339 in UTC), or null. */
+export const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
 export function presentList<T>(page: Page<T>, present: (item: T) => unknown) {
   return { object: 'list', data: page.data.map(present), has_more: page.hasMore, next_cursor: page.nextCursor };

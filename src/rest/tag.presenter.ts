@@ -2,10 +2,9 @@ import type { Applicant } from '../entities/applicant.entity.js';
 import type { Tag } from '../entities/tag.entity.js';
 import type { TagReference } from '../services/catalog/index.js';
 import type { UsageSummary } from '../services/reporting/index.js';
+import { iso } from './presenters.js';
 
 /** `/v1` JSON of tags, tag references, applicants and the usage summary. */
-const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
-
 export function presentTag(tag: Tag, options: { retired?: boolean } = {}) {
   return {
     id: tag.id,

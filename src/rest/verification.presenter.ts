@@ -1,8 +1,7 @@
 import type { Check } from '../entities/check.entity.js';
 import type { Upload } from '../entities/upload.entity.js';
 import type { Verification } from '../entities/verification.entity.js';
-
-const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+import { iso } from './presenters.js';
 
 export interface TagRef {
   id: string;
