@@ -9,8 +9,13 @@ import { randomBase62 } from '../ids.js';
  * verification the service created, so every column holds what the service would write.
  */
 
-/** Ceiling rows carry these prefixes, so they can be removed afterwards (and after a crashed run). */
-const PREFIX = { verification: 'vs_bcc', check: 'chk_bcc', event: 'evt_bcc', key: 'bench-ceiling-' };
+/**
+ * Ceiling rows carry these prefixes, so they can be removed afterwards (and after a crashed run).
+ * Nine characters after the id's own prefix, then 15 random ones (ids keep their usual 24): a
+ * service id starts with them once in 62^9 (`vs_bcc` once in 62^3 caught a real verification
+ * after a few hundred thousand bench creates, and its delete failed on the checks' foreign key).
+ */
+const PREFIX = { verification: 'vs_bcceiling', check: 'chk_bcceiling', event: 'evt_bcceiling', key: 'bench-ceiling-' };
 
 export interface CreateTemplate {
   merchantId: string;
@@ -92,7 +97,7 @@ const eventPayload = (id: string, flowId: string, sequence: number) =>
 
 /** One create: idempotency row, verification, its checks, verification.created and verification.pending. */
 export async function insertCreate(client: pg.PoolClient, t: CreateTemplate, sql: CreateStatements): Promise<void> {
-  const id = `${PREFIX.verification}${randomBase62(18)}`;
+  const id = `${PREFIX.verification}${randomBase62(15)}`;
   const now = new Date();
   const { merchantId: m, mode } = t;
   await client.query('begin');
@@ -104,13 +109,13 @@ export async function insertCreate(client: pg.PoolClient, t: CreateTemplate, sql
     ]);
     if (sql.checks) {
       const params = t.checks.flatMap((c) => [
-        `${PREFIX.check}${randomBase62(21)}`, m, now, mode, now, id, c.position, c.type, c.required, c.sensitivity, c.threshold, c.config, 'pending', 'standard', [],
+        `${PREFIX.check}${randomBase62(15)}`, m, now, mode, now, id, c.position, c.type, c.required, c.sensitivity, c.threshold, c.config, 'pending', 'standard', [],
       ]);
       await client.query(sql.checks, params);
     }
     await client.query(sql.events, [
-      ...[`${PREFIX.event}${randomBase62(21)}`, m, now, mode, now, 'verification.created', id, t.apiKeyId, eventPayload(id, t.flowId, 1), false],
-      ...[`${PREFIX.event}${randomBase62(21)}`, m, now, mode, now, 'verification.pending', id, t.apiKeyId, eventPayload(id, t.flowId, 2), false],
+      ...[`${PREFIX.event}${randomBase62(15)}`, m, now, mode, now, 'verification.created', id, t.apiKeyId, eventPayload(id, t.flowId, 1), false],
+      ...[`${PREFIX.event}${randomBase62(15)}`, m, now, mode, now, 'verification.pending', id, t.apiKeyId, eventPayload(id, t.flowId, 2), false],
     ]);
     await client.query('commit');
   } catch (error) {
