@@ -38,6 +38,8 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** Figures a scenario reports besides the request load (kept in results-*.json). */
   details?: Record<string, number | string>;
+  /** Requests/s of each turn, in order, when the target was measured in turns. */
+  turnsRequestsPerSecond?: number[];
 }
 
 export class LoadError extends Error {}
@@ -121,6 +123,7 @@ function combine(target: LoadTarget, results: Result[], settings: LoadSettings):
     durationSeconds: round(duration),
     connections: settings.connections,
     statusCodes,
+    ...(results.length > 1 ? { turnsRequestsPerSecond: results.map((r) => round(r.requests.total / r.duration)) } : {}),
   };
 }
 

@@ -10,7 +10,8 @@ import { pendingCreate } from './verifications.js';
  * (on, off, off, on, ...) so a burst elsewhere on the machine lands on both alike.
  */
 
-const ROUNDS = 4;
+/** Rounds of A B B A: at least 4, more on a longer run so each turn stays about 6 s. */
+const roundsFor = (seconds: number): number => Math.max(4, Math.round(seconds / 12));
 
 interface Variants {
   on: string;
@@ -45,6 +46,23 @@ function merged(a: Measurement, b: Measurement): Measurement {
   };
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * The on/off ratio of each round (its two on turns over its two off turns, all of one length):
+ * a burst elsewhere on the machine shows as one outlying round, where the whole-run ratio
+ * only moves. Reported beside the whole-run figure, which is what the target is checked on.
+ */
+function roundRatios(on: Measurement[], off: Measurement[]): number[] {
+  const [onA, onB] = on.map((m) => m.turnsRequestsPerSecond ?? []);
+  const [offA, offB] = off.map((m) => m.turnsRequestsPerSecond ?? []);
+  return onA!.map((_, i) => Math.round(((onA![i]! + onB![i]!) / (offA![i]! + offB![i]!)) * 1000) / 1000);
+}
+
 const pairs = new Map<string, Promise<Measurement[]>>();
 /** Both variants of one request, measured once in turns; each scenario reads its half. */
 function pair(ctx: BenchContext, kind: 'get' | 'create'): Promise<Measurement[]> {
@@ -56,8 +74,11 @@ function pair(ctx: BenchContext, kind: 'get' | 'create'): Promise<Measurement[]>
       // 20% slower than the second with both processes configured alike (an A/A run), so each
       // variant takes both positions and its halves are merged.
       const half = { ...ctx.settings, seconds: ctx.settings.seconds / 2 };
-      const [onFirst, offSecond, offFirst, onSecond] = await measureInterleaved([target(ctx, on), target(ctx, off), target(ctx, off), target(ctx, on)], half, ROUNDS);
-      return [merged(onFirst!, onSecond!), merged(offFirst!, offSecond!)];
+      const [onFirst, offSecond, offFirst, onSecond] = await measureInterleaved([target(ctx, on), target(ctx, off), target(ctx, off), target(ctx, on)], half, roundsFor(ctx.settings.seconds));
+      const ratios = roundRatios([onFirst!, onSecond!], [offFirst!, offSecond!]);
+      const details = { roundRatios: ratios.join(' '), roundRatioMedian: Math.round(median(ratios) * 1000) / 1000 };
+      ctx.log(`  ${kind} on/off by round: ${details.roundRatios} (median ${details.roundRatioMedian})`);
+      return [{ ...merged(onFirst!, onSecond!), details }, merged(offFirst!, offSecond!)];
     });
     pairs.set(kind, measured);
   }
