@@ -80,8 +80,18 @@ async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = 
 }
 
 // 3 s of recording plus its upload can take long on a loaded machine; callers pass a longer wait there.
-const heading = (page: Page, text: string, timeout = 15_000) =>
-  page.waitForFunction((want) => document.querySelector('#screen h1')?.textContent === want, { timeout }, text);
+// A heading that never comes fails with what the screen shows instead (an upload error, a retry).
+async function heading(page: Page, text: string, timeout = 15_000) {
+  try {
+    await page.waitForFunction((want) => document.querySelector('#screen h1')?.textContent === want, { timeout }, text);
+  } catch (error) {
+    const shown = await page.$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).catch(() => '(no #screen)');
+    throw new Error(`waited ${timeout} ms for the heading "${text}"; the screen shows: ${shown.slice(0, 500)}`, { cause: error });
+  }
+}
+
+/** The camera preview shows frames: what an applicant sees before pressing record. */
+const cameraLive = (page: Page) => page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, { timeout: 15_000 });
 
 async function clickButton(page: Page, text: string) {
   const button = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)="${text}"])`, { timeout: 15_000 });
@@ -153,7 +163,7 @@ describe('the hosted page in Chromium', () => {
 
     await heading(page, 'A short video of your face');
     await clickButton(page, 'Start recording');
-    await page.waitForSelector('video.camera');
+    await cameraLive(page);
     await screenshot(page, 'desktop-6-liveness');
     await clickButton(page, 'Start recording');
     await heading(page, 'Ready to submit', 45_000);
@@ -298,7 +308,7 @@ describe('the hosted page in Chromium', () => {
     await chooseFile(page, files['selfie.png']!);
     await heading(page, 'Ein kurzes Video Ihres Gesichts');
     await clickButton(page, 'Aufnahme starten');
-    await page.waitForSelector('video.camera');
+    await cameraLive(page);
     await screenshot(page, 'phone-6-liveness');
     await clickButton(page, 'Aufnahme starten');
     await heading(page, 'Bereit zum Absenden', 45_000);
