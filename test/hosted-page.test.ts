@@ -164,6 +164,11 @@ describe('the hosted page in Chromium', () => {
     await heading(page, 'A short video of your face');
     await clickButton(page, 'Start recording');
     await cameraLive(page);
+    // The preview's box is 4:3 whatever the camera sends (Chromium's fake camera is 16:9), so the
+    // buttons below it stay where they were when the camera started.
+    const box = await page.$eval('video.camera', (el) => ({ width: el.clientWidth, height: el.clientHeight, camera: el.videoWidth / el.videoHeight }));
+    expect(box.camera).not.toBeCloseTo(4 / 3, 1);
+    expect(box.height).toBeCloseTo((box.width * 3) / 4, -1);
     await screenshot(page, 'desktop-6-liveness');
     await clickButton(page, 'Start recording');
     await heading(page, 'Ready to submit', 45_000);
