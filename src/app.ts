@@ -7,6 +7,7 @@ import { graphqlMiddleware } from './graphql/apollo.js';
 import { limitJsonDepth, requireJsonBody } from './http/body.js';
 import { bodyParserError, edge } from './http/middleware.js';
 import { securityHeaders } from './http/security-headers.js';
+import { apiDocsRoutes } from './rest/api-docs.router.js';
 import { hostedRouter } from './rest/hosted.router.js';
 import { systemRoutes } from './rest/system.router.js';
 import { v1 } from './rest/index.js';
@@ -31,6 +32,7 @@ export async function createApp(runtime: Runtime): Promise<App> {
   koa.use(edge(runtime.logger));
   koa.use(securityHeaders(runtime.config.publicUrl));
   koa.use(systemRoutes());
+  koa.use(apiDocsRoutes());
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
   koa.use((ctx, next) => (ctx.path.startsWith('/verify/') ? hosted(ctx as never, next) : next()));

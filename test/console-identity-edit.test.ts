@@ -61,6 +61,18 @@ describe('PATCH /v1/console/verifications/{id}/identity', () => {
     expect(activity).toEqual([{ surface: 'console' }]);
   });
 
+  it('edits address, one of the applicant.fields keys (decisions.md), and reveals it; a too-long address is refused with its param', async () => {
+    const id = await approvedCase();
+    const res = await edit(id, { fields: { address: '12 Analytical Row, London' }, version: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ version: 2, changed_fields: ['address'] });
+    const revealed = await server.request(`/v1/console/verifications/${id}/identity`, { token: owner });
+    expect(revealed.body.fields).toMatchObject({ address: '12 Analytical Row, London' });
+    const tooLong = await edit(id, { fields: { address: 'x'.repeat(501) }, version: 2 });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({ type: 'invalid_request_error', param: 'fields.address' });
+  });
+
   it('a stale version is 409 STALE_VERSION with current_version and applies nothing; of parallel edits on one version exactly one applies', async () => {
     const id = await approvedCase();
     const results = await Promise.all(['Byron', 'Babbage', 'Somerville', 'Herschel'].map((last_name) => edit(id, { fields: { last_name }, version: 1 })));

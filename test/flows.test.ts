@@ -249,9 +249,8 @@ describe('POST /v1/flows/{id}/preview', () => {
     const a = await post(`/v1/flows/${archived.id}/preview`, sandbox);
     expect(a.status).toBe(400);
     expect(a.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_ARCHIVED' });
-    // Flows are refused without steps (FLOW_EMPTY); a row written before that rule still exists.
-    const empty = await createFlow(sandbox);
-    await server.sql(`update flows set steps = '[]'::jsonb where id = $1`, [empty.id]);
+    // A flow without steps is a draft: it saves, and its preview is FLOW_EMPTY.
+    const empty = (await post('/v1/flows', sandbox, { name: 'Draft', steps: [] })).body;
     const e = await post(`/v1/flows/${empty.id}/preview`, sandbox);
     expect(e.status).toBe(400);
     expect(e.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY' });
@@ -435,19 +434,42 @@ describe('GraphQL flows (team members)', () => {
   });
 });
 
-describe('no approval without a check (FLOW_EMPTY)', () => {
-  it('refuses a flow without steps on create, with empty steps on create and on update, on REST and GraphQL', async () => {
+describe('a flow without steps is a draft (FLOW_EMPTY only when it would start a session)', () => {
+  it('saves a flow without steps on create and update, REST and GraphQL, and refuses a verification from it with FLOW_EMPTY', async () => {
     for (const body of [{ name: 'No steps' }, { name: 'Empty steps', steps: [] }]) {
       const res = await post('/v1/flows', sandbox, body);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY', param: 'steps' });
+      expect(res.status).toBe(201);
+      expect(res.body.steps).toEqual([]);
     }
     const flow = await createFlow(sandbox);
     const emptied = await post(`/v1/flows/${flow.id}`, sandbox, { steps: [] });
-    expect(emptied.status).toBe(400);
-    expect(emptied.body.error).toMatchObject({ code: 'FLOW_EMPTY', param: 'steps' });
-    expect((await get(`/v1/flows/${flow.id}`, sandbox)).body.steps).toHaveLength(STEPS.length);
+    expect(emptied.status).toBe(200);
+    expect(emptied.body.steps).toEqual([]);
     const viaGraphql = await gql(server, account.member.session_token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'GraphQL empty', steps: [] } });
-    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'FLOW_EMPTY', param: 'steps' });
+    expect(viaGraphql.body.errors).toBeUndefined();
+    // Nothing is approved without a completed required check: no session starts from a draft.
+    const start = await post('/v1/verifications', sandbox, { flow: flow.id, sandbox: { outcome: 'approved' } });
+    expect(start.status).toBe(400);
+    expect(start.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_EMPTY', param: 'flow' });
+    const sessions = await server.sql('select id from verifications where flow_id = $1', [flow.id]);
+    expect(sessions).toEqual([]);
+    // Steps added back: it starts sessions again.
+    const restored = await post(`/v1/flows/${flow.id}`, sandbox, { steps: STEPS });
+    expect(restored.status).toBe(200);
+    expect((await post('/v1/verifications', sandbox, { flow: flow.id })).status).toBe(201);
+  });
+
+  it('an empty default flow refuses a create that names neither flow nor checks with FLOW_EMPTY', async () => {
+    const draft = await post('/v1/flows', sandbox, { name: 'Empty default', steps: [], is_default: true });
+    expect(draft.status).toBe(201);
+    try {
+      const res = await post('/v1/verifications', sandbox, {});
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'FLOW_EMPTY', param: 'flow' });
+      // Inline checks still work: they run under the preset.
+      expect((await post('/v1/verifications', sandbox, { checks: [{ type: 'document' }] })).status).toBe(201);
+    } finally {
+      await post(`/v1/flows/${draft.body.id}`, sandbox, { is_default: false });
+    }
   });
 });

@@ -14,6 +14,8 @@ export interface DocumentRead {
   last_name?: string;
   nationality?: string;
   sex?: string;
+  /** A postal address (a driving licence's barcode carries one; a team member may type one). */
+  address?: string;
   /** The machine-readable zone's own reading, when the document has one. */
   mrz?: { document_number?: string; date_of_birth?: string };
 }

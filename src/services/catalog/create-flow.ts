@@ -124,7 +124,7 @@ export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: M
     const row = await readFlow(sql, merchantId, mode, { kind: 'named', flowId: input.flowId }, open);
     if (!row.id) throw invalidRequest('FLOW_NOT_FOUND', `No such flow: '${input.flowId}'.`, { param: 'flow' });
     if (row.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${row.id} is archived and starts no new verification.`, { param: 'flow' });
-    return toCreateFlow(row);
+    return refuseEmpty(toCreateFlow(row), 'flow');
   }
   const wanted: Wanted = input.checks ? { kind: 'preset' } : { kind: 'default' };
   let row = await readFlow(sql, merchantId, mode, wanted, open);
@@ -133,5 +133,14 @@ export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: M
     row = await readFlow(sql, merchantId, mode, wanted, { claim: null, personLocks: [] });
   }
   if (wanted.kind === 'default' && row.is_default && row.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `The default flow ${row.id} is archived.`, { param: 'flow' });
-  return toCreateFlow(row, input.checks);
+  return refuseEmpty(toCreateFlow(row, input.checks), input.checks ? 'checks' : 'flow');
+}
+
+/**
+ * A flow without steps is a draft: it can be saved and edited, but it starts no verification
+ * (nothing would be checked, and nothing is approved without a completed required check).
+ */
+function refuseEmpty(flow: CreateFlow, param: 'flow' | 'checks'): CreateFlow {
+  if (flow.steps.length > 0) return flow;
+  throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps yet: add at least one step (for example {"type": "document"}) before starting verifications with it.`, { param });
 }

@@ -90,15 +90,8 @@ function applyFields(flow: Flow, fields: FlowFields): void {
   Object.assign(flow, rest);
 }
 
-/** A flow that checks nothing would approve on any upload: every flow has at least one step. */
-function refuseEmptySteps(steps: FlowFields['steps']): void {
-  if (steps && steps.length > 0) return;
-  throw invalidRequest('FLOW_EMPTY', 'A flow needs at least one step: send steps with at least one check, for example [{"type": "document"}].', { param: 'steps' });
-}
-
 /** Creates a flow in `environment` (a key: its own); is_default moves the default mark to it. */
 export async function createFlow(ctx: ServiceContext, fields: FlowFields & { name: string }, environment?: Mode): Promise<Flow> {
-  refuseEmptySteps(fields.steps);
   const mode = actingEnvironment(ctx, environment);
   // The preset exists before any flow of the environment, so it stays the oldest in lists.
   await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
@@ -127,7 +120,6 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: UpdateF
   if (Object.values(fields).every((value) => value === undefined)) {
     throw invalidRequest('PARAMETER_MISSING', 'Send at least one field to update.');
   }
-  if (fields.steps !== undefined) refuseEmptySteps(fields.steps);
   return ctx.em.transactional(async (em) => {
     if (fields.isDefault) await lockDefaults(em, ctx.merchantId);
     const flow = await getFlow(ctx, id, em, true);

@@ -31,6 +31,7 @@ const editableFields = z
     issuing_country: country.nullable().optional(),
     expiry_date: date.nullable().optional(),
     national_id: text.max(64).nullable().optional(),
+    address: z.string().trim().min(1).max(500).nullable().optional(),
     email: z.string().trim().email().max(254).nullable().optional(),
   })
   .refine((fields) => Object.keys(fields).length > 0, 'fields must name at least one field to change');
@@ -57,6 +58,7 @@ const DOCUMENT_KEY: Partial<Record<EditableKey, keyof DocumentRead>> = {
   issuing_country: 'issuing_country',
   expiry_date: 'expiry_date',
   national_id: 'national_id',
+  address: 'address',
 };
 
 /** The identity with the edit applied, and the names of the fields whose value changed. */

@@ -37,6 +37,7 @@ export function applicantFields(identity: Identity): Record<string, string> {
     issuing_country: doc.issuing_country,
     expiry_date: doc.expiry_date,
     national_id: doc.national_id,
+    address: doc.address,
     email: identity.email,
     ...identity.fields,
   };
