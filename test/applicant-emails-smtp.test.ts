@@ -1,68 +1,19 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/config.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { OUTCOME_EMAIL_RETRIES, sendDueOutcomeEmails, smtpTransport } from '../src/services/review/index.js';
 import { withTestAccount } from './support/account.js';
+import { startMailServer, type MailServer } from './support/mail.js';
 import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
-/** One message as the SMTP server received it. */
-interface Received {
-  from: string;
-  to: string[];
-  headers: string;
-  text: string;
-}
-
-/** Decodes a quoted-printable body (soft line breaks, =XX bytes) as UTF-8. */
-const decodeQuotedPrintable = (body: string) =>
-  Buffer.from(
-    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-
-/** A real SMTP server on 127.0.0.1: keeps what it accepts, refuses recipients whose address starts with `refuse`. */
-async function startMailServer() {
-  const received: Received[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (address.address.startsWith('refuse')) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const split = raw.indexOf('\r\n\r\n');
-        const headers = raw.slice(0, split);
-        const body = raw.slice(split + 4);
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          headers,
-          text: /content-transfer-encoding: quoted-printable/i.test(headers) ? decodeQuotedPrintable(body) : body,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return { received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
-
-let mail: Awaited<ReturnType<typeof startMailServer>>;
+let mail: MailServer;
 let server: TestServer;
 let account: BootstrapResult;
 let sandbox: string;
 
 beforeAll(async () => {
-  mail = await startMailServer();
+  // Refuses recipients whose address starts with `refuse` (a mailbox that does not exist).
+  mail = await startMailServer({ refuse: (address) => address.startsWith('refuse') });
 });
 afterAll(() => mail.close());
 withTestAccount(async (t) => {

@@ -1,10 +1,26 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-/** One message as the SMTP server received it (headers and body as sent). */
+/** One message as the SMTP server received it: the raw message, and its headers and decoded body. */
 export interface ReceivedMail {
+  from: string;
   to: string[];
   raw: string;
+  headers: string;
+  /** The body, quoted-printable decoded when the message says it is. */
+  text: string;
+}
+
+/** Decodes a quoted-printable body (soft line breaks, =XX bytes) as UTF-8. */
+const decodeQuotedPrintable = (body: string) =>
+  Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
+export interface MailServerOptions {
+  /** Recipients the server refuses with 550 (a mailbox that does not exist). */
+  refuse?: (address: string) => boolean;
 }
 
 export interface MailServer {
@@ -16,17 +32,31 @@ export interface MailServer {
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps every message it accepts. */
-export async function startMailServer(): Promise<MailServer> {
+export async function startMailServer(options: MailServerOptions = {}): Promise<MailServer> {
   const received: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (options.refuse?.(address.address)) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const split = raw.indexOf('\r\n\r\n');
+        const headers = raw.slice(0, split);
+        const body = raw.slice(split + 4);
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          headers,
+          text: /content-transfer-encoding: quoted-printable/i.test(headers) ? decodeQuotedPrintable(body) : body,
+        });
         callback();
       });
     },
