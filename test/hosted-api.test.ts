@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import { expireDueSessions } from '../src/jobs/expire-due.job.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
@@ -209,6 +212,22 @@ describe('the page itself', () => {
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect((await server.request('/verify/assets/..%2Fpage.html')).status).toBe(404);
     expect((await server.request('/verify/not-a-session')).status).toBe(404);
+  });
+
+  it('the static shell says what the page is before any script runs (not only "Loading…")', async () => {
+    const page = await server.request('/verify/vs_anything0000');
+    expect(page.body).toContain('<h1>Identity verification</h1>');
+    expect(page.body).toContain('photograph your identity document and your face');
+    expect(page.body).not.toContain('Loading…');
+  });
+
+  it("the page's own JS and CSS stay within 60 KB compressed", () => {
+    const dir = path.resolve('src/hosted/public');
+    const assets = fs.readdirSync(dir).filter((name) => /\.(js|css)$/.test(name));
+    expect(assets).toEqual(expect.arrayContaining(['app.js', 'capture.js', 'consent.js', 'handoff.js', 'finish.js', 'i18n.js', 'style.css']));
+    // Each file compressed on its own, as a server sends them.
+    const compressed = assets.reduce((sum, name) => sum + gzipSync(fs.readFileSync(path.join(dir, name)), { level: 9 }).length, 0);
+    expect(compressed).toBeLessThanOrEqual(60 * 1024);
   });
 });
 

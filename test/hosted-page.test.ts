@@ -24,6 +24,8 @@ const shots = process.env.HOSTED_SCREENSHOTS;
 // Page code run by page.evaluate: typed loosely here (the project's lib has no DOM types).
 declare const document: any;
 declare const window: any;
+declare const location: any;
+declare const navigator: any;
 declare function getComputedStyle(element: unknown): any;
 
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
@@ -68,10 +70,11 @@ interface Opened {
   problems: string[];
 }
 
-async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = { width: 1280, height: 900 }): Promise<Opened> {
+async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = { width: 1280, height: 900 }, before?: (page: Page) => Promise<unknown>): Promise<Opened> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport(viewport);
+  if (before) await before(page);
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(String(e)));
@@ -103,15 +106,46 @@ async function chooseFile(page: Page, file: string) {
   await input!.uploadFile(file);
 }
 
-/** axe-core in the page: zero serious or critical violations. */
+/** axe-core in the page: no violation of any impact. */
 async function expectAccessible(page: Page, where: string) {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+    return result.violations.map((v: any) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
+
+/** The consent step, first of every walk: the explicit "I agree". */
+async function agree(page: Page, title = 'Before you start', button = 'I agree') {
+  await heading(page, title);
+  await clickButton(page, button);
+}
+
+/** A file chosen for a photo step, looked at on its review screen, then used. */
+async function useFile(page: Page, file: string, review = 'Check your photo', use = 'Use this photo') {
+  await chooseFile(page, file);
+  await heading(page, review);
+  await clickButton(page, use);
+}
+
+/** Keyboard only: Tab until the named control has focus (at most 40 presses), then Enter. */
+async function press(page: Page, text: string) {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
+    if (focused === text) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+  }
+  const shown = await page.$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
+  throw new Error(`no control "${text}" reachable by Tab; the screen shows: ${shown.slice(0, 400)}`);
+}
+
+/** Nothing scrolls sideways (a 1280 px window at 200% zoom is 640 CSS pixels wide). */
+const fitsWidth = async (page: Page, width: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+const activityOf = async (id: string) => server.sql<{ action: string; surface: string }>('select action, surface from activity_events where target_id = $1', [id]);
 
 async function screenshot(page: Page, name: string) {
   if (!shots) return;
@@ -135,14 +169,28 @@ async function emailStep(page: Page, email: string, shotPrefix?: string) {
 }
 
 describe('the hosted page in Chromium', () => {
-  it('an applicant completes email, passport, selfie and liveness; submit reaches processing, then a verdict, and the events are delivered', async () => {
+  it('consent accepted, then email, passport (reviewed), selfie and liveness; submit reaches processing, then approval (sandbox specimen), and the events are delivered', async () => {
     const hook = await server.request('/v1/webhooks', { token: sandbox, body: { url: `${receiver.url}/hooks`, events: ['verification.awaiting_service', 'verification.approved', 'verification.completed'] } });
     expect(hook.status).toBe(201);
-    const v = await createHostedSession(server, account);
+    // No sandbox.document: the sandbox reads its specimen and settles approved (issue 30).
+    const v = await createHostedSession(server, account, { sandbox: { outcome: 'pending' } });
     const { page, problems, context } = await open(pageUrl(v.id, v.client_token!));
     // The token left the address bar (kept for this tab only) and no request carried it in a URL.
-    await heading(page, 'Your email address');
+    await heading(page, 'Before you start');
     expect(page.url()).toBe(`${server.url}/verify/${v.id}`);
+    const consentText = await page.$eval('#screen', (el) => el.textContent ?? '');
+    for (const words of ['Photos of your identity document', 'Photos and a short video of your face', 'A biometric template', 'used only for this check', 'deleted 3 years after', 'is responsible for your data']) {
+      expect(consentText).toContain(words);
+    }
+    // An explicit choice: two buttons, no box to tick.
+    expect(await page.$$('#screen input[type=checkbox]')).toEqual([]);
+    await screenshot(page, 'desktop-0-consent');
+    await expectAccessible(page, 'consent');
+    // Nothing can be captured before the choice.
+    expect((await server.request(`/v1/hosted/verifications/${v.id}/uploads`, { token: v.client_token!, body: { kind: 'selfie', content_type: 'image/png' } })).body.error.code).toBe('CONSENT_REQUIRED');
+    await clickButton(page, 'I agree');
+
+    await heading(page, 'Your email address');
     await expectAccessible(page, 'email');
     const email = `page-${Date.now()}@example.com`;
     await emailStep(page, email, 'desktop');
@@ -152,25 +200,33 @@ describe('the hosted page in Chromium', () => {
     await expectAccessible(page, 'document type');
     await page.click('input[value=passport]');
     await clickButton(page, 'Continue');
-    await heading(page, 'Front of your Passport');
+    await heading(page, 'Front of your passport');
     await screenshot(page, 'desktop-4-document-front');
     await expectAccessible(page, 'capture');
     await chooseFile(page, files['document.png']!);
+    await heading(page, 'Check your photo');
+    expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Is all the text readable?');
+    await screenshot(page, 'desktop-4b-document-review');
+    await expectAccessible(page, 'review');
+    await clickButton(page, 'Use this photo');
 
     await heading(page, 'A photo of your face');
     await screenshot(page, 'desktop-5-selfie');
-    await chooseFile(page, files['selfie.png']!);
+    await useFile(page, files['selfie.png']!);
 
     await heading(page, 'A short video of your face');
-    await clickButton(page, 'Start recording');
+    // Two buttons, two names: the one that opens the camera and the one that records.
+    await clickButton(page, 'Open the camera');
     await cameraLive(page);
     // The preview's box is 4:3 whatever the camera sends (Chromium's fake camera is 16:9), so the
     // buttons below it stay where they were when the camera started.
     const box = await page.$eval('video.camera', (el) => ({ width: el.clientWidth, height: el.clientHeight, camera: el.videoWidth / el.videoHeight }));
     expect(box.camera).not.toBeCloseTo(4 / 3, 1);
     expect(box.height).toBeCloseTo((box.width * 3) / 4, -1);
-    await screenshot(page, 'desktop-6-liveness');
+    await expectAccessible(page, 'liveness camera');
     await clickButton(page, 'Start recording');
+    await page.waitForFunction(() => /seconds left/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    await screenshot(page, 'desktop-6-liveness');
     await heading(page, 'Ready to submit', 45_000);
     await screenshot(page, 'desktop-7-submit');
     expect(await statusOf(v.id)).toBe('pending');
@@ -181,34 +237,94 @@ describe('the hosted page in Chromium', () => {
     const resultText = await page.$eval('#screen', (el) => el.textContent ?? '');
     expect(resultText).toContain('being checked');
     expect(resultText).not.toMatch(/approv|reject|score|verdict/i);
+    // No return_url: no way back is invented.
+    expect(await page.$$('#screen a')).toEqual([]);
 
     const uploads = await server.sql<{ kind: string; status: string }>('select kind, status from uploads where verification_id = $1 order by kind', [v.id]);
     expect(uploads).toEqual([{ kind: 'document', status: 'uploaded' }, { kind: 'selfie', status: 'uploaded' }, { kind: 'video', status: 'uploaded' }]);
     await waitFor(async () => (await statusOf(v.id)) === 'approved', 20_000, 'the verdict');
+    const read = await server.request(`/v1/verifications/${v.id}`, { token: sandbox });
+    expect(read.body.consent).toMatchObject({ language: 'en', version: expect.any(String) });
     const delivered = await receiver.waitFor(3, (r) => r.body.includes(v.id), 20_000);
     expect(delivered.map((r) => JSON.parse(r.body).type)).toEqual(expect.arrayContaining(['verification.awaiting_service', 'verification.completed', 'verification.approved']));
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  it('retries a failed upload, shows hints for a small dark image, and refuses an unsupported type with a clear message', async () => {
+  it('"I do not agree" ends the applicant\'s part: a page saying what happens next with the support link; pending; an activity row', async () => {
+    const flow = await server.request('/v1/flows', {
+      token: sandbox,
+      body: { name: `Decline ${Date.now()}`, steps: [{ type: 'document' }, { type: 'face_match' }], brand_name: 'Acme Bank', support_url: 'https://acme.example/help', privacy_url: 'https://acme.example/privacy' },
+    });
+    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id });
+    const { page, context, problems } = await open(pageUrl(v.id, v.client_token!));
+    await heading(page, 'Before you start');
+    expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Acme Bank is responsible for your data');
+    expect(await page.$eval('#screen a', (el) => ({ href: el.getAttribute('href'), text: el.textContent }))).toEqual({ href: 'https://acme.example/privacy', text: 'Privacy notice of Acme Bank' });
+    await clickButton(page, 'I do not agree');
+    await heading(page, 'You did not agree');
+    const text = await page.$eval('#screen', (el) => el.textContent ?? '');
+    expect(text).toContain('Nothing was captured');
+    expect(text).toContain('contact Acme Bank');
+    expect(await page.$eval('#screen a', (el) => el.getAttribute('href'))).toBe('https://acme.example/help');
+    await screenshot(page, 'desktop-declined');
+    await expectAccessible(page, 'declined');
+    expect(await statusOf(v.id)).toBe('pending');
+    expect(await activityOf(v.id)).toEqual([{ action: 'consent.declined', surface: 'hosted' }]);
+    // A reload shows the same page: the applicant's part is over.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await heading(page, 'You did not agree');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('the end screen offers "Back to {brand}" and goes to the key\'s return_url after a few seconds; no other URL is followed', async () => {
+    const flow = await server.request('/v1/flows', { token: sandbox, body: { name: `Return ${Date.now()}`, steps: [{ type: 'document' }], accepted_document_types: ['passport'], brand_name: 'Acme Bank' } });
+    const back = `${receiver.url}/back-from-kyc?order=7`;
+    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, return_url: back });
+    // A return address in the page's own URL is ignored: only the key's is ever followed.
+    const { page, context } = await open(`${server.url}/verify/${v.id}?return_url=https%3A%2F%2Fevil.example#token=${v.client_token}`);
+    await agree(page);
+    await heading(page, 'Front of your passport');
+    await useFile(page, files['document.png']!);
+    await heading(page, 'Ready to submit');
+    await clickButton(page, 'Submit');
+    await heading(page, 'Thank you');
+    const link = await page.$eval('#screen a', (el) => ({ href: el.getAttribute('href'), text: el.textContent }));
+    expect(link).toEqual({ href: back, text: 'Back to Acme Bank' });
+    expect(await page.$eval('#screen [role=status]', (el) => el.textContent)).toMatch(/Taking you back in \d+ seconds/);
+    await screenshot(page, 'desktop-9-return');
+    await expectAccessible(page, 'return');
+    await page.waitForFunction((want) => location.href === want, { timeout: 20_000 }, back);
+    expect(receiver.requests.some((r) => r.path.startsWith('/back-from-kyc'))).toBe(true);
+    await context.close();
+  });
+
+  it('a capture is retaken from its review screen; a failed upload is retried; hints for a small dark image; an unsupported type is refused in words', async () => {
     const v = await createHostedSession(server, account, { checks: [{ type: 'face_match' }] });
     const { page, context } = await open(pageUrl(v.id, v.client_token!));
+    await agree(page);
     await heading(page, 'Your identity document');
     await page.click('input[value=passport]');
     await clickButton(page, 'Continue');
-    await heading(page, 'Front of your Passport');
+    await heading(page, 'Front of your passport');
 
     await chooseFile(page, files['animation.gif']!);
+    await heading(page, 'Check your photo');
+    await clickButton(page, 'Use this photo');
     const refusal = await page.waitForSelector('#screen .error:not(:empty)');
     expect(await refusal!.evaluate((el) => el.textContent)).toContain('This type of file is not accepted');
 
     await chooseFile(page, files['small-dark.png']!);
+    await heading(page, 'Check your photo');
     await page.waitForSelector('.hints');
     expect(await page.$$eval('.hints li', (items) => items.map((li) => li.getAttribute('data-hint')))).toEqual(expect.arrayContaining(['small', 'dark']));
     await screenshot(page, 'desktop-hints');
     await expectAccessible(page, 'hints');
-    await clickButton(page, 'Choose another');
+    // Retake: nothing of the first photo is uploaded.
+    await clickButton(page, 'Retake');
+    await heading(page, 'Front of your passport');
+    expect(await server.sql('select id from uploads where verification_id = $1', [v.id])).toEqual([]);
 
     // The first PUT to the store fails in the network; the page offers a retry that succeeds.
     await page.setRequestInterception(true);
@@ -219,21 +335,115 @@ describe('the hosted page in Chromium', () => {
         void request.abort('failed');
       } else void request.continue();
     });
-    await chooseFile(page, files['document.png']!);
+    await useFile(page, files['document.png']!);
     await clickButton(page, 'Retry upload');
     await heading(page, 'A photo of your face');
     expect(failed).toBe(1);
-    expect(await server.sql('select side, status from uploads where verification_id = $1 and status = $2', [v.id, 'uploaded'])).toEqual([{ side: 'front', status: 'uploaded' }]);
+    expect(await server.sql('select side, status from uploads where verification_id = $1', [v.id])).toEqual([{ side: 'front', status: 'uploaded' }]);
+
+    // Back on every step: to the front, which can be kept, then forward again.
+    await clickButton(page, 'Back');
+    await heading(page, 'Front of your passport');
+    expect(await page.$eval('#screen', (el) => el.textContent)).toContain('You already sent this');
+    await clickButton(page, 'Keep the one already sent');
+    await heading(page, 'A photo of your face');
+    await context.close();
+  });
+
+  it('desktop without a camera continues on a phone: a QR code of the same link, and the desktop follows the phone to the end', async () => {
+    const v = await createHostedSession(server, account, { checks: [{ type: 'document' }, { type: 'face_match' }] });
+    const noCamera = (page: Page) => page.evaluateOnNewDocument(() => {
+      Object.defineProperty(navigator.mediaDevices, 'enumerateDevices', { value: async () => [] });
+    });
+    const desktop = await open(pageUrl(v.id, v.client_token!), { width: 1280, height: 900 }, noCamera);
+    await agree(desktop.page);
+    await heading(desktop.page, 'Your identity document');
+    await desktop.page.click('input[value=passport]');
+    await clickButton(desktop.page, 'Continue');
+    await heading(desktop.page, 'Front of your passport');
+    expect(await desktop.page.$eval('#screen', (el) => el.textContent)).toContain('No camera here?');
+    await clickButton(desktop.page, 'Continue on your phone');
+    await heading(desktop.page, 'Continue on your phone');
+    await desktop.page.waitForFunction(() => (document.querySelector('img.qr')?.naturalWidth ?? 0) > 0, { timeout: 10_000 });
+    await screenshot(desktop.page, 'desktop-handoff');
+    await expectAccessible(desktop.page, 'handoff');
+
+    // The phone opens the link the QR code carries (test/hosted-api.test.ts checks the code encodes it).
+    const phone = await open(pageUrl(v.id, v.client_token!), PHONE);
+    await heading(phone.page, 'Your identity document');
+    await phone.page.click('input[value=passport]');
+    await clickButton(phone.page, 'Continue');
+    await heading(phone.page, 'Front of your passport');
+    // A phone is not offered a phone.
+    expect(await phone.page.$eval('#screen', (el) => el.textContent)).not.toContain('Continue on your phone');
+    await useFile(phone.page, files['document.png']!);
+    await heading(phone.page, 'A photo of your face');
+    await desktop.page.waitForFunction(() => /Document: done/.test(document.querySelector('.checklist')?.textContent ?? ''), { timeout: 15_000 });
+    await useFile(phone.page, files['selfie.png']!);
+    await heading(phone.page, 'Ready to submit');
+    await clickButton(phone.page, 'Submit');
+    await heading(phone.page, 'Thank you');
+    await heading(desktop.page, 'Thank you', 20_000);
+    expect(await statusOf(v.id)).not.toBe('pending');
+    expect(desktop.problems).toEqual([]);
+    await phone.context.close();
+    await desktop.context.close();
+  });
+
+  it('the whole walk by keyboard alone, at 200% zoom with reduced motion: nothing scrolls sideways and nothing animates', async () => {
+    const v = await createHostedSession(server, account, { sandbox: { outcome: 'pending' } });
+    const zoomed = { width: 640, height: 450, deviceScaleFactor: 2 };
+    const { page, context, problems } = await open(pageUrl(v.id, v.client_token!), zoomed, (p) => p.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]));
+    await heading(page, 'Before you start');
+    await fitsWidth(page, zoomed.width);
+    await press(page, 'I agree');
+    await heading(page, 'Your email address');
+    await page.keyboard.press('Tab');
+    const email = `keys-${Date.now()}@example.com`;
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Enter the code');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(await mail.codeFor(email));
+    await page.keyboard.press('Enter');
+    await heading(page, 'Your identity document');
+    await fitsWidth(page, zoomed.width);
+    await press(page, 'Continue');
+    await heading(page, 'Front of your passport');
+    for (const [title, next] of [['Front of your passport', 'A photo of your face'], ['A photo of your face', 'A short video of your face']] as const) {
+      await heading(page, title);
+      await press(page, 'Take a photo');
+      await cameraLive(page);
+      await fitsWidth(page, zoomed.width);
+      await press(page, 'Take the photo');
+      await heading(page, 'Check your photo');
+      await fitsWidth(page, zoomed.width);
+      await press(page, 'Use this photo');
+      await heading(page, next);
+    }
+    await press(page, 'Open the camera');
+    await cameraLive(page);
+    await press(page, 'Start recording');
+    await page.waitForFunction(() => /seconds left/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
+    await heading(page, 'Ready to submit', 45_000);
+    await fitsWidth(page, zoomed.width);
+    await press(page, 'Submit');
+    await heading(page, 'Thank you');
+    await fitsWidth(page, zoomed.width);
+    await waitFor(async () => (await statusOf(v.id)) === 'approved', 20_000, 'the verdict');
+    expect(problems).toEqual([]);
     await context.close();
   });
 
   it('a person who pauses mid-flow continues with a renewed link where they stopped; the old link no longer opens', async () => {
     const v = await createHostedSession(server, account, { checks: [{ type: 'document' }, { type: 'face_match' }] });
     const first = await open(pageUrl(v.id, v.client_token!));
+    await agree(first.page);
     await heading(first.page, 'Your identity document');
     await first.page.click('input[value=passport]');
     await clickButton(first.page, 'Continue');
-    await chooseFile(first.page, files['document.png']!);
+    await useFile(first.page, files['document.png']!);
     await heading(first.page, 'A photo of your face');
     await first.context.close();
 
@@ -244,7 +454,7 @@ describe('the hosted page in Chromium', () => {
     await old.context.close();
     const resumed = await open(pageUrl(v.id, renewed.body.client_token));
     await heading(resumed.page, 'A photo of your face');
-    await chooseFile(resumed.page, files['selfie.png']!);
+    await useFile(resumed.page, files['selfie.png']!);
     await heading(resumed.page, 'Ready to submit');
     await clickButton(resumed.page, 'Submit');
     await heading(resumed.page, 'Thank you');
@@ -270,18 +480,34 @@ describe('the hosted page in Chromium', () => {
     await context.close();
   });
 
+  it('before its script runs, the page already says what it is (a screenshot with no time budget shows more than "Loading…")', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${server.url}/verify/vs_anything`, { waitUntil: 'domcontentloaded' });
+    const text = await page.$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
+    expect(text).toContain('Identity verification');
+    expect(text).toContain('identity document and your face');
+    await context.close();
+  });
+
   it('on a phone-sized viewport in German, with the flow\'s branding, nothing overflows and every step reads in German', async () => {
     const flow = await server.request('/v1/flows', {
       token: sandbox,
-      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness' }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E' },
+      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness' }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E', privacy_url: 'https://acme.example/datenschutz' },
     });
     expect(flow.status).toBe(201);
-    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, locale: 'de-DE' });
+    const back = `${receiver.url}/zurueck`;
+    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, locale: 'de-DE', return_url: back });
     const { page, context } = await open(pageUrl(v.id, v.client_token!), PHONE);
-    await heading(page, 'Ihre E-Mail-Adresse');
+    await heading(page, 'Bevor Sie beginnen');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await page.$eval('.brand-name', (el) => el.textContent)).toBe('Acme Bank');
     expect(await page.$eval('button.primary', (el) => getComputedStyle(el).backgroundColor)).toBe('rgb(15, 118, 110)');
+    await screenshot(page, 'phone-0-consent');
+    await expectAccessible(page, 'phone consent');
+    await clickButton(page, 'Ich stimme zu');
+    await heading(page, 'Ihre E-Mail-Adresse');
     await screenshot(page, 'phone-1-email');
     await expectAccessible(page, 'phone email');
     const email = `de-${Date.now()}@example.com`;
@@ -306,21 +532,28 @@ describe('the hosted page in Chromium', () => {
     await expectAccessible(page, 'phone capture');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await chooseFile(page, files['document.png']!);
+    await heading(page, 'Foto prüfen');
+    expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Ist der ganze Text lesbar?');
+    await screenshot(page, 'phone-4b-document-review');
+    await clickButton(page, 'Dieses Foto verwenden');
     await heading(page, 'Rückseite: Personalausweis');
-    await chooseFile(page, files['document.png']!);
+    await useFile(page, files['document.png']!, 'Foto prüfen', 'Dieses Foto verwenden');
     await heading(page, 'Ein Foto Ihres Gesichts');
     await screenshot(page, 'phone-5-selfie');
-    await chooseFile(page, files['selfie.png']!);
+    await useFile(page, files['selfie.png']!, 'Foto prüfen', 'Dieses Foto verwenden');
     await heading(page, 'Ein kurzes Video Ihres Gesichts');
-    await clickButton(page, 'Aufnahme starten');
+    await clickButton(page, 'Kamera öffnen');
     await cameraLive(page);
-    await screenshot(page, 'phone-6-liveness');
     await clickButton(page, 'Aufnahme starten');
+    await page.waitForFunction(() => /Sekunden/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    await screenshot(page, 'phone-6-liveness');
     await heading(page, 'Bereit zum Absenden', 45_000);
     await screenshot(page, 'phone-7-submit');
     await clickButton(page, 'Absenden');
     await heading(page, 'Vielen Dank');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Acme Bank teilt Ihnen das Ergebnis mit');
+    expect(await page.$eval('#screen a', (el) => el.textContent)).toBe('Zurück zu Acme Bank');
+    await clickButton(page, 'Auf dieser Seite bleiben');
     await screenshot(page, 'phone-8-result');
     expect(await statusOf(v.id)).not.toBe('pending');
     await context.close();
@@ -331,6 +564,7 @@ describe('the hosted page in Chromium', () => {
     const preview = await server.request(`/v1/flows/${flow.body.id}/preview`, { token: sandbox, body: {} });
     const sent = mail.received.length;
     const { page, context } = await open(`${server.url}${new URL(preview.body.url).pathname}${new URL(preview.body.url).hash}`);
+    await agree(page);
     await heading(page, 'Your email address');
     expect(await page.$eval('#preview-banner', (el) => el.textContent)).toContain('Preview');
     await page.type('input[type=email]', 'someone@example.com');
@@ -341,15 +575,15 @@ describe('the hosted page in Chromium', () => {
     await heading(page, 'Your identity document');
     await page.click('input[value=passport]');
     await clickButton(page, 'Continue');
-    await chooseFile(page, files['document.png']!);
+    await useFile(page, files['document.png']!);
     await heading(page, 'A photo of your face');
-    await chooseFile(page, files['selfie.png']!);
+    await useFile(page, files['selfie.png']!);
     await heading(page, 'Ready to submit');
     await clickButton(page, 'Submit');
     await heading(page, 'Thank you');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Nothing was recorded');
     expect(mail.received.length).toBe(sent);
-    expect(await server.sql('select status from verifications where id = $1', [preview.body.id])).toEqual([{ status: 'pending' }]);
+    expect(await server.sql('select status, consent from verifications where id = $1', [preview.body.id])).toEqual([{ status: 'pending', consent: null }]);
     expect(await server.sql('select id from uploads where verification_id = $1', [preview.body.id])).toEqual([]);
     await context.close();
   });
