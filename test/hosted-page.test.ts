@@ -87,6 +87,8 @@ async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = 
 async function heading(page: Page, text: string, timeout = 15_000) {
   try {
     await page.waitForFunction((want) => document.querySelector('#screen h1')?.textContent === want, { timeout }, text);
+    // A missing value never shows as a word on the screen.
+    expect(await page.$eval('#screen', (el) => el.textContent ?? '')).not.toMatch(/\b(null|undefined)\b/);
   } catch (error) {
     const shown = await page.$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).catch(() => '(no #screen)');
     throw new Error(`waited ${timeout} ms for the heading "${text}"; the screen shows: ${shown.slice(0, 500)}`, { cause: error });
@@ -415,6 +417,7 @@ describe('the hosted page in Chromium', () => {
       await press(page, 'Take a photo');
       await cameraLive(page);
       await fitsWidth(page, zoomed.width);
+      if (title.startsWith('Front')) await screenshot(page, 'zoom-200-document-camera');
       await press(page, 'Take the photo');
       await heading(page, 'Check your photo');
       await fitsWidth(page, zoomed.width);

@@ -591,5 +591,7 @@ export function setLanguage(code) {
 /** The text for `key` with `{name}` placeholders filled from `vars`. */
 export function t(key, vars = {}) {
   const text = current[key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
+  const filled = text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
+  // A sentence that starts with a filled-in name starts with a capital ("The company that sent you here ...").
+  return text.startsWith('{') ? filled.charAt(0).toLocaleUpperCase(language) + filled.slice(1) : filled;
 }
