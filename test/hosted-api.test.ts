@@ -304,6 +304,13 @@ describe('consent before capture (issue 30)', () => {
     expect((await applicantApi(server, v.id, v.client_token!).session()).body.branding).toEqual({
       brand_name: 'Acme Bank', logo_url: null, accent_color: null, support_url: 'https://acme.example/help', privacy_url: 'https://acme.example/privacy',
     });
+    // GraphQL holds the same rule.
+    const mutation = `mutation($input: CreateFlowInput!) { createFlow(environment: sandbox, input: $input) { privacyUrl } }`;
+    const member = account.member.session_token;
+    const refused = await server.graphql(member, mutation, { input: { name: `Privacy gql ${++n}`, steps: [{ type: 'document' }], privacyUrl: 'http://acme.example/privacy' } });
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ param: 'privacyUrl' });
+    const created = await server.graphql(member, mutation, { input: { name: `Privacy gql ${++n}`, steps: [{ type: 'document' }], privacyUrl: 'https://acme.example/privacy' } });
+    expect(created.body.data.createFlow).toEqual({ privacyUrl: 'https://acme.example/privacy' });
   });
 });
 
