@@ -3,6 +3,7 @@
  * capture retaken from its review screen, the desktop-to-phone hand-off (two pages, one
  * session), and the whole walk by keyboard at 200% zoom with reduced motion.
  */
+import { jest } from '@jest/globals';
 import type { Page } from 'puppeteer-core';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { createHostedSession } from './support/hosted.js';
@@ -40,6 +41,9 @@ let sandbox: string;
 let mail: MailServer;
 let receiver: Receiver;
 let files: Record<string, string>;
+// A walk drives a real browser through every step, a 3 s recording and the checks; on a machine
+// shared with other work it can take well over the default minute.
+jest.setTimeout(180_000);
 useHostedBrowser((h) => ({ server, account, sandbox, mail, receiver, files } = h));
 
 describe('the hosted page in Chromium: consent, return, capture review, hand-off, keyboard', () => {

@@ -4,6 +4,7 @@
  * in German, preview. The capture, consent, return and hand-off details of issue 30 are in
  * hosted-page-journeys.test.ts.
  */
+import { jest } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { createHostedSession } from './support/hosted.js';
@@ -40,6 +41,9 @@ let mail: MailServer;
 let receiver: Receiver;
 let browser: Browser;
 let files: Record<string, string>;
+// A walk drives a real browser through every step, a 3 s recording and the checks; on a machine
+// shared with other work it can take well over the default minute.
+jest.setTimeout(180_000);
 useHostedBrowser((h) => ({ server, account, sandbox, mail, receiver, browser, files } = h));
 
 describe('the hosted page in Chromium', () => {
