@@ -221,6 +221,19 @@ describe('the page itself', () => {
     expect(page.body).not.toContain('Loading…');
   });
 
+  it('its words: no French line can start with ; : ? ! (no-break space before them), and a document type mid-sentence is lower case in English', async () => {
+    // The page's own module (plain JS, no declarations), read as the browser reads it.
+    const i18n = '../src/hosted/public/i18n.js';
+    const { LANGUAGES } = (await import(i18n)) as { LANGUAGES: Record<string, Record<string, string>> };
+    const french = Object.values(LANGUAGES.fr!);
+    expect(french.filter((text) => / [;:?!]/.test(text))).toEqual([]);
+    expect(french.filter((text) => /\u202f[;:?!]/.test(text)).length).toBeGreaterThan(10);
+    const en = LANGUAGES.en!;
+    expect(en.frontTitle!.replace('{doc}', en['docTitle.id_card']!)).toBe('Front of your identity card');
+    // Every language has every key English has.
+    for (const [language, words] of Object.entries(LANGUAGES)) expect({ language, missing: Object.keys(en).filter((key) => !(key in words)) }).toEqual({ language, missing: [] });
+  });
+
   it("the page's own JS and CSS stay within 60 KB compressed", () => {
     const dir = path.resolve('src/hosted/public');
     const assets = fs.readdirSync(dir).filter((name) => /\.(js|css)$/.test(name));
