@@ -143,6 +143,16 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('You already sent this');
     await clickButton(page, 'Keep the one already sent');
     await heading(page, 'A photo of your face');
+
+    // Back, step by step, to the consent, and withdraw it there.
+    for (const title of ['Front of your passport', 'Your identity document', 'Before you start']) {
+      await clickButton(page, 'Back');
+      await heading(page, title);
+    }
+    await clickButton(page, 'I do not agree');
+    await heading(page, 'You did not agree');
+    expect(await page.$eval('#screen', (el) => el.textContent)).toContain('You withdrew your consent');
+    expect((await server.request(`/v1/verifications/${v.id}`, { token: sandbox })).body).toMatchObject({ status: 'pending', consent: null });
     await context.close();
   });
 

@@ -63,6 +63,9 @@ export function declinedScreen(screen, view, brand) {
   const support = view.branding.support_url
     ? h('p', {}, h('a', { href: view.branding.support_url, rel: 'noopener noreferrer', target: '_blank', class: 'button secondary' }, t('contactSupport', { brand })))
     : null;
-  show(screen, h('h1', { text: t('declinedTitle') }), h('p', { text: t('declinedBody', { brand }) }), h('p', { text: t('declinedNext', { brand }) }), support);
+  // Declined after going back to this step (consent withdrawn): something was already sent, so say so.
+  const p = view.progress ?? {};
+  const withdrawn = p.email_confirmed || p.document_front || p.document_back || p.selfie || p.liveness;
+  show(screen, h('h1', { text: t('declinedTitle') }), h('p', { text: t(withdrawn ? 'withdrawnBody' : 'declinedBody', { brand }) }), h('p', { text: t('declinedNext', { brand }) }), support);
   screen.dataset.state = 'declined';
 }
