@@ -57,7 +57,7 @@ describe('POST /v1/console/exports/verifications', () => {
     const rows = rowsOf(res.body);
     expect(rows).toHaveLength(5000);
     expect(new Set(rows.map((r) => r.id)).size).toBe(5000);
-    expect(Object.keys(rows[0]!)).toEqual(['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at']);
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at', 'consent_version', 'consent_language', 'consent_given_at', 'return_url']);
     const times = rows.map((r) => Date.parse(r.created_at!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const exported = await audits('export.verifications', big.member.session_token);

@@ -16,7 +16,7 @@ export interface Step {
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class Flow extends TenantOwned {
   [OptionalProps]?: 'id' | 'steps' | 'isDefault' | 'isPreset' | 'status' | 'version' | 'languages' | 'acceptedDocumentTypes' | 'createdAt' | 'updatedAt' |
-    'sensitivity' | 'brandName' | 'logoUrl' | 'accentColor' | 'supportUrl' | 'defaultEmailLocale' | 'countryPolicy' | 'networkPolicy' |
+    'sensitivity' | 'brandName' | 'logoUrl' | 'accentColor' | 'supportUrl' | 'privacyUrl' | 'defaultEmailLocale' | 'countryPolicy' | 'networkPolicy' |
     'expiryPolicy' | 'policyTree' | 'repeatPolicy' | 'deletedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
@@ -52,6 +52,10 @@ export class Flow extends TenantOwned {
 
   @Property({ type: 'string', length: 2048, nullable: true })
   supportUrl?: string | null = null;
+
+  /** The company's privacy notice, linked from the hosted page's consent step (https only). */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  privacyUrl?: string | null = null;
 
   @Property({ type: 'string[]', columnType: 'text[]' })
   languages: string[] = [];

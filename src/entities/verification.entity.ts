@@ -25,6 +25,13 @@ export interface SandboxInput {
   reason_codes?: string[];
 }
 
+/** The applicant's consent as the hosted page recorded it (decisions.md). */
+export interface Consent {
+  version: string;
+  language: string;
+  given_at: string;
+}
+
 /** A verification session. Identity is stored encrypted; matching uses keyed fingerprints. */
 @Entity({ tableName: 'verifications' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
@@ -36,7 +43,8 @@ export interface SandboxInput {
 export class Verification extends TenantOwned {
   [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' |
     'locale' | 'metadata' | 'sequence' | 'applicant' | 'sandbox' | 'isPreview' | 'identity' | 'emailFingerprint' | 'referenceFingerprint' |
-    'documentFingerprint' | 'nationalIdFingerprint' | 'documentExpiresOn' | 'apiKeyId' | 'declineType' | 'decidedAt' | 'createdAt' | 'updatedAt' | 'retentionPurgedAt';
+    'documentFingerprint' | 'nationalIdFingerprint' | 'documentExpiresOn' | 'apiKeyId' | 'declineType' | 'decidedAt' | 'createdAt' | 'updatedAt' | 'retentionPurgedAt' |
+    'consent' | 'consentDeclinedAt' | 'returnUrl';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('vs');
@@ -127,6 +135,18 @@ export class Verification extends TenantOwned {
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
   retentionPurgedAt?: Date | null = null;
+
+  /** Given on the hosted page before any capture; null until then (and when declined). */
+  @Property({ type: 'json', nullable: true })
+  consent?: Consent | null = null;
+
+  /** When the applicant declined consent: the session stays pending and expires with CONSENT_DECLINED. */
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  consentDeclinedAt?: Date | null = null;
+
+  /** Where the hosted page's end screen sends the applicant back to (set by the key at create). */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  returnUrl?: string | null = null;
 
   @OneToMany('Check', 'verification', { orderBy: { position: 'asc' } as never })
   checks = new Collection<Check>(this);

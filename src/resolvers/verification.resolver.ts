@@ -8,7 +8,7 @@ import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
 import { TagReferenceType } from '../schema/tag.types.js';
-import { CheckType, DecidedByType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
+import { CheckType, ConsentType, DecidedByType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
 import { pageSize } from './api-key.resolver.js';
 
 const MAX_EMAIL_LENGTH = 254;
@@ -18,6 +18,7 @@ interface VerificationParent {
   id: string;
   flow: { id: string };
   applicant?: { id: string } | null;
+  consent?: { version: string; language: string; given_at: string } | null;
 }
 
 const inEnvironment = (ctx: ServiceContext, environment: Environment | null | undefined) => narrowedTo(ctx, environment as Mode | null | undefined);
@@ -83,6 +84,12 @@ export class VerificationResolver {
   @FieldResolver(() => DecidedByType, { nullable: true, description: 'Who settled it: a reviewer (member) or a key (api_key); null for the engine or a policy.' })
   async decidedBy(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<DecidedByType | null> {
     return loadersOf(ctx).decidedBy.load(v.id);
+  }
+
+  @FieldResolver(() => ConsentType, { nullable: true, description: 'Given on the hosted page before any capture; null until then (and when declined). Key API uploads rest on the integrator\u2019s own consent.' })
+  consent(@Root() v: VerificationParent): ConsentType | null {
+    const consent = v.consent;
+    return consent ? { version: consent.version, language: consent.language, givenAt: new Date(consent.given_at) } : null;
   }
 
   @FieldResolver(() => String, { description: 'Where the applicant completes the session.' })

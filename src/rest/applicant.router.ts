@@ -6,6 +6,9 @@ import { bearerToken } from '../services/access/index.js';
 import {
   completeHostedUpload,
   confirmEmailStep,
+  declineConsent,
+  giveConsent,
+  handoffQr,
   openApplicantSession,
   readHostedSession,
   renewClientToken,
@@ -15,7 +18,7 @@ import {
   type ApplicantSession,
   type HostedView,
 } from '../services/hosted/index.js';
-import { hostedCodeBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from './applicant.schema.js';
+import { hostedCodeBody, hostedConsentBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from './applicant.schema.js';
 import { parseInput } from './validate.js';
 
 /** The page's view of its session: steps, branding, language and progress; never identity or a verdict. */
@@ -31,6 +34,8 @@ export function presentHostedSession(view: HostedView) {
     accepted_document_types: view.acceptedDocumentTypes,
     branding: view.branding,
     progress: view.progress,
+    consent: { state: view.consent.state, version: view.consent.version, retention_days: view.consent.retentionDays },
+    return_url: view.returnUrl,
   };
 }
 
@@ -49,6 +54,19 @@ export function applicantRouter(runtime: Runtime): Router {
 
   router.get(base, async (ctx) => {
     ctx.body = presentHostedSession(await readHostedSession(await applicant(runtime, ctx)));
+  });
+
+  router.post(`${base}/consent`, async (ctx) => {
+    const body = parseInput(hostedConsentBody, ctx.request.body);
+    const session = await applicant(runtime, ctx);
+    if (body.decision === 'agree') await giveConsent(session, body.version!);
+    else await declineConsent(session);
+    ctx.body = presentHostedSession(await readHostedSession(session));
+  });
+
+  router.get(`${base}/handoff`, async (ctx) => {
+    const session = await applicant(runtime, ctx);
+    ctx.body = { object: 'handoff', qr_svg: await handoffQr(session, bearerToken(ctx.get('authorization'))!) };
   });
 
   router.post(`${base}/uploads`, async (ctx) => {

@@ -25,6 +25,15 @@ export const hostedCodeBody = z.strictObject({
   code: z.string().regex(/^\d{6}$/, 'must be the six digits from the email'),
 });
 
+export const hostedConsentBody = z
+  .strictObject({
+    /** `agree` records consent {version, language, given_at}; `decline` ends the applicant's part (the session expires with CONSENT_DECLINED). */
+    decision: z.enum(['agree', 'decline']),
+    /** The version of the consent text the page showed (the session's `consent.version`); required with `agree`. */
+    version: z.string().min(1).max(40).optional(),
+  })
+  .refine((body) => body.decision !== 'agree' || body.version !== undefined, { message: 'version is required with decision agree', path: ['version'] });
+
 /** Complete and submit take no body; any field sent is PARAMETER_UNKNOWN. */
 export const hostedEmptyBody = z.strictObject({});
 

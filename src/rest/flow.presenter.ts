@@ -20,6 +20,7 @@ export function presentFlow(flow: Flow) {
     logo_url: flow.logoUrl ?? null,
     accent_color: flow.accentColor ?? null,
     support_url: flow.supportUrl ?? null,
+    privacy_url: flow.privacyUrl ?? null,
     languages: flow.languages,
     default_email_locale: flow.defaultEmailLocale ?? null,
     country_policy: flow.countryPolicy ?? null,

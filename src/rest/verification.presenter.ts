@@ -30,7 +30,7 @@ export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required'
 export type PresentableVerification = Pick<
   Verification,
   'id' | 'status' | 'mode' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' | 'locale' | 'metadata' | 'expiresAt' | 'createdAt' | 'updatedAt'
-> & { flow: { id: string }; checks: Verification['checks'] | PresentableCheck[] };
+> & { consent?: Verification['consent']; returnUrl?: string | null } & { flow: { id: string }; checks: Verification['checks'] | PresentableCheck[] };
 
 const checksOf = (v: PresentableVerification): PresentableCheck[] =>
   Array.isArray(v.checks) ? [...v.checks] : v.checks.isInitialized() ? [...v.checks.getItems()] : [];
@@ -92,6 +92,9 @@ export function presentVerification(v: PresentableVerification, view: Verificati
     hosted_verify_url: `${view.publicUrl}/verify/${v.id}${view.clientToken ? `#token=${view.clientToken}` : ''}`,
     locale: v.locale,
     metadata: v.metadata,
+    // The applicant's consent on the hosted page (null until given; uploads through the key API rest on the integrator's own).
+    consent: v.consent ? { version: v.consent.version, language: v.consent.language, given_at: v.consent.given_at } : null,
+    return_url: v.returnUrl ?? null,
     expires_at: iso(v.expiresAt),
     created_at: iso(v.createdAt),
     updated_at: iso(v.updatedAt),

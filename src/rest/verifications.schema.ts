@@ -45,6 +45,8 @@ export const createVerificationBody = z.strictObject({
   locale: z.string().min(2).max(35).optional(),
   /** Flat: at most 50 keys of at most 40 characters, string values of at most 500. */
   metadata: metadata.optional(),
+  /** Where the hosted page's end screen sends the applicant back: https (http on localhost in sandbox), at most 2,048 characters. */
+  return_url: z.string().min(1).max(2048, 'must be at most 2048 characters').optional(),
   /** Sandbox simulation (sandbox keys only). */
   sandbox: z
     .strictObject({

@@ -54,7 +54,7 @@ export class ActivityType {
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
   @Field(() => String) targetType!: string;
   @Field(() => ID) targetId!: string;
-  @Field(() => String, { description: 'console, graphql or api' }) surface!: string;
+  @Field(() => String, { description: 'console, graphql, api, cli, or hosted (the applicant on the hosted page, e.g. consent.declined)' }) surface!: string;
   @Field(() => Date) createdAt!: Date;
 }
 

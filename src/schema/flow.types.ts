@@ -34,6 +34,7 @@ export class FlowType {
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
   @Field(() => String, { nullable: true }) accentColor?: string | null;
   @Field(() => String, { nullable: true }) supportUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'The privacy notice linked from the hosted consent step (https).' }) privacyUrl?: string | null;
   @Field(() => [String]) languages!: string[];
   @Field(() => String, { nullable: true }) defaultEmailLocale?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) countryPolicy?: Json | null;
@@ -80,6 +81,7 @@ export abstract class FlowSettingsInput {
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
   @Field(() => String, { nullable: true }) accentColor?: string | null;
   @Field(() => String, { nullable: true }) supportUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'The privacy notice linked from the hosted consent step (https).' }) privacyUrl?: string | null;
   @Field(() => [String], { nullable: true }) languages?: string[] | null;
   @Field(() => String, { nullable: true }) defaultEmailLocale?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) countryPolicy?: Json | null;

@@ -43,6 +43,13 @@ export class CheckType {
   @Field(() => Date) updatedAt!: Date;
 }
 
+@ObjectType('Consent', { description: 'The applicant\u2019s consent, recorded by the hosted page before any capture.' })
+export class ConsentType {
+  @Field(() => String, { description: 'The version of the consent text the applicant agreed to.' }) version!: string;
+  @Field(() => String, { description: 'The language it was shown in (en, de, fr, es).' }) language!: string;
+  @Field(() => Date) givenAt!: Date;
+}
+
 /**
  * A verification session without applicant identity: no fields, email, fingerprints or
  * client token. checks, tags, flow, applicant and hostedVerifyUrl are field resolvers
@@ -61,6 +68,7 @@ export class VerificationType {
   @Field(() => Date, { nullable: true }) identityEditedAt?: Date | null;
   @Field(() => String) locale!: string;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, string>;
+  @Field(() => String, { nullable: true, description: 'Where the hosted end screen sends the applicant back to, as the key set it.' }) returnUrl?: string | null;
   @Field(() => Date) expiresAt!: Date;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;

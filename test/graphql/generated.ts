@@ -32,6 +32,8 @@ export type CreateFlowInput = {
   name: string;
   networkPolicy?: unknown;
   policyTree?: unknown;
+  /** The privacy notice linked from the hosted consent step (https). */
+  privacyUrl?: string | null | undefined;
   repeatPolicy?: unknown;
   sensitivity?: number | null | undefined;
   status?: FlowStatus | null | undefined;
@@ -144,6 +146,8 @@ export type UpdateFlowInput = {
   name?: string | null | undefined;
   networkPolicy?: unknown;
   policyTree?: unknown;
+  /** The privacy notice linked from the hosted consent step (https). */
+  privacyUrl?: string | null | undefined;
   repeatPolicy?: unknown;
   sensitivity?: number | null | undefined;
   status?: FlowStatus | null | undefined;

@@ -26,8 +26,17 @@ export function applicantApi(server: TestServer, id: string, token: string) {
   const base = `/v1/hosted/verifications/${id}`;
   return {
     session: (): Promise<ApiResponse> => server.request(base, { token }),
+    get: (path: string): Promise<ApiResponse> => server.request(`${base}${path}`, { token }),
     post: (path: string, body: unknown = {}): Promise<ApiResponse> => server.request(`${base}${path}`, { token, body }),
   };
+}
+
+/** The applicant agrees to the consent text the session shows (the page's first step); answers the body. */
+export async function agree(api: ReturnType<typeof applicantApi>, status = 200) {
+  const version = (await api.session()).body.consent?.version ?? 'none';
+  const res = await api.post('/consent', { decision: 'agree', version });
+  if (res.status !== status) throw new Error(`consent answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 /** WebM: the EBML header with the webm DocType (what a MediaRecorder clip starts with). */

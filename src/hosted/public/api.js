@@ -31,6 +31,8 @@ export function createApi(sessionId, token) {
   }
   return {
     session: () => call('GET', ''),
+    consent: (decision, version) => call('POST', '/consent', decision === 'agree' ? { decision, version } : { decision }),
+    handoff: () => call('GET', '/handoff'),
     startEmail: (email) => call('POST', '/email', { email }),
     confirmEmail: (code) => call('POST', '/email/confirm', { code }),
     requestUpload: (input) => call('POST', '/uploads', input),

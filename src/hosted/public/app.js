@@ -1,8 +1,11 @@
 // The hosted applicant page. The client token travels in the URL fragment (#token=...), which
 // browsers never send to a server, so it never reaches an access log or a Referer header.
 import { ApiFailure, createApi } from './api.js';
-import { captureStep } from './capture.js';
+import { captureStep, hasCamera } from './capture.js';
+import { consentScreen, declinedScreen } from './consent.js';
 import { h, nextId, show } from './dom.js';
+import { finishScreen } from './finish.js';
+import { handoffScreen } from './handoff.js';
 import { setLanguage, t } from './i18n.js';
 
 const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/heic,image/heif';
@@ -11,6 +14,7 @@ const ALL_DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'residence
 const screen = document.getElementById('screen');
 const sessionId = location.pathname.split('/').filter(Boolean).pop() ?? '';
 let brand = '';
+let lastView = null;
 
 /** Takes the token from the fragment once, keeps it for this tab only, and removes it from the address bar. */
 function takeToken() {
@@ -25,6 +29,7 @@ function takeToken() {
 }
 
 const brandName = () => brand || t('ourPartner');
+const hideProgress = () => (document.getElementById('progress-nav').hidden = true);
 
 function helpLink(branding) {
   const footer = document.getElementById('footer');
@@ -33,7 +38,7 @@ function helpLink(branding) {
 }
 
 function message(state) {
-  document.getElementById('progress-nav').hidden = true;
+  hideProgress();
   const [title, body] = {
     invalid: [t('invalidTitle'), t('invalidBody', { brand: brandName() })],
     expired: [t('expiredTitle'), t('expiredBody', { brand: brandName() })],
@@ -42,10 +47,13 @@ function message(state) {
   screen.dataset.state = state;
 }
 
-function result(view) {
-  document.getElementById('progress-nav').hidden = true;
-  show(screen, h('h1', { text: t('resultTitle') }), h('p', { text: view.preview ? t('resultPreview') : t('resultBody', { brand: brandName() }) }));
-  screen.dataset.state = 'submitted';
+/** The end of the applicant's part for a view that is no longer open; answers 'closed'. */
+function ended(view) {
+  hideProgress();
+  if (view.state === 'expired') message('expired');
+  else if (view.state === 'declined') declinedScreen(screen, view, brandName());
+  else finishScreen(screen, view, { brand, brandName: brandName() });
+  return 'closed';
 }
 
 /** Brand colour as a CSS variable (CSSOM, allowed by the policy), with a text colour that keeps contrast. */
@@ -64,9 +72,11 @@ function applyBranding(branding) {
   helpLink(branding);
 }
 
-function renderProgress(steps, currentIndex) {
+/** The steps as the applicant sees them: consent, the session's steps, submit. */
+function renderProgress(steps, current) {
   const list = document.getElementById('progress');
-  const all = [...steps, 'submit'];
+  const all = ['consent', ...steps, 'submit'];
+  const currentIndex = all.indexOf(current);
   list.replaceChildren(
     ...all.map((step, i) =>
       h('li', { class: i < currentIndex ? 'done' : i === currentIndex ? 'current' : '', 'aria-current': i === currentIndex ? 'step' : false },
@@ -74,7 +84,7 @@ function renderProgress(steps, currentIndex) {
         i < currentIndex ? h('span', { class: 'visually-hidden', text: ` (${t('done')})` }) : null),
     ),
   );
-  list.setAttribute('aria-label', t('stepOf', { n: Math.min(currentIndex + 1, all.length), total: all.length }));
+  list.setAttribute('aria-label', t('stepOf', { n: currentIndex + 1, total: all.length }));
   document.getElementById('progress-nav').hidden = false;
 }
 
@@ -83,13 +93,16 @@ function formField(label, attrs) {
   return [h('label', { for: id, text: label }), h('input', { id, ...attrs })];
 }
 
-/** The email step: the address, then the six-digit code sent to it. */
-function emailStep(api, view) {
+const backButton = (onClick) => h('button', { type: 'button', class: 'link', onClick }, t('back'));
+
+/** The email step: the address, then the six-digit code sent to it. Resolves 'next' or 'back'. */
+function emailStep(api, { view, done }) {
   return new Promise((resolve) => {
     const askAddress = (initial) => {
       const [label, input] = formField(t('emailLabel'), { type: 'email', name: 'email', autocomplete: 'email', required: true, maxlength: '254' });
       const error = h('p', { class: 'error', role: 'alert', text: initial ?? '' });
-      const form = h('form', { novalidate: true }, label, input, error, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('sendCode'))));
+      const keep = done ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('continue')) : null;
+      const form = h('form', { novalidate: true }, label, input, error, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('sendCode')), keep, backButton(() => resolve('back'))));
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         const email = input.value.trim();
@@ -101,7 +114,7 @@ function emailStep(api, view) {
           if (!closed(failure)) error.textContent = errorText(failure);
         }
       });
-      show(screen, h('h1', { text: t('emailTitle') }), h('p', { text: t('emailIntro') }), form);
+      show(screen, h('h1', { text: t('emailTitle') }), h('p', { text: done ? t('emailDone') : t('emailIntro') }), form);
     };
     const askCode = (email) => {
       const [label, input] = formField(t('codeLabel'), { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true });
@@ -121,7 +134,7 @@ function emailStep(api, view) {
         if (!/^\d{6}$/.test(input.value.trim())) return void (error.textContent = t('error.invalidCode'));
         try {
           await api.confirmEmail(input.value.trim());
-          resolve();
+          resolve('next');
         } catch (failure) {
           if (!closed(failure)) error.textContent = errorText(failure);
         }
@@ -139,92 +152,154 @@ function errorText(failure) {
   return text === key ? t('error.generic') : text;
 }
 
-/** A refusal that ends the page (token replaced, session expired or already submitted). */
+/** A refusal that ends the page (token replaced, session expired, submitted or declined). */
 function closed(failure) {
   if (!(failure instanceof ApiFailure)) return false;
+  const view = lastView ?? { branding: {}, return_url: null, preview: false };
   if (failure.status === 401) message('invalid');
   else if (failure.code === 'SESSION_EXPIRED') message('expired');
-  else if (failure.code === 'SESSION_SUBMITTED') result({ preview: false });
+  else if (failure.code === 'SESSION_SUBMITTED') ended({ ...view, state: 'submitted' });
+  else if (failure.code === 'CONSENT_DECLINED') ended({ ...view, state: 'declined' });
+  else if (failure.code === 'CONSENT_REQUIRED') location.reload();
   else return false;
   return true;
 }
 
-/** The type chooser, limited to the flow's accepted document types. */
-function chooseDocumentType(view) {
-  const types = view.accepted_document_types.length ? view.accepted_document_types : ALL_DOCUMENT_TYPES;
-  if (types.length === 1) return Promise.resolve(types[0]);
+const documentTypes = (view) => (view.accepted_document_types.length ? view.accepted_document_types : ALL_DOCUMENT_TYPES);
+
+/** The type chooser, limited to the flow's accepted document types. Resolves 'next' or 'back'. */
+function chooseDocumentType(local, { view, back }) {
+  const types = documentTypes(view);
   return new Promise((resolve) => {
     const legendId = nextId('legend');
     const options = types.map((type, i) => {
       const id = nextId('doc');
-      return h('div', { class: 'choice' }, h('input', { type: 'radio', name: 'document_type', id, value: type, checked: i === 0 }), h('label', { for: id, text: t(`doc.${type}`) }));
+      return h('div', { class: 'choice' }, h('input', { type: 'radio', name: 'document_type', id, value: type, checked: local.docType ? type === local.docType : i === 0 }), h('label', { for: id, text: t(`doc.${type}`) }));
     });
-    const form = h('form', {}, h('fieldset', { 'aria-labelledby': legendId }, h('legend', { id: legendId, text: t('documentTypeLabel') }), options), h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('continue'))));
+    const form = h('form', {}, h('fieldset', { 'aria-labelledby': legendId }, h('legend', { id: legendId, text: t('documentTypeLabel') }), options),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('continue')), back ? backButton(() => resolve('back')) : null));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      resolve(new FormData(form).get('document_type'));
+      local.docType = new FormData(form).get('document_type');
+      resolve('next');
     });
     show(screen, h('h1', { text: t('documentTitle') }), form);
   });
 }
 
-async function documentStep(api, view) {
-  const type = view.progress.document_front && view.progress.document_type ? view.progress.document_type : await chooseDocumentType(view);
-  const doc = t(`doc.${type}`);
-  const accept = `${IMAGE_TYPES},application/pdf`;
-  if (!view.progress.document_front) {
-    await captureStep(screen, api, { title: t('frontTitle', { doc }), intro: t('frontIntro'), kind: 'document', side: 'front', documentType: type, facing: 'environment', accept });
+function submitScreen(api) {
+  return new Promise((resolve) => {
+    const error = h('p', { class: 'error', role: 'alert' });
+    const button = h('button', { type: 'button', class: 'primary', onClick: async () => {
+      button.disabled = true;
+      try {
+        resolve(ended(await api.submit()));
+      } catch (failure) {
+        button.disabled = false;
+        if (!closed(failure)) error.textContent = errorText(failure);
+      }
+    } }, t('submit'));
+    show(screen, h('h1', { text: t('reviewTitle') }), h('p', { text: t('reviewIntro') }), error, h('div', { class: 'actions' }, button, backButton(() => resolve('back'))));
+    screen.dataset.state = 'review';
+  });
+}
+
+/** The screens of a session in order; a document's back only when the type has one. */
+function screensOf(view, local) {
+  const list = ['consent'];
+  for (const step of view.steps) {
+    if (step !== 'document') list.push(step);
+    else {
+      if (documentTypes(view).length > 1) list.push('document-type');
+      list.push('document-front');
+      if (local.docType !== 'passport') list.push('document-back');
+    }
   }
-  if (type !== 'passport' && !view.progress.document_back) {
-    await captureStep(screen, api, { title: t('backTitle', { doc }), intro: t('frontIntro'), kind: 'document', side: 'back', documentType: type, facing: 'environment', accept });
+  list.push('submit');
+  return list;
+}
+
+const stepOf = (name) => (name.startsWith('document') ? 'document' : name);
+
+function isDone(name, view, local) {
+  if (local.finished.has(name)) return true;
+  const p = view.progress;
+  switch (name) {
+    case 'consent': return view.consent.state === 'given';
+    case 'email': return p.email_confirmed;
+    case 'document-type': return Boolean(local.docType);
+    case 'document-front': return p.document_front && p.document_type === local.docType;
+    case 'document-back': return p.document_back && p.document_type === local.docType;
+    case 'selfie': return p.selfie;
+    case 'liveness': return p.liveness;
+    default: return false;
   }
 }
 
-const STEPS = {
-  email: (api, view) => emailStep(api, view),
-  document: (api, view) => documentStep(api, view),
-  selfie: (api) => captureStep(screen, api, { title: t('selfieTitle'), intro: t('selfieIntro'), kind: 'selfie', facing: 'user', accept: IMAGE_TYPES }),
-  liveness: (api) => captureStep(screen, api, { title: t('livenessTitle'), intro: t('livenessIntro'), kind: 'video', facing: 'user', accept: 'video/webm,video/mp4,video/quicktime' }),
+const firstOpen = (screens, view, local, from) => {
+  const index = screens.findIndex((name, i) => i >= from && !isDone(name, view, local));
+  return index === -1 ? screens.length - 1 : index;
 };
 
-function isDone(step, progress) {
-  if (step === 'email') return progress.email_confirmed;
-  if (step === 'document') return progress.document_front && (progress.document_type === 'passport' || progress.document_back);
-  if (step === 'selfie') return progress.selfie;
-  return progress.liveness;
-}
-
-function submitScreen(api, view) {
-  const error = h('p', { class: 'error', role: 'alert' });
-  const button = h('button', { type: 'button', class: 'primary', onClick: async () => {
-    button.disabled = true;
-    try {
-      result(await api.submit());
-    } catch (failure) {
-      button.disabled = false;
-      if (!closed(failure)) error.textContent = errorText(failure);
-    }
-  } }, t('submit'));
-  show(screen, h('h1', { text: t('reviewTitle') }), h('p', { text: t('reviewIntro') }), error, h('div', { class: 'actions' }, button));
-  screen.dataset.state = 'review';
+function screenRunners(api, local, device) {
+  const capture = (step) => (ctx) =>
+    captureStep(screen, api, step, {
+      camera: device.camera,
+      done: ctx.done,
+      back: true,
+      // A computer offers the phone; a phone does not offer itself.
+      handoff: device.phone || ctx.view.preview ? null : () => handoffScreen(screen, api, ctx.view.steps, { ended, closed, errorText }),
+    });
+  const docStep = (side) => (ctx) => {
+    const type = local.docType;
+    const doc = t(`docTitle.${type}`);
+    return capture({ title: t(side === 'front' ? 'frontTitle' : 'backTitle', { doc }), intro: t('frontIntro'), kind: 'document', side, documentType: type, facing: 'environment', accept: `${IMAGE_TYPES},application/pdf` })(ctx);
+  };
+  return {
+    consent: async (ctx) => ((await consentScreen(screen, api, ctx.view, { brand: brandName(), closed, errorText })) === 'agree' ? 'next' : ended({ ...ctx.view, state: 'declined' })),
+    email: (ctx) => emailStep(api, ctx),
+    'document-type': (ctx) => chooseDocumentType(local, ctx),
+    'document-front': docStep('front'),
+    'document-back': docStep('back'),
+    selfie: capture({ title: t('selfieTitle'), intro: t('selfieIntro'), kind: 'selfie', facing: 'user', accept: IMAGE_TYPES }),
+    liveness: capture({ title: t('livenessTitle'), intro: t('livenessIntro'), kind: 'video', facing: 'user', accept: 'video/webm,video/mp4,video/quicktime' }),
+    submit: () => submitScreen(api),
+  };
 }
 
 /**
- * Walks the steps not yet done, re-reading the session after each, so a reload resumes where
- * it stopped. A preview records nothing, so its finished steps are remembered here only.
+ * Walks the screens from the first unfinished one, re-reading the session after each, so a
+ * reload resumes where it stopped. Back goes to the previous screen, where what was already
+ * sent can be kept or replaced. A preview records nothing, so its finished screens are
+ * remembered here only.
  */
 async function run(api) {
-  const finished = new Set();
+  const device = { camera: await hasCamera(), phone: matchMedia('(pointer: coarse)').matches };
+  const local = { finished: new Set(), docType: null };
+  const runners = screenRunners(api, local, device);
+  let cursor = null;
+  let advanceFrom = null;
   for (;;) {
-    const view = await api.session();
-    if (view.state === 'expired') return message('expired');
-    if (view.state === 'submitted') return result(view);
-    const index = view.steps.findIndex((step) => !finished.has(step) && !isDone(step, view.progress));
-    renderProgress(view.steps, index === -1 ? view.steps.length : index);
-    screen.dataset.state = index === -1 ? 'review' : view.steps[index];
-    if (index === -1) return submitScreen(api, view);
-    await STEPS[view.steps[index]](api, view);
-    if (view.preview) finished.add(view.steps[index]);
+    const view = (lastView = await api.session());
+    if (view.state !== 'open') return ended(view);
+    if (local.docType === null && view.progress.document_front) local.docType = view.progress.document_type;
+    if (local.docType === null && documentTypes(view).length === 1) local.docType = documentTypes(view)[0];
+    const screens = screensOf(view, local);
+    if (cursor === null) cursor = firstOpen(screens, view, local, 0);
+    else if (advanceFrom !== null) cursor = firstOpen(screens, view, local, advanceFrom + 1);
+    cursor = Math.min(cursor, screens.length - 1);
+    const name = screens[cursor];
+    renderProgress(view.steps, stepOf(name));
+    screen.dataset.state = name;
+    const outcome = await runners[name]({ view, done: isDone(name, view, local), back: cursor > 0 });
+    if (outcome === 'closed') return;
+    if (outcome === 'back') {
+      advanceFrom = null;
+      cursor = Math.max(0, cursor - 1);
+    } else {
+      if (view.preview) local.finished.add(name);
+      advanceFrom = cursor;
+    }
   }
 }
 
@@ -235,7 +310,7 @@ async function main() {
   if (!token || !/^vs_[0-9A-Za-z]+$/.test(sessionId)) return message('invalid');
   const api = createApi(sessionId, token);
   try {
-    const view = await api.session();
+    const view = (lastView = await api.session());
     setLanguage(view.language);
     document.title = t('title');
     applyBranding(view.branding);

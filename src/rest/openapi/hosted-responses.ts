@@ -12,14 +12,14 @@ export const hostedSession = z
   .object({
     object: z.literal('hosted_session'),
     id: z.string(),
-    /** open: capture goes on; submitted: the checks run or ran (no verdict shown); expired. */
-    state: z.enum(['open', 'submitted', 'expired']),
+    /** open: capture goes on; submitted: the checks run or ran (no verdict shown); expired; declined: the applicant declined consent (the session expires as usual). */
+    state: z.enum(['open', 'submitted', 'expired', 'declined']),
     preview: z.boolean(),
     language: z.enum(['en', 'de', 'fr', 'es']),
     expires_at: timestamp,
     steps: z.array(z.enum(['email', 'document', 'selfie', 'liveness'])),
     accepted_document_types: z.array(z.string()),
-    branding: z.object({ brand_name: z.string().nullable(), logo_url: z.string().nullable(), accent_color: z.string().nullable(), support_url: z.string().nullable() }),
+    branding: z.object({ brand_name: z.string().nullable(), logo_url: z.string().nullable(), accent_color: z.string().nullable(), support_url: z.string().nullable(), privacy_url: z.string().nullable() }),
     progress: z.object({
       email_confirmed: z.boolean(),
       document_type: z.string().nullable(),
@@ -28,6 +28,10 @@ export const hostedSession = z
       selfie: z.boolean(),
       liveness: z.boolean(),
     }),
+    /** Consent comes before any capture: uploads and submit answer 409 CONSENT_REQUIRED until it is given. */
+    consent: z.object({ state: z.enum(['required', 'given', 'declined']), version: z.string(), retention_days: z.number().int() }),
+    /** The key's return_url: the end screen's way back; the page follows no other. */
+    return_url: z.string().nullable(),
   })
   .meta({ id: 'HostedSession' });
 
@@ -38,6 +42,10 @@ export const hostedUploadUrl = z
 export const hostedUpload = z
   .object({ object: z.literal('hosted_upload'), upload_id: z.string(), kind: z.string(), side: z.string().nullable(), status: z.literal('uploaded') })
   .meta({ id: 'HostedUpload' });
+
+export const handoff = z
+  .object({ object: z.literal('handoff'), qr_svg: z.string().meta({ description: 'An SVG QR code of this session\'s link (with its token), for a phone to continue on' }) })
+  .meta({ id: 'Handoff' });
 
 export const emailStep = z
   .object({ object: z.literal('email_step'), email_sent: z.boolean(), expires_in: z.number().int(), confirmed: z.boolean(), preview: z.boolean() })

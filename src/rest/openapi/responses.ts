@@ -120,6 +120,10 @@ export const verification = z
     hosted_verify_url: z.string(),
     locale: z.string(),
     metadata: z.record(z.string(), z.string()),
+    /** The applicant's consent recorded by the hosted page before any capture; null until given (and when declined). Uploads through the key API rest on the integrator's own consent. */
+    consent: z.object({ version: z.string(), language: z.string(), given_at: z.string() }).nullable(),
+    /** Where the hosted page's end screen sends the applicant back to, as the key set it. */
+    return_url: z.string().nullable(),
     expires_at: nullableTimestamp,
     created_at: nullableTimestamp,
     updated_at: nullableTimestamp,
@@ -203,6 +207,7 @@ export const flow = z
     logo_url: z.string().nullable(),
     accent_color: z.string().nullable(),
     support_url: z.string().nullable(),
+    privacy_url: z.string().nullable(),
     languages: z.array(z.string()),
     default_email_locale: z.string().nullable(),
     country_policy: policy,
@@ -412,7 +417,7 @@ export const activity = z
     mode: z.enum(['sandbox', 'live']),
     target_type: z.string(),
     target_id: z.string(),
-    surface: z.enum(['console', 'graphql', 'api', 'cli']),
+    surface: z.enum(['console', 'graphql', 'api', 'cli', 'hosted']),
     created_at: z.string(),
   })
   .meta({ id: 'Activity' });

@@ -10,7 +10,7 @@ import { listMembersQuery } from '../console-members.router.js';
 import { decisionBody, listManualReviewsQuery } from '../manual-reviews.schema.js';
 import { grantBody } from '../reverification.router.js';
 import { createApiKeyBody, signInBody } from '../schemas.js';
-import { hostedCodeBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from '../applicant.schema.js';
+import { hostedCodeBody, hostedConsentBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from '../applicant.schema.js';
 import { patchSettingsBody } from '../settings.schema.js';
 import { createTagBody, listApplicantsQuery, listTagsQuery, taggingBody, updateTagBody, usageQuery } from '../tags.schema.js';
 import { completeUploadBody, createUploadBody } from '../uploads.schema.js';
@@ -131,7 +131,9 @@ export const ROUTES: RouteDoc[] = [
   member('delete', '/v1/console/reviews/:id/lock', 'Remove your presence marker', r.reviewLockDeleted),
 
   client('get', '/v1/hosted/verifications/:id', 'The hosted page\'s session: steps, branding, language, progress', h.hostedSession, { errors: [409] }),
-  client('post', '/v1/hosted/verifications/:id/uploads', 'Presign an applicant upload (null upload_url in a preview)', h.hostedUploadUrl, { body: hostedUploadBody, status: 201, errors: [409, 503] }),
+  client('post', '/v1/hosted/verifications/:id/consent', 'Record the applicant\'s consent (agree) or its refusal (decline) before any capture', h.hostedSession, { body: hostedConsentBody, errors: [409] }),
+  client('get', '/v1/hosted/verifications/:id/handoff', 'A QR code of this session\'s link, to continue on a phone', h.handoff, { errors: [409] }),
+  client('post', '/v1/hosted/verifications/:id/uploads', 'Presign an applicant upload (null upload_url in a preview); 409 CONSENT_REQUIRED before consent', h.hostedUploadUrl, { body: hostedUploadBody, status: 201, errors: [409, 503] }),
   client('post', '/v1/hosted/verifications/:id/uploads/:uploadId/complete', 'Complete an applicant upload (checks the stored bytes)', h.hostedUpload, { body: hostedEmptyBody, errors: [409, 503] }),
   client('post', '/v1/hosted/verifications/:id/email', 'Send a one-time code to the applicant\'s address', h.emailStep, { body: hostedEmailBody, errors: [409] }),
   client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', h.emailStep, { body: hostedCodeBody, errors: [409] }),

@@ -20,6 +20,7 @@ const countries = z.array(country).max(300);
 const checkType = z.enum(CHECK_TYPES);
 const documentType = z.enum(DOCUMENT_TYPES);
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048, 'must be at most 2048 characters');
 
 /** A BCP 47 language tag (`en`, `de-CH`), kept as sent. */
 const languageTag = z
@@ -175,6 +176,8 @@ export const flowShape = {
   logoUrl: httpUrl.nullable(),
   accentColor: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB colour').nullable(),
   supportUrl: httpUrl.nullable(),
+  /** The company's privacy notice, linked from the hosted consent step; https, at most 2,048 characters. */
+  privacyUrl: httpsUrl.nullable(),
   /** BCP 47 tags offered on the hosted page. */
   languages: z.array(languageTag).max(50),
   /** BCP 47 tag of the emails' default language. */

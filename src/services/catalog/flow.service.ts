@@ -21,6 +21,7 @@ export interface FlowFields {
   logoUrl?: string | null;
   accentColor?: string | null;
   supportUrl?: string | null;
+  privacyUrl?: string | null;
   languages?: string[];
   defaultEmailLocale?: string | null;
   countryPolicy?: Json | null;

@@ -56,13 +56,14 @@ export async function openApplicantSession(fields: RequestFields, verificationId
   return { ctx, verificationId };
 }
 
-/** Where the page stands: open for capture, submitted (checks running or done), or expired. */
-export type HostedState = 'open' | 'submitted' | 'expired';
+/** Where the page stands: open for capture, submitted (checks running or done), expired, or declined (consent refused). */
+export type HostedState = 'open' | 'submitted' | 'expired' | 'declined';
 
 export function stateOf(v: Verification): HostedState {
   if (v.status === 'expired') return 'expired';
   if (v.status !== 'pending') return 'submitted';
-  return v.expiresAt.getTime() <= Date.now() ? 'expired' : 'open';
+  if (v.expiresAt.getTime() <= Date.now()) return 'expired';
+  return v.consentDeclinedAt ? 'declined' : 'open';
 }
 
 /** The session, locked for the rest of the transaction when `lock` is set. */
@@ -79,6 +80,7 @@ export function requireOpen(v: Verification): void {
   const state = stateOf(v);
   if (state === 'expired') throw conflict('SESSION_EXPIRED', 'This verification session has expired. Ask for a new link.');
   if (state === 'submitted') throw conflict('SESSION_SUBMITTED', 'This verification has already been submitted; nothing more can be changed.');
+  if (state === 'declined') throw conflict('CONSENT_DECLINED', 'The applicant declined consent; this session takes nothing more and expires as usual.');
 }
 
 export function identityOf(ctx: ServiceContext, v: Verification): Identity {
@@ -134,6 +136,7 @@ export interface Branding {
   logo_url: string | null;
   accent_color: string | null;
   support_url: string | null;
+  privacy_url: string | null;
 }
 
 /** The flow's branding as it is now (a rebrand reaches sessions already open). */
@@ -145,6 +148,7 @@ export async function brandingOf(ctx: ServiceContext, v: Verification): Promise<
     logo_url: https(flow?.logoUrl),
     accent_color: flow?.accentColor && /^#[0-9a-fA-F]{6}$/.test(flow.accentColor) ? flow.accentColor : null,
     support_url: https(flow?.supportUrl),
+    privacy_url: flow?.privacyUrl && /^https:\/\//.test(flow.privacyUrl) ? flow.privacyUrl : null,
   };
 }
 

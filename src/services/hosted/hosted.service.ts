@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import QRCode from 'qrcode';
 import { ApiError, invalidRequest } from '../../errors.js';
 import type { UploadKind } from '../../entities/upload.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
@@ -16,6 +17,7 @@ import {
   type HostedState,
   type Progress,
 } from './applicant-session.js';
+import { consentViewOf, requireConsent, type ConsentView } from './consent.js';
 
 /** What the page reads to draw itself: steps, branding, language, progress; never identity or verdict. */
 export interface HostedView {
@@ -28,6 +30,9 @@ export interface HostedView {
   acceptedDocumentTypes: string[];
   branding: Branding;
   progress: Progress;
+  consent: ConsentView;
+  /** The key's return_url for the end screen; the page follows no other. */
+  returnUrl: string | null;
 }
 
 export async function readHostedSession(session: ApplicantSession): Promise<HostedView> {
@@ -43,6 +48,8 @@ export async function readHostedSession(session: ApplicantSession): Promise<Host
     acceptedDocumentTypes: [...v.flowSnapshot.acceptedDocumentTypes],
     branding: await brandingOf(ctx, v),
     progress: await progressOf(ctx, v),
+    consent: await consentViewOf(ctx, v),
+    returnUrl: v.returnUrl ?? null,
   };
 }
 
@@ -72,6 +79,7 @@ export async function requestHostedUpload(session: ApplicantSession, input: Host
   const { ctx } = session;
   const v = await loadSession(ctx.em, session.verificationId);
   requireOpen(v);
+  requireConsent(v);
   if (v.isPreview) {
     refusePreviewInput(v, input);
     return { uploadId: previewUploadId(input.kind), uploadUrl: null, expiresIn: 0, preview: true };
@@ -107,6 +115,7 @@ export async function completeHostedUpload(session: ApplicantSession, uploadId: 
   const { ctx } = session;
   const v = await loadSession(ctx.em, session.verificationId);
   requireOpen(v);
+  requireConsent(v);
   if (v.isPreview) {
     if (!/^(doc|bio)_preview[0-9a-f]{12}$/.test(uploadId)) throw invalidRequest('UPLOAD_NOT_RECEIVED', 'No such preview upload.');
     return { uploadId, kind: uploadId.startsWith('doc_') ? 'document' : 'selfie', side: null, status: 'uploaded' };
@@ -139,6 +148,7 @@ export async function submitHostedSession(session: ApplicantSession): Promise<Ho
   await ctx.em.transactional(async (em) => {
     const v = await loadSession(em, session.verificationId, { lock: true, identity: true });
     requireOpen(v);
+    requireConsent(v);
     const progress = await progressOf({ ...ctx, em } as never, v);
     const missing = v.isPreview ? [] : missingSteps(stepsOf(v), progress);
     if (missing.length > 0) {
@@ -150,4 +160,18 @@ export async function submitHostedSession(session: ApplicantSession): Promise<Ho
   const view = await readHostedSession(session);
   // A preview ends on the result screen too, though its session stays as it was.
   return view.preview ? { ...view, state: 'submitted' } : view;
+}
+
+/**
+ * The QR code a desktop without a camera shows so a phone continues the same session: this
+ * session's link with the caller's own token in the fragment (the token the request carries,
+ * so it hands over nothing the page does not hold already). Drawn here, so the page ships no
+ * QR library and loads nothing from elsewhere.
+ */
+export async function handoffQr(session: ApplicantSession, token: string): Promise<string> {
+  const { ctx } = session;
+  const v = await loadSession(ctx.em, session.verificationId);
+  requireOpen(v);
+  const link = `${ctx.runtime.config.publicUrl}/verify/${v.id}#token=${token}`;
+  return QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
 }

@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import type { Mode } from '../../config.js';
 import type { Identity } from '../../engine/types.js';
+import type { Consent } from '../../entities/verification.entity.js';
 import { recordAudit } from '../audit/index.js';
 import { authorize } from '../access/index.js';
 import { asDate, tenantSql, type ServiceContext } from '../shared/index.js';
@@ -25,9 +26,17 @@ export interface VerificationExportInput {
   mode?: Mode;
 }
 
-const OUTCOME_COLUMNS = ['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at'] as const;
+const OUTCOME_COLUMNS = ['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at',
+  'consent_version', 'consent_language', 'consent_given_at', 'return_url'] as const;
 /** The identity columns (decisions.md applicant field keys) added with include_identity. */
 const IDENTITY_COLUMNS = ['identity_status', 'email', 'reference_id', 'first_name', 'last_name', 'date_of_birth', 'sex', 'nationality', 'document_type', 'document_number', 'issuing_country', 'expiry_date', 'national_id'] as const;
+
+/** The applicant's consent recorded by the hosted page (empty cells until given). */
+const consentCells = (consent: Consent | null) => ({
+  consent_version: consent?.version ?? null,
+  consent_language: consent?.language ?? null,
+  consent_given_at: consent?.given_at ?? null,
+});
 
 const modesOf = (ctx: ServiceContext, mode?: Mode): Mode[] => (mode ? ctx.modes.filter((m) => m === mode) : ctx.modes);
 
@@ -93,7 +102,7 @@ export async function exportVerifications(ctx: ServiceContext, input: Verificati
     let after: { createdAt: string; id: string } | null = null;
     while (sent < rows) {
       const batch: Record<string, unknown>[] = await tenantSql(scoped).query<Record<string, unknown>>(
-        `select v.id, v.mode, v.status, v.verdict, v.decline_type, v.reason_codes, v.change_reason, v.flow_id, v.created_at, v.decided_at${input.includeIdentity ? ', v.identity' : ''}
+        `select v.id, v.mode, v.status, v.verdict, v.decline_type, v.reason_codes, v.change_reason, v.flow_id, v.created_at, v.decided_at, v.consent, v.return_url${input.includeIdentity ? ', v.identity' : ''}
            from verifications v
           where v.merchant_id = $1 and v.mode = any($2::text[]) and v.created_at >= $3 and v.created_at <= $4
             and ($5::timestamptz is null or (v.created_at, v.id) < ($5::timestamptz, $6::text))
@@ -113,6 +122,8 @@ export async function exportVerifications(ctx: ServiceContext, input: Verificati
           flow_id: r.flow_id,
           created_at: asDate(r.created_at as string),
           decided_at: r.decided_at ? asDate(r.decided_at as string) : null,
+          ...consentCells(r.consent as Consent | null),
+          return_url: r.return_url ?? null,
           ...(input.includeIdentity ? identityCells(ctx, r.identity as string | null) : {}),
         };
       }

@@ -46,7 +46,7 @@ export interface ServiceContext {
   modes: Mode[];
   runtime: Runtime;
   /** Where the call came in, for team activity rows: console (REST /v1/console), graphql, api (a secret key), cli. */
-  surface?: 'console' | 'graphql' | 'api' | 'cli';
+  surface?: 'console' | 'graphql' | 'api' | 'cli' | 'hosted';
   /** GraphQL only: the request's DataLoaders, created lazily by loadersOf(ctx). */
   loaders?: Loaders;
 }

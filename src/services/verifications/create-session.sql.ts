@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import { sha256Hex } from '../../crypto.js';
 import type { Step } from '../../entities/flow.entity.js';
-import type { FlowSnapshot, SandboxInput, VerificationStatus } from '../../entities/verification.entity.js';
+import type { Consent, FlowSnapshot, SandboxInput, VerificationStatus } from '../../entities/verification.entity.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { verificationEventData, type EventType } from '../webhooks/index.js';
 import { type CreateFlow, checkOfStep, snapshotOf } from '../catalog/index.js';
@@ -53,6 +53,8 @@ export interface NewVerification {
   updatedAt: Date;
   sequence: number;
   apiKeyId: string | null;
+  consent: Consent | null;
+  returnUrl: string | null;
   checks: NewCheck[];
 }
 
@@ -72,6 +74,8 @@ export interface SessionInput {
   processNow: boolean;
   /** A flow preview's session (decisions.md): sandbox, never billed or matched. */
   isPreview?: boolean;
+  /** Where the hosted page's end screen sends the applicant (checked by the caller). */
+  returnUrl?: string | null;
 }
 
 export interface NewSession {
@@ -102,7 +106,7 @@ export function buildSession(input: SessionInput): NewSession {
     id: newId('vs'), status: 'pending', mode: input.mode, flow: { id: input.flow.id }, flowSnapshot: snapshotOf(input.flow, input.flow.steps),
     verdict: null, score: null, reasonCodes: [], changeReason: null, declineType: null, identityVersion: 0, identityEditedAt: null,
     locale: input.locale, metadata: input.metadata, sandbox: input.sandbox, expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000),
-    createdAt: now, updatedAt: now, sequence: 0, apiKeyId: input.apiKeyId,
+    createdAt: now, updatedAt: now, sequence: 0, apiKeyId: input.apiKeyId, consent: null, returnUrl: input.returnUrl ?? null,
     checks: input.flow.steps.map((step, position) => newCheck(step, position, now)),
   };
   const events: NewSession['events'] = [];
@@ -124,8 +128,8 @@ const INSERT_SESSION = `
 with v as (
   insert into verifications (id, merchant_id, created_at, mode, updated_at, status, flow_id, flow_snapshot, reason_codes, identity_version,
     client_token_hash, locale, metadata, expires_at, sequence, sandbox, is_preview, api_key_id, identity,
-    email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, document_expires_on)
-  values ($1, $2, $3, $4, $3, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, $28, $14, $15, $16, $17, $18, $19, $20::date)
+    email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, document_expires_on, return_url)
+  values ($1, $2, $3, $4, $3, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, $28, $14, $15, $16, $17, $18, $19, $20::date, $29)
   returning id
 ), c as (
   insert into checks (id, merchant_id, created_at, mode, updated_at, verification_id, position, type, required, sensitivity, threshold, config, status, provider_tier, reason_codes)
@@ -159,6 +163,6 @@ export async function insertSession(sql: RawSql, s: NewSession, grantId: string 
     v.id, input.merchantId, v.createdAt, v.mode, v.status, v.flow.id, JSON.stringify(v.flowSnapshot), sha256Hex(s.clientToken), v.locale,
     JSON.stringify(v.metadata), v.expiresAt, v.sequence, input.sandbox ? JSON.stringify(input.sandbox) : null, v.apiKeyId, input.identity,
     f.email, f.reference, f.document, f.nationalId, input.documentExpiresOn, JSON.stringify(checks), JSON.stringify(s.events), grantId,
-    answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null, input.isPreview ?? false,
+    answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null, input.isPreview ?? false, v.returnUrl,
   ], 'idv_insert_session');
 }

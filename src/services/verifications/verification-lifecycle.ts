@@ -123,9 +123,11 @@ export function settle(em: EntityManager, verification: Verification, outcome: O
 
 /**
  * Closes an open session as expired (time ran out, or R4/R7/R8 with a reason code):
- * verification.expired then verification.completed.
+ * verification.expired then verification.completed. Time running out on a session whose
+ * applicant declined consent on the hosted page says so with CONSENT_DECLINED.
  */
 export function expire(em: EntityManager, verification: Verification, reasonCode?: string, changeReason: ChangeReason = 'engine'): void {
+  reasonCode ??= verification.consentDeclinedAt ? 'CONSENT_DECLINED' : undefined;
   moveTo(verification, 'expired');
   verification.verdict = null;
   verification.changeReason = changeReason;

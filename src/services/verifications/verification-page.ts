@@ -1,6 +1,6 @@
 import type { Mode } from '../../config.js';
 import type { Check } from '../../entities/check.entity.js';
-import type { ChangeReason, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
+import type { ChangeReason, Consent, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
 import { type ServiceContext, type Page, type PageParams, asDate, tenantSql, normaliseEmailForMatch } from '../shared/index.js';
 
 /** A verification as a list page shows it: plain values, no identity, relations by id. */
@@ -21,6 +21,8 @@ export interface VerificationListItem {
   updatedAt: Date;
   flow: { id: string };
   applicant: { id: string } | null;
+  consent: Consent | null;
+  returnUrl: string | null;
 }
 
 interface Row {
@@ -40,10 +42,13 @@ interface Row {
   updated_at: string | Date;
   flow_id: string;
   applicant_id: string | null;
+  consent: Consent | null;
+  return_url: string | null;
 }
 
 const COLUMNS = `v.id, v.status, v.mode, v.verdict, v.score, v.reason_codes, v.change_reason, v.identity_version,
-  v.identity_edited_at, v.locale, v.metadata, v.expires_at, v.created_at, v.updated_at, v.flow_id, v.applicant_id`;
+  v.identity_edited_at, v.locale, v.metadata, v.expires_at, v.created_at, v.updated_at, v.flow_id, v.applicant_id,
+  v.consent, v.return_url`;
 
 const toItem = (r: Row): VerificationListItem => ({
   id: r.id,
@@ -62,6 +67,8 @@ const toItem = (r: Row): VerificationListItem => ({
   updatedAt: asDate(r.updated_at),
   flow: { id: r.flow_id },
   applicant: r.applicant_id === null ? null : { id: r.applicant_id },
+  consent: r.consent ?? null,
+  returnUrl: r.return_url ?? null,
 });
 
 /**

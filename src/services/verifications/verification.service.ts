@@ -24,6 +24,29 @@ export interface CreateVerificationInput {
   locale?: string;
   metadata?: Record<string, string>;
   sandbox?: SandboxRequest;
+  return_url?: string;
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The hosted end screen's way back (decisions.md): https, or http on a local host in sandbox
+ * (a developer's own machine); no credentials in it. Only this URL is ever followed by the page.
+ */
+export function checkedReturnUrl(raw: string, mode: Mode): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw parameterInvalid('return_url', 'return_url must be an absolute https URL.');
+  }
+  const local = LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost');
+  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && local && mode === 'sandbox');
+  if (!allowed) {
+    throw parameterInvalid('return_url', mode === 'sandbox' ? 'return_url must be an https URL (http only on localhost in sandbox).' : 'return_url must be an https URL.');
+  }
+  if (url.username || url.password) throw parameterInvalid('return_url', 'return_url must not carry credentials.');
+  return raw;
 }
 
 /** BCP 47, canonicalised; unknown tags are refused (decisions.md). */
@@ -48,7 +71,9 @@ function identityToSeal(input: CreateVerificationInput, runsNow: boolean): Ident
   const identity: Identity = {};
   if (input.applicant?.email) identity.email = input.applicant.email.trim();
   if (input.applicant?.reference_id) identity.reference_id = input.applicant.reference_id;
-  if (input.sandbox?.document || runsNow) identity.document = input.sandbox?.document ?? sandboxSpecimen();
+  // Every sandbox session reads a document: the given one, else the specimen (a session left
+  // pending for the hosted page or the key API's uploads too, so it settles with its outcome).
+  if (input.sandbox || runsNow) identity.document = input.sandbox?.document ?? sandboxSpecimen();
   return identity;
 }
 
@@ -75,6 +100,7 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
   if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
   const locale = input.locale ? canonicalLocale(input.locale) : 'en';
   const runsNow = !!input.sandbox && input.sandbox.outcome !== 'pending';
+  const returnUrl = input.return_url ? checkedReturnUrl(input.return_url, mode) : null;
   const identity = identityToSeal(input, runsNow);
   const sealed = sealIdentity(ctx.runtime.vault, identity);
   const expiry = identity.document?.expiry_date;
@@ -104,6 +130,7 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
         fingerprints: sealed.fingerprints,
         documentExpiresOn: expiry && /^\d{4}-\d{2}-\d{2}$/.test(expiry) ? expiry : null,
         processNow: runsNow,
+        returnUrl,
       });
       const created = { verification: session.verification, clientToken: session.clientToken };
       await insertSession(sql, session, gate.grantId ?? null, idempotency ? idempotency.claim.answer(201, idempotency.present(created)) : null);
