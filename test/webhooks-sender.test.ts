@@ -179,7 +179,12 @@ describe('batched attempt records', () => {
       outcome({ endpointId: 'e', finishedAt: 1, decision: { kind: 'failed' } }),
       outcome({ endpointId: 'e', finishedAt: 2, decision: { kind: 'delivered' } }),
     ]);
-    expect(Object.fromEntries(actions)).toEqual({ a: 'restart', b: 'gone', c: 'fail', e: 'ok' });
+    expect(Object.fromEntries(actions)).toEqual({
+      a: { action: 'restart', failures: 1 },
+      b: { action: 'gone', failures: 0 },
+      c: { action: 'fail', failures: 1 },
+      e: { action: 'ok', failures: 0 },
+    });
   });
 
   it('an attempt is written only under the claim it was made with, and five days of failures disable the endpoint', async () => {
@@ -189,11 +194,11 @@ describe('batched attempt records', () => {
     const d = leased[0]!;
     const failure = { statusCode: 500, error: 'HTTP 500', durationMs: 3, retryAfterSeconds: null };
     const stale = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
-    expect(stale).toEqual([]);
+    expect(stale).toEqual({ retries: [], paused: [] });
     expect(await delivery(d.id)).toMatchObject({ attempt_count: 0, attempts: [], claim_token: d.claimToken });
 
     await server.sql(`update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
-    const retries = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const { retries } = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
     expect(retries.map((r) => r.deliveryId)).toEqual([d.id]);
     expect(await delivery(d.id)).toMatchObject({ status: 'pending', attempt_count: 1, claim_token: null, lease_until: null });
     const [endpointRow] = await server.sql(`select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);

@@ -7,6 +7,8 @@ import { JOBS } from './index.js';
 import type { JobDefinition } from './job.js';
 import type { Logger } from '../logger.js';
 
+const DEFAULT_CONCURRENCY = 5;
+
 export interface JobsOptions {
   /** Poll interval; LISTEN/NOTIFY wakes Postgres workers sooner. */
   processEvery?: string | number;
@@ -52,10 +54,18 @@ export class Jobs {
     this.agenda.on('error', (error: Error) => logger.error({ err: error }, 'jobs: store error'));
   }
 
-  /** Defines every job's handler; a process must do this before it enqueues or works. */
+  /**
+   * Defines every job's handler; a process must do this before it enqueues or works. Each kind
+   * gets its own slots: the process-wide limit is the sum of the kinds' concurrencies (Agenda's
+   * default of 20 in all let 20 delivery retries to a dead endpoint hold every slot while check
+   * runs waited). A kind with a `lockLimit` locks at most that many ahead (Agenda's default
+   * locks a whole due backlog, one statement per job, on every scan).
+   */
   register(runtime: Runtime, jobs: JobDefinition<any>[] = JOBS): void {
+    this.agenda.maxConcurrency(jobs.reduce((sum, job) => sum + (job.concurrency ?? DEFAULT_CONCURRENCY), 0));
     for (const job of jobs) {
       const lockLifetime = Math.min(job.lockLifetimeMs ?? this.lockLifetimeMs, this.lockLifetimeMs);
+      const concurrency = job.concurrency ?? DEFAULT_CONCURRENCY;
       this.agenda.define(
         job.name,
         async (agendaJob) => {
@@ -66,7 +76,7 @@ export class Jobs {
             await stopHeartbeat();
           }
         },
-        { concurrency: job.concurrency ?? 5, lockLifetime },
+        { concurrency, lockLifetime, ...(job.lockLimit ? { lockLimit: job.lockLimit } : {}), ...(job.priority ? { priority: job.priority } : {}) },
       );
     }
   }

@@ -8,11 +8,15 @@ export interface DeliverWebhookData {
 
 /**
  * One attempt of one webhook delivery. Receiver failures are expected outcomes recorded on
- * the delivery, not job errors; the retry is scheduled by the service, not by Agenda.
+ * the delivery, not job errors; the retry is scheduled by the service, not by Agenda. Its own
+ * slots (see Jobs.register): deliveries never hold the slots check runs need.
  */
 export const deliverWebhookJob: JobDefinition<DeliverWebhookData> = {
   name: DELIVER_WEBHOOK_JOB,
-  concurrency: 20,
+  concurrency: 10,
+  // A backlog (an endpoint down for hours) is worked a few dozen at a time, never locked in bulk.
+  lockLimit: 40,
+  priority: 'low',
   handler: async (runtime: Runtime, data) => {
     await deliverWebhook(runtime, data.deliveryId);
   },

@@ -18,6 +18,7 @@ import { Migration20261125115000EngineFindings } from './Migration20261125115000
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
 import { Migration20261126010000SealedEvidence } from './Migration20261126010000SealedEvidence.js';
+import { Migration20261126010100EndpointPause } from './Migration20261126010100EndpointPause.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
   { name: 'Migration20261125140000RequestLogsByKey', class: Migration20261125140000RequestLogsByKey },
   { name: 'Migration20261126010000SealedEvidence', class: Migration20261126010000SealedEvidence },
+  { name: 'Migration20261126010100EndpointPause', class: Migration20261126010100EndpointPause },
 ];
