@@ -37,7 +37,8 @@ describe('a job finishing while Agenda checks its lock', () => {
           await sleep(Math.max(0, startedAt + checkEvery - 80 - Date.now()));
           await holder.query('begin');
           await holder.query(`select 1 from agenda_jobs where name = 'test.finish-race' for update`);
-          setTimeout(() => void holder.query('commit').then(() => (releasedAt = Date.now())), 300);
+          // Released half an interval after the check: well before the next one, whatever the machine's lag.
+          setTimeout(() => void holder.query('commit').then(() => (releasedAt = Date.now())), Math.max(50, startedAt + checkEvery * 1.5 - Date.now()));
           returnedAt = Date.now();
         },
       },
@@ -50,7 +51,8 @@ describe('a job finishing while Agenda checks its lock', () => {
       // Not vacuous: the finish really was held back after the handler returned.
       expect(releasedAt).toBeGreaterThan(returnedAt);
       expect(errorLines(lines)).toEqual([]);
-      expect(lines.filter((l) => l.includes('no lockedAt'))).toEqual([]);
+      // Avoided, not merely reworded: neither the error nor the warning that replaces it.
+      expect(lines.filter((l) => l.includes('no lockedAt') || l.includes('finish was being saved'))).toEqual([]);
       const [row] = await server.sql(`select locked_at, fail_count from agenda_jobs where name = 'test.finish-race'`);
       expect(row).toMatchObject({ locked_at: null });
       expect(row.fail_count ?? 0).toBe(0);
