@@ -39,8 +39,8 @@ async function createWithBacklog(ctx: BenchContext): Promise<Measurement> {
       [other.merchantId, endpointId, BACKLOG, RUN],
     );
     await pool.query(
-      `insert into agenda_jobs (name, next_run_at, data) select 'webhooks.deliver', now(), jsonb_build_object('deliveryId', 'del_dead' || $2 || g) from generate_series(1, $1::int) g`,
-      [BACKLOG, RUN],
+      `insert into agenda_jobs (name, next_run_at, data) select 'webhooks.deliver', now(), jsonb_build_object('deliveryId', 'del_dead' || $2 || g, 'endpointId', $3::text) from generate_series(1, $1::int) g`,
+      [BACKLOG, RUN, endpointId],
     );
     ctx.log(`  ${BACKLOG} due deliveries (and their jobs) to a dead endpoint of another account`);
     return await ctx.measure({ url: `${ctx.serviceUrl}/v1/verifications`, method: 'POST', headers: { authorization: `Bearer ${ctx.sandboxKey}` }, perRequest: pendingCreate });

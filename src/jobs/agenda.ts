@@ -103,6 +103,11 @@ export class Jobs {
     await this.agenda.schedule(when, name, data);
   }
 
+  /** Removes the jobs `name` whose data contains `data` (one statement), running or not; returns how many. */
+  async cancel(name: string, data: Record<string, unknown>): Promise<number> {
+    return this.agenda.cancel({ name, data });
+  }
+
   /**
    * One job `name` per `windowMs` window, run at the window's end: callers that each need
    * "a run at or soon after t" share one store write per window instead of one each. A

@@ -56,9 +56,40 @@ export function signedHeaders(secret: string, eventId: string, body: string): Re
   return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signPayload(secret, eventId, timestamp, body) };
 }
 
+/**
+ * What a delivery job carries: the delivery, and its endpoint so that pausing the endpoint can
+ * cancel all of its jobs in one statement (Agenda matches job data by containment).
+ */
+export interface DeliverJobData {
+  deliveryId: string;
+  endpointId?: string;
+}
+
 /** Hands deliveries to the Agenda delivery job, which claims each before its attempt. */
 export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
-  for (const deliveryId of ids) await runtime.jobs.now(DELIVER_WEBHOOK_JOB, { deliveryId });
+  if (ids.length === 0) return;
+  const rows = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ id: string; endpoint_id: string }>(`select id, endpoint_id from webhook_deliveries where id = any($1::text[])`, [ids]),
+  );
+  for (const row of rows) await runtime.jobs.now<DeliverJobData>(DELIVER_WEBHOOK_JOB, { deliveryId: row.id, endpointId: row.endpoint_id });
+}
+
+/**
+ * A newly paused endpoint: its deliveries due before the pause ends wait for its end (no
+ * attempt spent), and every delivery job of the endpoint is cancelled in one statement, so a
+ * backlog of thousands is not woken one job at a time to be told so. Deliveries due later lost
+ * their job too: the stale sweep wakes them once due (it skips paused endpoints).
+ */
+async function parkEndpoint(runtime: Runtime, endpointId: string): Promise<void> {
+  await withConnection(runtime.orm, (sql) =>
+    sql.query(
+      `update webhook_deliveries d set next_attempt_at = e.paused_until, updated_at = now()
+       from webhook_endpoints e
+       where e.id = $1 and d.endpoint_id = e.id and e.paused_until > now() and d.status = 'pending' and d.lease_until is null and d.next_attempt_at < e.paused_until`,
+      [endpointId],
+    ),
+  );
+  await runtime.jobs.cancel(DELIVER_WEBHOOK_JOB, { endpointId });
 }
 
 /**
@@ -66,9 +97,13 @@ export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<
  * one); a paused endpoint gets one probe job at the end of its pause.
  */
 export async function scheduleRetries(runtime: Runtime, recorded: Recorded): Promise<void> {
-  for (const retry of recorded.retries) await runtime.jobs.schedule(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId });
+  const paused = new Set(recorded.paused.map((p) => p.endpointId));
+  for (const retry of recorded.retries) {
+    if (!paused.has(retry.endpointId)) await runtime.jobs.schedule<DeliverJobData>(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId, endpointId: retry.endpointId });
+  }
   for (const pause of recorded.paused) {
     runtime.logger.warn(`webhooks: endpoint ${pause.endpointId} paused until ${pause.until.toISOString()} after failing repeatedly; its deliveries wait (no attempt spent) and one probe is sent then`);
+    await parkEndpoint(runtime, pause.endpointId);
     await runtime.jobs.schedule(pause.until, RESUME_ENDPOINT_JOB, { endpointId: pause.endpointId });
   }
 }
@@ -154,7 +189,7 @@ export function decide(result: SendResult, state: { attemptCount: number; deferr
 interface ClaimedDelivery { id: string; endpoint_id: string; event_id: string; body: string; attempt_count: number; deferred_seconds: number }
 interface EndpointState { url: string; status: string; deleted_at: Date | string | null; secret_ciphertext: string; failing_since: Date | string | null }
 
-type Claim = { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'parked' } | { kind: 'busy' } | { kind: 'none' };
+type Claim = { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'parked' } | { kind: 'busy'; endpointId: string } | { kind: 'none' };
 
 /**
  * Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds
@@ -188,7 +223,7 @@ async function claim(runtime: Runtime, deliveryId: string, token: string): Promi
          returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
         [LEASE_SECONDS, token, deliveryId, due.endpoint_id, MAX_IN_FLIGHT_PER_ENDPOINT],
       );
-      return rows[0] ? { kind: 'claimed', delivery: rows[0] } : { kind: 'busy' };
+      return rows[0] ? { kind: 'claimed', delivery: rows[0] } : { kind: 'busy', endpointId: due.endpoint_id };
     }),
   );
 }
@@ -196,9 +231,12 @@ async function claim(runtime: Runtime, deliveryId: string, token: string): Promi
 /** A wake-up that came before the due time (clocks, duplicates) goes back to sleep until then. */
 async function rescheduleIfEarly(runtime: Runtime, deliveryId: string): Promise<void> {
   const [row] = await withConnection(runtime.orm, (sql) =>
-    sql.query<{ next_attempt_at: Date | string }>(`select next_attempt_at from webhook_deliveries where id = $1 and status = 'pending' and lease_until is null and next_attempt_at > now()`, [deliveryId]),
+    sql.query<{ next_attempt_at: Date | string; endpoint_id: string }>(
+      `select next_attempt_at, endpoint_id from webhook_deliveries where id = $1 and status = 'pending' and lease_until is null and next_attempt_at > now()`,
+      [deliveryId],
+    ),
   );
-  if (row) await runtime.jobs.schedule(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId });
+  if (row) await runtime.jobs.schedule<DeliverJobData>(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: row.endpoint_id });
 }
 
 /** Closes a delivery without an attempt (endpoint deleted or disabled: deliveries stop). */
@@ -217,7 +255,9 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
   const claimed = await claim(runtime, deliveryId, token);
   if (claimed.kind === 'none') return rescheduleIfEarly(runtime, deliveryId);
   if (claimed.kind === 'parked') return;
-  if (claimed.kind === 'busy') return runtime.jobs.schedule(new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random())), DELIVER_WEBHOOK_JOB, { deliveryId });
+  if (claimed.kind === 'busy') {
+    return runtime.jobs.schedule<DeliverJobData>(new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random())), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: claimed.endpointId });
+  }
   const delivery = claimed.delivery;
   const [endpoint] = await withConnection(runtime.orm, (sql) =>
     sql.query<EndpointState>(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = $1`, [delivery.endpoint_id]),

@@ -39,6 +39,7 @@ export interface AttemptOutcome {
 
 export interface ScheduledRetry {
   deliveryId: string;
+  endpointId: string;
   at: Date;
 }
 
@@ -177,7 +178,10 @@ export async function recordOutcomes(orm: Runtime['orm'], outcomes: AttemptOutco
       inTransaction(sql, async () => {
         const written = await updateDeliveries(sql, rows);
         recorded.paused.push(...(await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))))));
-        for (const row of rows) if (row.next && written.has(row.id)) recorded.retries.push({ deliveryId: row.id, at: row.next });
+        chunk.forEach((o, i) => {
+          const row = rows[i]!;
+          if (row.next && written.has(row.id)) recorded.retries.push({ deliveryId: row.id, endpointId: o.endpointId, at: row.next });
+        });
       }),
     );
   }
