@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startEmbeddedPostgres } from './embedded/postgres.js';
-import { startEmbeddedS3 } from './embedded/s3.js';
+import { embeddedStoreCredentials, startEmbeddedS3 } from './embedded/s3.js';
 import { Jobs, type JobsOptions } from './jobs/agenda.js';
 import { migrate, openOrm } from './orm.js';
 import { Storage } from './storage/s3.js';
@@ -70,9 +70,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       databaseUrl = db.url;
     }
     let s3Endpoint = config.s3.endpoint;
+    let s3Credentials = { accessKeyId: config.s3.accessKeyId, secretAccessKey: config.s3.secretAccessKey };
     if (!s3Endpoint && options.storage !== false) {
+      // Signed requests only, with this installation's own key pair (never s3rver's well-known one).
+      s3Credentials = embeddedStoreCredentials(s3Credentials, config.dataDir, logger);
       // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
-      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, 0, [new URL(config.publicUrl).origin]);
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, s3Credentials, 0, [new URL(config.publicUrl).origin]);
       stops.push(['store', store.stop]);
       s3Endpoint = store.endpoint;
     }
@@ -81,7 +84,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const applied = await migrate(orm);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
 
-    const storage = new Storage({ ...config.s3, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
+    const storage = new Storage({ ...config.s3, ...s3Credentials, endpoint: s3Endpoint ?? 'http://127.0.0.1:1' });
     stops.push(['store client', async () => storage.destroy()]);
     if (options.storage !== false) await storage.ensureBucket();
 

@@ -69,8 +69,9 @@ describe('verifications.retention', () => {
     const otherAncient = await createWithEvidence(unique('ancient'), other.keys.sandbox.secret_key);
     await backdate(otherAncient, 1100);
 
-    const [oldUpload] = await server.sql(`select id, storage_key from uploads where verification_id = $1`, [old]);
-    expect(await server.runtime.storage.head(oldUpload.storage_key)).not.toBeNull();
+    // The evidence is the sealed copy complete made (the upload key is emptied at complete).
+    const [oldUpload] = await server.sql(`select id, storage_key, evidence_key from uploads where verification_id = $1`, [old]);
+    expect(await server.runtime.storage.head(oldUpload.evidence_key)).not.toBeNull();
     expect((await lookup([oldEmail])).body.data[0].found).toBe(true);
     const before = await read(old);
 
@@ -91,7 +92,7 @@ describe('verifications.retention', () => {
       expect(row.email_fingerprint).not.toBeNull();
     }
     // Images: the object and its upload row are gone; the recent one keeps its own.
-    expect(await server.runtime.storage.head(oldUpload.storage_key)).toBeNull();
+    expect(await server.runtime.storage.head(oldUpload.evidence_key)).toBeNull();
     expect(await server.sql(`select 1 from uploads where verification_id = $1`, [old])).toEqual([]);
     expect(await server.sql(`select 1 from uploads where verification_id = $1`, [recent])).toHaveLength(1);
 

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../src/services/access/index.js';
-import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, type AttemptOutcome, DeliverySender } from '../src/services/webhooks/index.js';
+import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, resumeEndpoint, type AttemptOutcome, DeliverySender } from '../src/services/webhooks/index.js';
 import { sql } from './support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver.js';
 import { withTestServer } from './support/account.js';
@@ -179,7 +179,12 @@ describe('batched attempt records', () => {
       outcome({ endpointId: 'e', finishedAt: 1, decision: { kind: 'failed' } }),
       outcome({ endpointId: 'e', finishedAt: 2, decision: { kind: 'delivered' } }),
     ]);
-    expect(Object.fromEntries(actions)).toEqual({ a: 'restart', b: 'gone', c: 'fail', e: 'ok' });
+    expect(Object.fromEntries(actions)).toEqual({
+      a: { action: 'restart', failures: 1 },
+      b: { action: 'gone', failures: 0 },
+      c: { action: 'fail', failures: 1 },
+      e: { action: 'ok', failures: 0 },
+    });
   });
 
   it('an attempt is written only under the claim it was made with, and five days of failures disable the endpoint', async () => {
@@ -189,14 +194,70 @@ describe('batched attempt records', () => {
     const d = leased[0]!;
     const failure = { statusCode: 500, error: 'HTTP 500', durationMs: 3, retryAfterSeconds: null };
     const stale = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
-    expect(stale).toEqual([]);
+    expect(stale).toEqual({ retries: [], paused: [] });
     expect(await delivery(d.id)).toMatchObject({ attempt_count: 0, attempts: [], claim_token: d.claimToken });
 
     await server.sql(`update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
-    const retries = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const { retries } = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
     expect(retries.map((r) => r.deliveryId)).toEqual([d.id]);
     expect(await delivery(d.id)).toMatchObject({ status: 'pending', attempt_count: 1, claim_token: null, lease_until: null });
     const [endpointRow] = await server.sql(`select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);
     expect(endpointRow).toEqual({ status: 'disabled', disabled_reason: 'failing' });
+  });
+});
+
+describe('one endpoint cannot take every attempt (issue 27)', () => {
+  it('the sender keeps at most its per-endpoint cap of attempts in flight for one endpoint; the rest wait their turn', async () => {
+    await endpoint('/slow');
+    receiver.queue('/slow', ...Array.from({ length: 12 }, () => ({ delayMs: 400 })));
+    await outbox(12);
+    const sender = new DeliverySender(server.runtime, { concurrency: 64, perEndpoint: 4 });
+    const { leased } = await fanOutBatch(server.runtime, 200, 400);
+    sender.enqueue(leased);
+    const requests = await receiver.waitFor(12, atPath('/slow'), 20_000);
+    await sender.close();
+    // Each answer takes 400 ms: with 4 in flight, no 300 ms window sees more than 4 arrive.
+    const at = requests.map((r) => r.at).sort((a, b) => a - b);
+    const busiest = Math.max(...at.map((t) => at.filter((u) => u >= t && u < t + 300).length));
+    expect(busiest).toBeLessThanOrEqual(4);
+    expect(at[at.length - 1]! - at[0]!).toBeGreaterThanOrEqual(700);
+  });
+
+  it('an endpoint failing 10 times in a row is paused (still active): new deliveries for it wait without a lease or a job, and one probe is scheduled', async () => {
+    const ep = await endpoint('/down');
+    receiver.queue('/down', ...Array.from({ length: 10 }, () => ({ status: 500 })));
+    await outbox(10);
+    const sender = new DeliverySender(server.runtime);
+    sender.enqueue((await fanOutBatch(server.runtime, 200, 400)).leased);
+    await sender.close();
+    const [row] = await server.sql(`select status, consecutive_failures, paused_until from webhook_endpoints where id = $1`, [ep.id]);
+    expect(row).toMatchObject({ status: 'active', consecutive_failures: 10 });
+    expect(new Date(row.paused_until).getTime()).toBeGreaterThan(Date.now() + 20_000);
+    const [probe] = await server.sql(`select next_run_at from agenda_jobs where name = 'webhooks.resume' and data->>'endpointId' = $1`, [ep.id]);
+    expect(new Date(probe.next_run_at).getTime()).toBe(new Date(row.paused_until).getTime());
+
+    const jobsBefore = await deliverJobs();
+    await outbox(3);
+    const batch = await fanOutBatch(server.runtime, 200, 400);
+    expect(batch.leased).toEqual([]);
+    expect(batch.deliveryIds).toEqual([]);
+    expect(await deliverJobs()).toBe(jobsBefore);
+    const parked = await server.sql(`select id, next_attempt_at, lease_until from webhook_deliveries where endpoint_id = $1 and attempt_count = 0`, [ep.id]);
+    expect(parked).toHaveLength(3);
+    for (const p of parked) expect(new Date(p.next_attempt_at).getTime()).toBe(new Date(row.paused_until).getTime());
+    // The stale sweep leaves a paused endpoint's deliveries to its probe.
+    await server.sql(`update webhook_deliveries set next_attempt_at = now() - interval '2 minutes' where endpoint_id = $1 and attempt_count = 0`, [ep.id]);
+    expect(await server.sql(`select 1 from webhook_deliveries where endpoint_id = $1 and id = any($2)`, [ep.id, await recoverStaleDeliveries(server.runtime)])).toEqual([]);
+
+    // The pause ends and the receiver answers again: the probe is delivered, the pause cleared, the waiting deliveries queued.
+    await server.sql(`update webhook_endpoints set paused_until = now() - interval '1 second' where id = $1`, [ep.id]);
+    await resumeEndpoint(server.runtime, ep.id);
+    expect((await server.sql(`select consecutive_failures, paused_until from webhook_endpoints where id = $1`, [ep.id]))[0]).toEqual({ consecutive_failures: 0, paused_until: null });
+    const states = await server.sql(
+      `select d.status, exists (select 1 from agenda_jobs j where j.name = 'webhooks.deliver' and j.data->>'deliveryId' = d.id) as queued from webhook_deliveries d where d.id = any($1)`,
+      [parked.map((p) => p.id)],
+    );
+    expect(states.filter((d) => d.status === 'delivered')).toHaveLength(1);
+    expect(states.filter((d) => d.status === 'pending')).toEqual([{ status: 'pending', queued: true }, { status: 'pending', queued: true }]);
   });
 });

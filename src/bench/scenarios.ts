@@ -8,6 +8,7 @@ import { requestLogComparisons, requestLogScenarios } from './request-log-cost.j
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 import { engineScenarios } from './engine.js';
+import { deadEndpointComparisons, deadEndpointScenarios } from './dead-endpoint.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -75,6 +76,7 @@ export const scenarios: Scenario[] = [
   single('healthz', 'service GET /healthz', (ctx) => ({ url: `${ctx.serviceUrl}/healthz` })),
   single('merchant', 'service GET /v1/merchant (authenticated)', (ctx) => ({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) })),
   ...verificationScenarios,
+  ...deadEndpointScenarios,
   ...graphqlScenarios,
   ...reviewQueueScenarios,
   ...webhookScenarios,
@@ -103,6 +105,7 @@ export const comparisons: Comparison[] = [
   // Webhook delivery through outbox, Agenda and the delivery log against a plain sign-and-POST loop.
   { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
   ...verificationComparisons,
+  ...deadEndpointComparisons,
   ...lookupComparisons,
   ...reviewQueueComparisons,
   ...logsComparisons,

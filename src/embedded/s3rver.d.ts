@@ -18,3 +18,12 @@ declare module '@20minutes/s3rver' {
 }
 
 declare module 'async-exit-hook';
+
+declare module '@20minutes/s3rver/lib/models/account.js' {
+  /** s3rver's process-wide registry of key pairs (the dummy account signs every request it accepts). */
+  export default class AWSAccount {
+    static DUMMY_ACCOUNT: AWSAccount;
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  }
+}

@@ -21,7 +21,7 @@ export async function loadCheckImages(runtime: Runtime, em: EntityManager, verif
       continue;
     }
     if (!IMAGE_TYPES.test(upload.contentType)) continue;
-    const bytes = await runtime.storage.read(upload.storageKey);
+    const bytes = await runtime.storage.readEvidence(upload);
     if (upload.kind === 'selfie') selfies.push(bytes);
     else if ((upload.side ?? 'front') === 'front') images.document_front = bytes;
     else images.document_back = bytes;

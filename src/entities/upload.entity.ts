@@ -7,7 +7,7 @@ export type UploadKind = 'document' | 'selfie' | 'video';
 /** A captured artefact: presigned PUT straight to storage, then completed through the API. */
 @Entity({ tableName: 'uploads' })
 export class Upload extends TenantOwned {
-  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'size' | 'uploadedAt' | 'analysis' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'size' | 'uploadedAt' | 'analysis' | 'evidenceKey' | 'sha256' | 'createdAt' | 'updatedAt';
 
   /** `doc_` for documents, `bio_` for selfies and videos. */
   @PrimaryKey({ type: 'string', length: 40 })
@@ -30,6 +30,18 @@ export class Upload extends TenantOwned {
 
   @Property({ type: 'string', length: 300 })
   storageKey!: string;
+
+  /**
+   * The sealed copy `complete` checked (a key no upload URL can address); null until then. The
+   * engine, reviewers and exports read this, never `storageKey`, which stays writable through
+   * the upload URL for its lifetime.
+   */
+  @Property({ type: 'string', length: 400, nullable: true })
+  evidenceKey?: string | null = null;
+
+  /** Hex SHA-256 of the sealed bytes, taken by `complete`; every read of the evidence checks it. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  sha256?: string | null = null;
 
   @Property({ type: 'string', length: 20 })
   status: 'pending' | 'uploaded' = 'pending';

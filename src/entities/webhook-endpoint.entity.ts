@@ -11,7 +11,7 @@ export type WebhookEndpointStatus = 'active' | 'disabled';
 @Entity({ tableName: 'webhook_endpoints' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class WebhookEndpoint extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'apiKeyIds' | 'description' | 'failingSince' | 'disabledReason' | 'deletedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'apiKeyIds' | 'description' | 'failingSince' | 'disabledReason' | 'consecutiveFailures' | 'pausedUntil' | 'deletedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('whe');
@@ -43,6 +43,17 @@ export class WebhookEndpoint extends TenantOwned {
   /** Why the service disabled it (`gone`, `failing`); null when a caller did or it is active. */
   @Property({ type: 'string', length: 40, nullable: true })
   disabledReason?: string | null = null;
+
+  /** Failed attempts in a row (any delivery); a success resets it. */
+  @Property({ type: 'integer', default: 0 })
+  consecutiveFailures: number = 0;
+
+  /**
+   * While in the future, the endpoint is paused (it kept failing): its deliveries wait without
+   * spending attempts and one probe is sent when it lapses. Not a status: it stays `active`.
+   */
+  @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
+  pausedUntil?: Date | null = null;
 
   @Property({ type: 'Date', columnType: 'timestamptz(3)', nullable: true })
   deletedAt?: Date | null = null;

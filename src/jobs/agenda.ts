@@ -7,6 +7,8 @@ import { JOBS } from './index.js';
 import type { JobDefinition } from './job.js';
 import type { Logger } from '../logger.js';
 
+const DEFAULT_CONCURRENCY = 5;
+
 export interface JobsOptions {
   /** Poll interval; LISTEN/NOTIFY wakes Postgres workers sooner. */
   processEvery?: string | number;
@@ -28,6 +30,8 @@ export class Jobs {
   private started = false;
   private stopping = false;
   private readonly lockLifetimeMs: number;
+  /** Each defined kind's concurrency; their sum is the process-wide limit. */
+  private readonly slots = new Map<string, number>();
   /** Windows this process already scheduled a coalesced job for (see scheduleCoalesced). */
   private readonly coalesced = new Map<string, { at: number; write: Promise<void> }>();
 
@@ -49,13 +53,23 @@ export class Jobs {
       processEvery: options.processEvery ?? '1 second',
       defaultLockLifetime: this.lockLifetimeMs,
     });
-    this.agenda.on('error', (error: Error) => logger.error({ err: error }, 'jobs: store error'));
+    this.agenda.on('error', (error: Error) => reportAgendaError(logger, error));
   }
 
-  /** Defines every job's handler; a process must do this before it enqueues or works. */
+  /**
+   * Defines every job's handler; a process must do this before it enqueues or works. Each kind
+   * gets its own slots: the process-wide limit is the sum of the kinds' concurrencies (Agenda's
+   * default of 20 in all let 20 delivery retries to a dead endpoint hold every slot while check
+   * runs waited). A kind with a `lockLimit` locks at most that many ahead (Agenda's default
+   * locks a whole due backlog, one statement per job, on every scan).
+   */
   register(runtime: Runtime, jobs: JobDefinition<any>[] = JOBS): void {
+    for (const job of jobs) this.slots.set(job.name, job.concurrency ?? DEFAULT_CONCURRENCY);
+    this.agenda.maxConcurrency([...this.slots.values()].reduce((sum, n) => sum + n, 0));
+    const processEveryMs = (this.agenda.attrs as { processEvery: number }).processEvery;
     for (const job of jobs) {
       const lockLifetime = Math.min(job.lockLifetimeMs ?? this.lockLifetimeMs, this.lockLifetimeMs);
+      const concurrency = job.concurrency ?? DEFAULT_CONCURRENCY;
       this.agenda.define(
         job.name,
         async (agendaJob) => {
@@ -64,9 +78,10 @@ export class Jobs {
             await job.handler(runtime, (agendaJob.attrs.data ?? {}) as never, agendaJob as never);
           } finally {
             await stopHeartbeat();
+            await clearOfLockCheck(agendaJob.attrs.lastRunAt, lockCheckEvery(processEveryMs, lockLifetime));
           }
         },
-        { concurrency: job.concurrency ?? 5, lockLifetime },
+        { concurrency, lockLifetime, ...(job.lockLimit ? { lockLimit: job.lockLimit } : {}), ...(job.priority ? { priority: job.priority } : {}) },
       );
     }
   }
@@ -86,6 +101,11 @@ export class Jobs {
 
   async schedule<Data>(when: Date, name: string, data: Data): Promise<void> {
     await this.agenda.schedule(when, name, data);
+  }
+
+  /** Removes the jobs `name` whose data contains `data` (one statement), running or not; returns how many. */
+  async cancel(name: string, data: Record<string, unknown>): Promise<number> {
+    return this.agenda.cancel({ name, data });
   }
 
   /**
@@ -129,6 +149,42 @@ export class Jobs {
       await this.backend.disconnect();
     }
   }
+}
+
+/** How often Agenda 6 checks a running job's lock (JobProcessor.runOrRetry: every half lock lifetime, at least half processEvery). */
+export const lockCheckEvery = (processEveryMs: number, lockLifetimeMs: number): number => Math.max(processEveryMs / 2, lockLifetimeMs / 2);
+
+/**
+ * Agenda 6 (JobProcessor.runOrRetry) checks a running job's lock every `checkEveryMs` from the
+ * moment the run starts (`lastRunAt`); when the handler returns, Agenda clears the job's
+ * lockedAt and only then saves the finish. A check landing between the two (the save is slow
+ * when the machine is busy) "cancels" the finished run with an error-level "no lockedAt date
+ * found". The dispatcher's one-minute window ended exactly on a check (a multiple of 5 s), so
+ * it met this often. A run ending within the last part of an interval therefore returns just
+ * after the next check instead, leaving the finish a whole interval (less the guard) to be saved.
+ */
+export async function clearOfLockCheck(startedAt: Date | undefined, checkEveryMs: number): Promise<void> {
+  if (!startedAt || checkEveryMs <= 0) return;
+  const guard = Math.min(checkEveryMs / 2, 2_000);
+  const untilCheck = checkEveryMs - ((Date.now() - startedAt.getTime()) % checkEveryMs);
+  if (untilCheck < guard) await new Promise((resolve) => setTimeout(resolve, untilCheck + 50));
+}
+
+/**
+ * Agenda's 'error' events, each said for what it is. "no lockedAt date found" can only come
+ * from the race above (the in-memory lock is cleared by Agenda's own finish, nowhere else): the
+ * run had completed and nothing was lost, so it is a warning that says so. A lock that lapsed
+ * while a job ran ("took more than") is a real error: another worker may run it again.
+ */
+export function reportAgendaError(logger: Logger, error: Error): void {
+  const finishRace = /^execution of '([^']+)' canceled, no lockedAt date found/.exec(error.message);
+  if (finishRace) {
+    logger.warn(
+      `jobs: ${finishRace[1]}: Agenda's lock check ran while the run's finish was being saved (the machine is busy); the run had completed, nothing was cancelled or lost`,
+    );
+    return;
+  }
+  logger.error({ err: error }, 'jobs: store error');
 }
 
 /**

@@ -31,6 +31,7 @@ interface DueRow {
 interface UploadRow {
   id: string;
   storage_key: string;
+  evidence_key: string | null;
 }
 
 /**
@@ -94,8 +95,8 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         const due = await sql.query<DueRow>(DUE_SQL, [batchSize]);
         if (due.length === 0) return { count: 0, uploads: 0 };
         const ids = due.map((row) => row.id);
-        const uploads = await sql.query<UploadRow>(`select id, storage_key from uploads where verification_id = any($1::text[])`, [ids]);
-        await deleteObjects(runtime, uploads.map((u) => u.storage_key), concurrency);
+        const uploads = await sql.query<UploadRow>(`select id, storage_key, evidence_key from uploads where verification_id = any($1::text[])`, [ids]);
+        await deleteObjects(runtime, uploads.flatMap((u) => (u.evidence_key ? [u.storage_key, u.evidence_key] : [u.storage_key])), concurrency);
         if (uploads.length) await sql.query(`delete from uploads where verification_id = any($1::text[])`, [ids]);
         // Team edits keep earlier identity versions with their fingerprints: they go with the rest.
         await sql.query(`delete from identity_versions where verification_id = any($1::text[])`, [ids]);

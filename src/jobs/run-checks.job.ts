@@ -6,5 +6,7 @@ import type { JobDefinition } from './job.js';
 export const runChecksJob: JobDefinition<SessionJobData> = {
   name: RUN_CHECKS_JOB,
   concurrency: 10,
+  // Ahead of any other kind due at the same moment (deliveries above all).
+  priority: 'high',
   handler: (runtime, data) => runChecks(runtime, data),
 };

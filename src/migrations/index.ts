@@ -17,6 +17,8 @@ import { Migration20261125105000RequestLogs } from './Migration20261125105000Req
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
+import { Migration20261126010000SealedEvidence } from './Migration20261126010000SealedEvidence.js';
+import { Migration20261126010100EndpointPause } from './Migration20261126010100EndpointPause.js';
 import { Migration20261126050000HostedConsent } from './Migration20261126050000HostedConsent.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
@@ -40,5 +42,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
   { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
   { name: 'Migration20261125140000RequestLogsByKey', class: Migration20261125140000RequestLogsByKey },
+  { name: 'Migration20261126010000SealedEvidence', class: Migration20261126010000SealedEvidence },
+  { name: 'Migration20261126010100EndpointPause', class: Migration20261126010100EndpointPause },
   { name: 'Migration20261126050000HostedConsent', class: Migration20261126050000HostedConsent },
 ];

@@ -29,6 +29,8 @@ declare const navigator: any;
 export const PHONE = { width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 
 let store: EmbeddedStore;
+/** The embedded store answers only requests signed with its own key pair. */
+const STORE_KEYS = { accessKeyId: 'IDVHOSTEDPAGETEST', secretAccessKey: 'hosted-page-test-secret' };
 let mail: MailServer;
 let receiver: Receiver;
 let browser: Browser;
@@ -53,7 +55,7 @@ export function useHostedBrowser(use: (harness: HostedBrowser) => unknown): void
     mail = await startMailServer();
     receiver = await startReceiver();
     // The embedded store as `npm start` runs it, with CORS for the page's origin (any local test port).
-    store = await startEmbeddedS3(fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-store-')), 'idv-hosted', 0, ['http://127.0.0.1:*']);
+    store = await startEmbeddedS3(fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-store-')), 'idv-hosted', STORE_KEYS, 0, ['http://127.0.0.1:*']);
     browser = await launchBrowser();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-page-'));
     const write = (name: string, bytes: Buffer) => fs.writeFileSync((files[name] = path.join(dir, name)), bytes);
@@ -72,7 +74,7 @@ export function useHostedBrowser(use: (harness: HostedBrowser) => unknown): void
     (t) => {
       ({ server, account, sandbox } = t);
     },
-    () => ({ env: { SMTP_URL: mail.url, S3_ENDPOINT: store.endpoint, S3_BUCKET: 'idv-hosted', RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } }),
+    () => ({ env: { SMTP_URL: mail.url, S3_ENDPOINT: store.endpoint, S3_BUCKET: 'idv-hosted', S3_ACCESS_KEY_ID: STORE_KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: STORE_KEYS.secretAccessKey, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } }),
   );
   beforeAll(() => use({ server, account, sandbox, mail, receiver, browser, files }));
 }

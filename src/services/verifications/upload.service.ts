@@ -4,6 +4,7 @@ import { Upload, type UploadKind } from '../../entities/upload.entity.js';
 import { Verification } from '../../entities/verification.entity.js';
 import { ApiError, conflict, invalidRequest, notFound, parameterInvalid, serviceUnavailable } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { ObjectTooLargeError, type ObjectDigest } from '../../storage/s3.js';
 import type { ServiceContext } from '../shared/index.js';
 import { onUploadCompleted, runAfterCommit, type AfterCommit } from './verification-lifecycle.js';
 
@@ -91,7 +92,7 @@ async function withStorage<T>(ctx: ServiceContext, operation: string, run: () =>
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof ApiError || error instanceof ObjectTooLargeError) throw error;
     ctx.log.error({ err: error }, `storage ${operation} failed`);
     throw serviceUnavailable('STORAGE_UNAVAILABLE', 'The artefact store is temporarily unavailable. Retry with backoff.');
   }
@@ -165,31 +166,72 @@ export function contentMatches(declared: string, detected: string | undefined): 
   return Boolean(detected && allowed?.includes(detected));
 }
 
+/** What `complete` accepted: the sealed copy's key, its size and SHA-256. */
+interface SealedObject {
+  evidenceKey: string;
+  size: number;
+  sha256: string;
+}
+
+/** Deletes objects on a refusal path; a failure here is logged, the refusal stands. */
+async function discard(ctx: ServiceContext, keys: string[]): Promise<void> {
+  for (const key of keys) await ctx.runtime.storage.delete(key).catch((error) => ctx.log.warn({ err: error }, `storage delete of ${key} failed`));
+}
+
 /**
- * Checks the stored object: it must exist (else 400 UPLOAD_NOT_RECEIVED, upload stays
- * pending), be within the size limit and sniff as the declared type; an object failing
- * either is deleted (400 UPLOAD_TOO_LARGE / UPLOAD_CONTENT_MISMATCH). Returns its size.
+ * Checks the stored object and seals it: it must exist (else 400 UPLOAD_NOT_RECEIVED, upload
+ * stays pending); it is copied server-side to a sealed key no upload URL can address, and the
+ * sealed copy (not the upload key, which stays writable until the URL expires) is what is
+ * checked: within the size limit (read streamed, stopped at the limit) and sniffing as the
+ * declared type, its SHA-256 kept. Failing either deletes both objects (400 UPLOAD_TOO_LARGE /
+ * UPLOAD_CONTENT_MISMATCH).
  */
-async function inspectObject(ctx: ServiceContext, upload: Upload): Promise<number> {
+async function sealObject(ctx: ServiceContext, upload: Upload): Promise<SealedObject> {
   const storage = ctx.runtime.storage;
   const head = await withStorage(ctx, 'head', () => storage.head(upload.storageKey));
   if (!head) {
     throw invalidRequest('UPLOAD_NOT_RECEIVED', `Nothing has been stored for upload ${upload.id} yet. PUT the bytes to upload_url, then call complete.`);
   }
   const limit = maxBytesFor(upload.contentType);
-  if (head.size > limit) {
-    await withStorage(ctx, 'delete', () => storage.delete(upload.storageKey));
-    throw invalidRequest('UPLOAD_TOO_LARGE', `Upload ${upload.id} is ${head.size} bytes; the limit for ${upload.contentType} is ${limit} bytes. The object was deleted.`, {
-      detail: { size: head.size, max_size: limit },
+  const tooLarge = (size: number | null) =>
+    invalidRequest('UPLOAD_TOO_LARGE', `Upload ${upload.id} is ${size ?? `more than ${limit}`} bytes; the limit for ${upload.contentType} is ${limit} bytes. The object was deleted.`, {
+      detail: { ...(size === null ? {} : { size }), max_size: limit },
     });
+  if (head.size > limit) {
+    await discard(ctx, [upload.storageKey]);
+    throw tooLarge(head.size);
   }
-  const prefix = await withStorage(ctx, 'read', () => storage.readPrefix(upload.storageKey, SNIFF_BYTES));
-  const detected = (await fileTypeFromBuffer(prefix))?.mime;
+  // The copy is taken first and checked after: whatever is written to the upload URL meanwhile is not what gets checked.
+  const evidenceKey = await withStorage(ctx, 'copy', () => storage.seal(upload.storageKey));
+  let read: ObjectDigest;
+  try {
+    read = await withStorage(ctx, 'read', () => storage.readBounded(evidenceKey, limit, { prefixBytes: SNIFF_BYTES }));
+  } catch (error) {
+    if (!(error instanceof ObjectTooLargeError)) {
+      await discard(ctx, [evidenceKey]);
+      throw error;
+    }
+    await discard(ctx, [evidenceKey, upload.storageKey]);
+    throw tooLarge(null);
+  }
+  const detected = (await fileTypeFromBuffer(read.prefix))?.mime;
   if (!contentMatches(upload.contentType, detected)) {
-    await withStorage(ctx, 'delete', () => storage.delete(upload.storageKey));
+    await discard(ctx, [evidenceKey, upload.storageKey]);
     throw invalidRequest('UPLOAD_CONTENT_MISMATCH', `The bytes of upload ${upload.id} are not ${upload.contentType}. The object was deleted.`);
   }
-  return head.size;
+  return { evidenceKey, size: read.size, sha256: read.sha256 };
+}
+
+/**
+ * An object at the upload key of a completed upload was written through its URL after
+ * complete (complete deleted the one it sealed): it is never read; say so and remove it.
+ */
+async function dropLateWrite(ctx: ServiceContext, upload: Upload): Promise<void> {
+  const storage = ctx.runtime.storage;
+  const late = await storage.head(upload.storageKey).catch(() => null);
+  if (!late) return;
+  ctx.log.warn(`upload ${upload.id}: ${late.size} bytes were written to its upload URL after complete; ignored (the evidence is the sealed copy, sha256 ${upload.sha256})`);
+  await discard(ctx, [upload.storageKey]);
 }
 
 /**
@@ -201,8 +243,17 @@ async function inspectObject(ctx: ServiceContext, upload: Upload): Promise<numbe
 export async function completeUpload(ctx: ServiceContext, verificationId: string, uploadId: string, options: { startProcessing?: boolean } = {}): Promise<Upload> {
   const verification = await findVerification(ctx, verificationId);
   const upload = await findUpload(ctx, verification, uploadId);
-  if (upload.status === 'uploaded') return upload;
-  const size = await inspectObject(ctx, upload);
+  if (upload.status === 'uploaded') {
+    await dropLateWrite(ctx, upload);
+    return upload;
+  }
+  const sealed = await sealObject(ctx, upload).catch(async (error) => {
+    // A concurrent complete may have sealed and emptied the upload key: its record is the answer.
+    const now = await ctx.em.findOne(Upload, { id: upload.id }, { refresh: true });
+    if (now?.status === 'uploaded') return null;
+    throw error;
+  });
+  if (!sealed) return ctx.em.findOneOrFail(Upload, { id: upload.id });
   const after: AfterCommit = [];
   const completed = await ctx.em.transactional(async (em) => {
     // The row lock serialises concurrent completes of one session, so the move to processing
@@ -211,12 +262,18 @@ export async function completeUpload(ctx: ServiceContext, verificationId: string
     const current = await em.findOneOrFail(Upload, { id: upload.id }, { refresh: true });
     if (current.status === 'uploaded') return current;
     current.status = 'uploaded';
-    current.size = size;
+    current.size = sealed.size;
+    current.evidenceKey = sealed.evidenceKey;
+    current.sha256 = sealed.sha256;
     current.uploadedAt = new Date();
     await em.flush();
     if (options.startProcessing !== false) await onUploadCompleted(em, ctx.runtime, locked, after);
     return current;
   });
+  // A concurrent complete sealed first: this copy is not the evidence.
+  if (completed.evidenceKey !== sealed.evidenceKey) await discard(ctx, [sealed.evidenceKey]);
+  // The upload key is not read again: emptying it makes a later write through the URL recognisable.
+  await discard(ctx, [upload.storageKey]);
   // The upload is committed either way; a queueing failure is the lifecycle's to recover, not the caller's to retry.
   await runAfterCommit(after).catch((error) => ctx.log.error({ err: error }, `after-commit work for upload ${uploadId} failed`));
   return completed;

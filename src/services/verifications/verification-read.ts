@@ -24,7 +24,7 @@ export async function readIncluded(ctx: ServiceContext, v: Pick<VerificationList
   if (include.includes('documents')) {
     const uploads = await uploadedEvidence(ctx, v.id);
     included.evidence = await Promise.all(
-      uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(upload.storageKey, urlSeconds), expiresIn: urlSeconds })),
+      uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(ctx.runtime.storage.evidenceKey(upload), urlSeconds), expiresIn: urlSeconds })),
     );
   }
   return included;

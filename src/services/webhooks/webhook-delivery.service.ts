@@ -3,15 +3,26 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Runtime } from '../../runtime.js';
-import { withConnection } from '../shared/index.js';
+import { inTransaction, withConnection } from '../shared/index.js';
 import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './ssrf.js';
-import { recordOutcomes, type Decision, type ScheduledRetry, type SendResult } from './webhook-outcomes.js';
+import { recordOutcomes, type Decision, type Recorded, type SendResult } from './webhook-outcomes.js';
 
 export type { Decision, SendResult } from './webhook-outcomes.js';
 
 /** Agenda job names; the job files register handlers under these. */
 export const DELIVER_WEBHOOK_JOB = 'webhooks.deliver';
 export const DISPATCH_EVENTS_JOB = 'webhooks.dispatch';
+export const RESUME_ENDPOINT_JOB = 'webhooks.resume';
+
+/**
+ * Attempts in flight at once for one endpoint, across every process (leased deliveries): a
+ * slow or dead receiver holds at most this many, however large its backlog.
+ */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 32;
+/** How long a delivery whose endpoint is at its in-flight cap waits before trying again (plus jitter). */
+const BUSY_RETRY_MS = 1_000;
+/** Deliveries queued at once when a probe finds a paused endpoint answering again (the sweep takes the rest). */
+const RESUME_BATCH = 100;
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Longer than any attempt (the timeout bounds lookup, connect and response), so a live sender never loses it. */
@@ -45,14 +56,56 @@ export function signedHeaders(secret: string, eventId: string, body: string): Re
   return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signPayload(secret, eventId, timestamp, body) };
 }
 
-/** Hands deliveries to the Agenda delivery job, which claims each before its attempt. */
-export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
-  for (const deliveryId of ids) await runtime.jobs.now(DELIVER_WEBHOOK_JOB, { deliveryId });
+/**
+ * What a delivery job carries: the delivery, and its endpoint so that pausing the endpoint can
+ * cancel all of its jobs in one statement (Agenda matches job data by containment).
+ */
+export interface DeliverJobData {
+  deliveryId: string;
+  endpointId?: string;
 }
 
-/** Retries and deferrals wake as Agenda jobs at their due time (the stale sweep covers a lost one). */
-export async function scheduleRetries(runtime: Runtime, retries: ScheduledRetry[]): Promise<void> {
-  for (const retry of retries) await runtime.jobs.schedule(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId });
+/** Hands deliveries to the Agenda delivery job, which claims each before its attempt. */
+export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ id: string; endpoint_id: string }>(`select id, endpoint_id from webhook_deliveries where id = any($1::text[])`, [ids]),
+  );
+  for (const row of rows) await runtime.jobs.now<DeliverJobData>(DELIVER_WEBHOOK_JOB, { deliveryId: row.id, endpointId: row.endpoint_id });
+}
+
+/**
+ * A newly paused endpoint: its deliveries due before the pause ends wait for its end (no
+ * attempt spent), and every delivery job of the endpoint is cancelled in one statement, so a
+ * backlog of thousands is not woken one job at a time to be told so. Deliveries due later lost
+ * their job too: the stale sweep wakes them once due (it skips paused endpoints).
+ */
+async function parkEndpoint(runtime: Runtime, endpointId: string): Promise<void> {
+  await withConnection(runtime.orm, (sql) =>
+    sql.query(
+      `update webhook_deliveries d set next_attempt_at = e.paused_until, updated_at = now()
+       from webhook_endpoints e
+       where e.id = $1 and d.endpoint_id = e.id and e.paused_until > now() and d.status = 'pending' and d.lease_until is null and d.next_attempt_at < e.paused_until`,
+      [endpointId],
+    ),
+  );
+  await runtime.jobs.cancel(DELIVER_WEBHOOK_JOB, { endpointId });
+}
+
+/**
+ * Retries and deferrals wake as Agenda jobs at their due time (the stale sweep covers a lost
+ * one); a paused endpoint gets one probe job at the end of its pause.
+ */
+export async function scheduleRetries(runtime: Runtime, recorded: Recorded): Promise<void> {
+  const paused = new Set(recorded.paused.map((p) => p.endpointId));
+  for (const retry of recorded.retries) {
+    if (!paused.has(retry.endpointId)) await runtime.jobs.schedule<DeliverJobData>(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId, endpointId: retry.endpointId });
+  }
+  for (const pause of recorded.paused) {
+    runtime.logger.warn(`webhooks: endpoint ${pause.endpointId} paused until ${pause.until.toISOString()} after failing repeatedly; its deliveries wait (no attempt spent) and one probe is sent then`);
+    await parkEndpoint(runtime, pause.endpointId);
+    await runtime.jobs.schedule(pause.until, RESUME_ENDPOINT_JOB, { endpointId: pause.endpointId });
+  }
 }
 
 /** `Retry-After` as seconds (delta or HTTP date); null when absent or unreadable. */
@@ -136,25 +189,54 @@ export function decide(result: SendResult, state: { attemptCount: number; deferr
 interface ClaimedDelivery { id: string; endpoint_id: string; event_id: string; body: string; attempt_count: number; deferred_seconds: number }
 interface EndpointState { url: string; status: string; deleted_at: Date | string | null; secret_ciphertext: string; failing_since: Date | string | null }
 
-/** Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds it. */
-async function claim(runtime: Runtime, deliveryId: string, token: string): Promise<ClaimedDelivery | undefined> {
-  const rows = await withConnection(runtime.orm, (sql) =>
-    sql.query<ClaimedDelivery>(
-      `update webhook_deliveries set lease_until = now() + make_interval(secs => $1), claim_token = $2, updated_at = now()
-       where id = $3 and status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-       returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
-      [LEASE_SECONDS, token, deliveryId],
-    ),
+type Claim = { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'parked' } | { kind: 'busy'; endpointId: string } | { kind: 'none' };
+
+/**
+ * Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds
+ * it (`none`); its endpoint is paused (`parked`: it waits for the pause's probe, with no job of
+ * its own); or its endpoint already has MAX_IN_FLIGHT_PER_ENDPOINT attempts in flight (`busy`).
+ * The endpoint's advisory lock makes the count and the claim one step across processes.
+ */
+async function claim(runtime: Runtime, deliveryId: string, token: string): Promise<Claim> {
+  return withConnection(runtime.orm, (sql) =>
+    inTransaction(sql, async (): Promise<Claim> => {
+      const [due] = await sql.query<{ endpoint_id: string; paused: boolean }>(
+        `select d.endpoint_id, coalesce(e.paused_until > now(), false) as paused
+         from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+         where d.id = $1 and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())`,
+        [deliveryId],
+      );
+      if (!due) return { kind: 'none' };
+      if (due.paused) {
+        await sql.query(
+          `update webhook_deliveries d set next_attempt_at = greatest(d.next_attempt_at, e.paused_until), lease_until = null, claim_token = null, updated_at = now()
+           from webhook_endpoints e where d.id = $1 and e.id = d.endpoint_id and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())`,
+          [deliveryId],
+        );
+        return { kind: 'parked' };
+      }
+      await sql.query(`select pg_advisory_xact_lock(hashtext('webhook-endpoint:' || $1))`, [due.endpoint_id]);
+      const rows = await sql.query<ClaimedDelivery>(
+        `update webhook_deliveries set lease_until = now() + make_interval(secs => $1), claim_token = $2, updated_at = now()
+         where id = $3 and status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+           and (select count(*) from webhook_deliveries o where o.endpoint_id = $4 and o.lease_until > now()) < $5
+         returning id, endpoint_id, event_id, body, attempt_count, deferred_seconds`,
+        [LEASE_SECONDS, token, deliveryId, due.endpoint_id, MAX_IN_FLIGHT_PER_ENDPOINT],
+      );
+      return rows[0] ? { kind: 'claimed', delivery: rows[0] } : { kind: 'busy', endpointId: due.endpoint_id };
+    }),
   );
-  return rows[0];
 }
 
 /** A wake-up that came before the due time (clocks, duplicates) goes back to sleep until then. */
 async function rescheduleIfEarly(runtime: Runtime, deliveryId: string): Promise<void> {
   const [row] = await withConnection(runtime.orm, (sql) =>
-    sql.query<{ next_attempt_at: Date | string }>(`select next_attempt_at from webhook_deliveries where id = $1 and status = 'pending' and lease_until is null and next_attempt_at > now()`, [deliveryId]),
+    sql.query<{ next_attempt_at: Date | string; endpoint_id: string }>(
+      `select next_attempt_at, endpoint_id from webhook_deliveries where id = $1 and status = 'pending' and lease_until is null and next_attempt_at > now()`,
+      [deliveryId],
+    ),
   );
-  if (row) await runtime.jobs.schedule(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId });
+  if (row) await runtime.jobs.schedule<DeliverJobData>(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: row.endpoint_id });
 }
 
 /** Closes a delivery without an attempt (endpoint deleted or disabled: deliveries stop). */
@@ -170,8 +252,13 @@ async function abandon(runtime: Runtime, id: string, token: string, reason: stri
  */
 export async function deliverWebhook(runtime: Runtime, deliveryId: string): Promise<void> {
   const token = randomUUID();
-  const delivery = await claim(runtime, deliveryId, token);
-  if (!delivery) return rescheduleIfEarly(runtime, deliveryId);
+  const claimed = await claim(runtime, deliveryId, token);
+  if (claimed.kind === 'none') return rescheduleIfEarly(runtime, deliveryId);
+  if (claimed.kind === 'parked') return;
+  if (claimed.kind === 'busy') {
+    return runtime.jobs.schedule<DeliverJobData>(new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random())), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: claimed.endpointId });
+  }
+  const delivery = claimed.delivery;
   const [endpoint] = await withConnection(runtime.orm, (sql) =>
     sql.query<EndpointState>(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = $1`, [delivery.endpoint_id]),
   );
@@ -182,4 +269,35 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
   const decision = decide(result, { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds }, runtime.config.webhookRetrySchedule);
   const outcome = { deliveryId: delivery.id, claimToken: token, endpointId: delivery.endpoint_id, result, decision, finishedAt: Date.now() };
   await scheduleRetries(runtime, await recordOutcomes(runtime.orm, [outcome]));
+}
+
+/**
+ * The end of an endpoint's pause: one probe (its oldest waiting delivery) is attempted. A
+ * success ends the pause (see recordOutcomes) and queues a first batch of the waiting
+ * deliveries (the stale sweep takes the rest); a failure pauses it again, for longer.
+ */
+export async function resumeEndpoint(runtime: Runtime, endpointId: string): Promise<void> {
+  const [probe] = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ id: string }>(
+      `update webhook_deliveries set next_attempt_at = now(), updated_at = now()
+       where id = (select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+                   where d.endpoint_id = $1 and d.status = 'pending' and (d.lease_until is null or d.lease_until < now())
+                     and e.status = 'active' and e.deleted_at is null and (e.paused_until is null or e.paused_until <= now())
+                   order by d.next_attempt_at limit 1)
+       returning id`,
+      [endpointId],
+    ),
+  );
+  if (!probe) return;
+  await deliverWebhook(runtime, probe.id);
+  const waiting = await withConnection(runtime.orm, (sql) =>
+    sql.query<{ id: string }>(
+      `select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+       where d.endpoint_id = $1 and e.consecutive_failures = 0 and e.paused_until is null
+         and d.status = 'pending' and d.lease_until is null and d.next_attempt_at <= now()
+       order by d.next_attempt_at limit $2`,
+      [endpointId, RESUME_BATCH],
+    ),
+  );
+  await queueDeliveries(runtime, waiting.map((w) => w.id));
 }

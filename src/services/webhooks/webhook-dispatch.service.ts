@@ -23,7 +23,7 @@ const ROOM_WAIT_MS = 500;
 const MAX_LEASED_PER_BATCH = 400;
 
 interface EventRow { id: string; merchant_id: string; mode: string; type: string; api_key_id: string | null; payload: unknown; test: boolean; created_at: Date }
-interface EndpointRow { id: string; merchant_id: string; mode: string; events: string[]; api_key_ids: string[]; url: string; secret_ciphertext: string }
+interface EndpointRow { id: string; merchant_id: string; mode: string; events: string[]; api_key_ids: string[]; url: string; secret_ciphertext: string; paused_until: Date | null }
 
 const subscribes = (endpoint: EndpointRow, event: EventRow): boolean =>
   endpoint.merchant_id === event.merchant_id &&
@@ -47,19 +47,23 @@ async function readBatch(sql: RawSql, batchSize: number): Promise<{ events: Even
   if (events.length === 0) return { events, endpoints: [] };
   const merchants = [...new Set(events.map((e) => e.merchant_id))];
   const endpoints = await sql.query<EndpointRow>(
-    `select id, merchant_id, mode, events, api_key_ids, url, secret_ciphertext from webhook_endpoints
+    `select id, merchant_id, mode, events, api_key_ids, url, secret_ciphertext, case when paused_until > now() then paused_until end as paused_until from webhook_endpoints
      where status = 'active' and deleted_at is null and merchant_id = any($1::text[])`,
     [merchants],
   );
   return { events, endpoints };
 }
 
-/** The planned deliveries in one statement; `leased` rows start with this process's lease. Conflicts (already fanned out) are skipped. */
+/**
+ * The planned deliveries in one statement; `leased` rows start with this process's lease; a
+ * paused endpoint's rows wait for its probe (`next_attempt_at` its pause's end). Conflicts
+ * (already fanned out) are skipped.
+ */
 const INSERT_DELIVERIES = `
 insert into webhook_deliveries (id, merchant_id, mode, created_at, updated_at, endpoint_id, event_id, event_type, test, body, next_attempt_at, attempts, lease_until, claim_token)
-select x.id, x.merchant_id, x.mode, $2, $2, x.endpoint_id, x.event_id, x.event_type, x.test, x.body, $2, '[]'::jsonb,
+select x.id, x.merchant_id, x.mode, $2, $2, x.endpoint_id, x.event_id, x.event_type, x.test, x.body, coalesce(x.paused_until, $2), '[]'::jsonb,
        case when x.claim_token is not null then now() + make_interval(secs => $3) end, x.claim_token
-from jsonb_to_recordset($1::jsonb) as x(id text, merchant_id text, mode text, endpoint_id text, event_id text, event_type text, test boolean, body text, claim_token text)
+from jsonb_to_recordset($1::jsonb) as x(id text, merchant_id text, mode text, endpoint_id text, event_id text, event_type text, test boolean, body text, claim_token text, paused_until timestamptz)
 on conflict (event_id, endpoint_id) do nothing
 returning id`;
 
@@ -86,7 +90,11 @@ export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, l
         const body = buildEnvelopeBody({ id: event.id, type: event.type, createdAt: new Date(event.created_at), mode: event.mode, test: event.test, payload: event.payload });
         return endpointsOf.map((endpoint) => ({
           endpoint,
-          row: { id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body, claim_token: leaseNext() },
+          row: {
+            id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body,
+            claim_token: endpoint.paused_until ? null : leaseNext(),
+            paused_until: endpoint.paused_until,
+          },
         }));
       });
       let inserted = new Set<string>();
@@ -97,7 +105,8 @@ export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, l
       await sql.query('update events set dispatched_at = $1 where id = any($2::text[])', [now, events.map((e) => e.id)]);
       const created = planned.filter((p) => inserted.has(p.row.id));
       const leased = leasedDeliveries(runtime, created.filter((p) => p.row.claim_token), startByFor(leasedAt));
-      return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token).map((p) => p.row.id), leased };
+      // A paused endpoint's deliveries get no job: its probe wakes them.
+      return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token && !p.row.paused_until).map((p) => p.row.id), leased };
     }),
   );
 }
@@ -115,7 +124,8 @@ function leasedDeliveries(runtime: Runtime, planned: { endpoint: EndpointRow; ro
 
 /**
  * Re-queues deliveries whose sender died mid-attempt (lease expired) or whose wake-up job was
- * lost (due for a minute with no lease). Each is handed back with a fresh due time.
+ * lost (due for a minute with no lease). Each is handed back with a fresh due time. A paused
+ * endpoint's deliveries are left to its probe.
  */
 export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Promise<string[]> {
   const rows = await withConnection(runtime.orm, (sql) =>
@@ -123,6 +133,7 @@ export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Pro
     `with stale as (
        select id from webhook_deliveries
        where status = 'pending' and ((lease_until is not null and lease_until < now()) or (lease_until is null and next_attempt_at < now() - interval '60 seconds'))
+         and not exists (select 1 from webhook_endpoints e where e.id = webhook_deliveries.endpoint_id and e.paused_until > now())
        order by next_attempt_at limit $1 for update skip locked)
      update webhook_deliveries d set lease_until = null, claim_token = null, next_attempt_at = now(), updated_at = now()
      from stale where d.id = stale.id returning d.id`,

@@ -3,6 +3,11 @@ import { inTransaction, withConnection, type RawSql } from '../shared/index.js';
 import type { DeliveryAttempt } from '../../entities/webhook-delivery.entity.js';
 
 const FAILING_DISABLE_SECONDS = 5 * 24 * 3600;
+/** Failed attempts in a row (any of its deliveries) after which an endpoint is paused. */
+export const PAUSE_AFTER_FAILURES = 10;
+/** The first pause; each further failed probe doubles it, up to PAUSE_MAX_SECONDS. */
+export const PAUSE_BASE_SECONDS = 30;
+export const PAUSE_MAX_SECONDS = 15 * 60;
 /** Rows per statement: 9 bindings each keeps a statement far below PostgreSQL's 65,535. */
 const ROWS_PER_STATEMENT = 500;
 
@@ -34,7 +39,20 @@ export interface AttemptOutcome {
 
 export interface ScheduledRetry {
   deliveryId: string;
+  endpointId: string;
   at: Date;
+}
+
+/** An endpoint paused by this batch's failures, until `until` (one probe is sent then). */
+export interface EndpointPause {
+  endpointId: string;
+  until: Date;
+}
+
+/** What a batch of attempts leads to: retries and deferrals to wake, endpoints paused. */
+export interface Recorded {
+  retries: ScheduledRetry[];
+  paused: EndpointPause[];
 }
 
 interface DeliveryRow {
@@ -74,21 +92,23 @@ function deliveryRow(o: AttemptOutcome): DeliveryRow {
   };
 }
 
+export type EndpointAction = 'ok' | 'fail' | 'restart' | 'gone';
+
 /**
  * What the attempts of one batch mean for each endpoint, replayed in the order they finished:
  * `ok` clears the failing run, `fail` starts or continues it (and may disable after 5 days),
  * `restart` is a failing run that began after a success within the batch, `gone` disables.
- * Deferrals (429/503) change nothing.
+ * `failures`: the failed attempts after the batch's last success. Deferrals (429/503) change nothing.
  */
-export function endpointActions(outcomes: AttemptOutcome[]): Map<string, 'ok' | 'fail' | 'restart' | 'gone'> {
-  const actions = new Map<string, 'ok' | 'fail' | 'restart' | 'gone'>();
+export function endpointActions(outcomes: AttemptOutcome[]): Map<string, { action: EndpointAction; failures: number }> {
+  const actions = new Map<string, { action: EndpointAction; failures: number }>();
   for (const o of [...outcomes].sort((a, b) => a.finishedAt - b.finishedAt)) {
     const before = actions.get(o.endpointId);
-    if (before === 'gone' || o.decision.kind === 'defer') continue;
-    if (o.decision.kind === 'gone') actions.set(o.endpointId, 'gone');
-    else if (o.decision.kind === 'delivered') actions.set(o.endpointId, 'ok');
-    else if (before === 'ok' || before === 'restart') actions.set(o.endpointId, 'restart');
-    else actions.set(o.endpointId, 'fail');
+    if (before?.action === 'gone' || o.decision.kind === 'defer') continue;
+    if (o.decision.kind === 'gone') actions.set(o.endpointId, { action: 'gone', failures: 0 });
+    else if (o.decision.kind === 'delivered') actions.set(o.endpointId, { action: 'ok', failures: 0 });
+    else if (before?.action === 'ok' || before?.action === 'restart') actions.set(o.endpointId, { action: 'restart', failures: before.failures + 1 });
+    else actions.set(o.endpointId, { action: 'fail', failures: (before?.failures ?? 0) + 1 });
   }
   return actions;
 }
@@ -113,41 +133,57 @@ async function updateDeliveries(sql: RawSql, rows: DeliveryRow[]): Promise<Set<s
   return new Set(updated.map((r) => r.id));
 }
 
-/** One statement for every endpoint touched by the batch; rows with nothing to change are not written. */
-async function updateEndpoints(sql: RawSql, actions: Map<string, string>): Promise<void> {
-  if (actions.size === 0) return;
-  const values = valuesList(actions.size, ['', '::text']);
+/**
+ * One statement for every endpoint touched by the batch; rows with nothing to change are not
+ * written. An endpoint whose failures in a row reach PAUSE_AFTER_FAILURES is paused (its
+ * deliveries wait, spending no attempt) for PAUSE_BASE_SECONDS, doubled by each further failure
+ * up to PAUSE_MAX_SECONDS; a success ends the pause. Returns the endpoints paused now.
+ */
+async function updateEndpoints(sql: RawSql, actions: Map<string, { action: EndpointAction; failures: number }>): Promise<EndpointPause[]> {
+  if (actions.size === 0) return [];
+  const values = valuesList(actions.size, ['', '::text', '::int']);
   const failingTooLong = `e.failing_since <= now() - make_interval(secs => ${FAILING_DISABLE_SECONDS})`;
   const disable = `e.status = 'active' and (v.action = 'gone' or (v.action = 'fail' and ${failingTooLong}))`;
-  await sql.query(
+  const failuresAfter = `(case v.action when 'restart' then v.failures else e.consecutive_failures + v.failures end)`;
+  const pausing = `(v.action in ('fail', 'restart') and ${failuresAfter} >= ${PAUSE_AFTER_FAILURES})`;
+  const pauseSeconds = `least(${PAUSE_MAX_SECONDS}, ${PAUSE_BASE_SECONDS} * power(2, least(${failuresAfter} - ${PAUSE_AFTER_FAILURES}, 16)))`;
+  // RETURNING sees the updated row: `pausing` there reads the new failure count.
+  const rows = await sql.query<{ id: string; paused_until: Date | string | null; pausing: boolean }>(
     `update webhook_endpoints e set
        failing_since = case v.action when 'ok' then null when 'restart' then now() when 'fail' then coalesce(e.failing_since, now()) else e.failing_since end,
+       consecutive_failures = case when v.action = 'ok' then 0 when v.action in ('fail', 'restart') then ${failuresAfter} else e.consecutive_failures end,
+       paused_until = case when v.action = 'ok' then null when ${pausing} then now() + make_interval(secs => ${pauseSeconds}) else e.paused_until end,
        status = case when ${disable} then 'disabled' else e.status end,
        disabled_reason = case when ${disable} then (case v.action when 'gone' then 'gone' else 'failing' end) else e.disabled_reason end,
        updated_at = case when v.action = 'ok' then e.updated_at else now() end
-     from (values ${values}) as v(id, action)
-     where e.id = v.id and (case v.action when 'ok' then e.failing_since is not null else e.status = 'active' end)`,
-    [...actions].flat(),
+     from (values ${values}) as v(id, action, failures)
+     where e.id = v.id and (case v.action when 'ok' then e.failing_since is not null or e.consecutive_failures > 0 or e.paused_until is not null else e.status = 'active' end)
+     returning e.id, e.paused_until, (v.action in ('fail', 'restart') and e.consecutive_failures >= ${PAUSE_AFTER_FAILURES}) as pausing`,
+    [...actions].flatMap(([id, a]) => [id, a.action, a.failures]),
   );
+  return rows.filter((r) => r.pausing && r.paused_until).map((r) => ({ endpointId: r.id, until: new Date(r.paused_until!) }));
 }
 
 /**
  * Writes a batch of attempts in one transaction: each delivery only if its sender still holds
  * the claim (a sweep may have handed it to another sender), then the endpoints' consequences of
- * the attempts written. Returns the retries and deferrals to wake up.
+ * the attempts written. Returns the retries and deferrals to wake up and the endpoints paused.
  */
-export async function recordOutcomes(orm: Runtime['orm'], outcomes: AttemptOutcome[]): Promise<ScheduledRetry[]> {
-  const retries: ScheduledRetry[] = [];
+export async function recordOutcomes(orm: Runtime['orm'], outcomes: AttemptOutcome[]): Promise<Recorded> {
+  const recorded: Recorded = { retries: [], paused: [] };
   for (let start = 0; start < outcomes.length; start += ROWS_PER_STATEMENT) {
     const chunk = outcomes.slice(start, start + ROWS_PER_STATEMENT);
     const rows = chunk.map(deliveryRow);
     await withConnection(orm, (sql) =>
       inTransaction(sql, async () => {
         const written = await updateDeliveries(sql, rows);
-        await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))));
-        for (const row of rows) if (row.next && written.has(row.id)) retries.push({ deliveryId: row.id, at: row.next });
+        recorded.paused.push(...(await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))))));
+        chunk.forEach((o, i) => {
+          const row = rows[i]!;
+          if (row.next && written.has(row.id)) recorded.retries.push({ deliveryId: row.id, endpointId: o.endpointId, at: row.next });
+        });
       }),
     );
   }
-  return retries;
+  return recorded;
 }

@@ -1,6 +1,6 @@
 import { withConnection } from '../shared/index.js';
 import type { Runtime } from '../../runtime.js';
-import { decide, DELIVERY_TIMEOUT_MS, LEASE_SECONDS, postWebhook, scheduleRetries, signedHeaders } from './webhook-delivery.service.js';
+import { decide, DELIVERY_TIMEOUT_MS, LEASE_SECONDS, MAX_IN_FLIGHT_PER_ENDPOINT, postWebhook, scheduleRetries, signedHeaders } from './webhook-delivery.service.js';
 import { recordOutcomes, type AttemptOutcome } from './webhook-outcomes.js';
 
 /** A delivery inserted already leased by the fan-out, with what its first attempt needs. */
@@ -26,6 +26,8 @@ export interface SenderOptions {
   capacity?: number;
   /** Finished attempts not yet written beyond which no new attempt starts (bounded memory). */
   maxUnwritten?: number;
+  /** Attempts in flight at once for one endpoint (default MAX_IN_FLIGHT_PER_ENDPOINT). */
+  perEndpoint?: number;
 }
 
 /** Time kept free at the end of a lease: clocks, the write of the outcome. */
@@ -44,6 +46,11 @@ export class DeliverySender {
   private readonly concurrency: number;
   private readonly capacity: number;
   private readonly maxUnwritten: number;
+  private readonly perEndpoint: number;
+  /** Attempts in flight per endpoint, and the deliveries held back while their endpoint is at its cap. */
+  private readonly inFlightOf = new Map<string, number>();
+  private readonly held = new Map<string, LeasedDelivery[]>();
+  private heldCount = 0;
   private queue: LeasedDelivery[] = [];
   private head = 0;
   private inFlight = 0;
@@ -58,10 +65,25 @@ export class DeliverySender {
     this.concurrency = options.concurrency ?? 64;
     this.capacity = options.capacity ?? 200;
     this.maxUnwritten = options.maxUnwritten ?? 1_000;
+    this.perEndpoint = options.perEndpoint ?? MAX_IN_FLIGHT_PER_ENDPOINT;
   }
 
   private get waiting(): number {
-    return this.queue.length - this.head;
+    return this.queue.length - this.head + this.heldCount;
+  }
+
+  /** Takes back every held delivery of `endpointId` (or of every endpoint). */
+  private release(endpointId?: string): LeasedDelivery[] {
+    const ids = endpointId === undefined ? [...this.held.keys()] : [endpointId];
+    const out: LeasedDelivery[] = [];
+    for (const id of ids) {
+      const list = this.held.get(id);
+      if (!list) continue;
+      this.held.delete(id);
+      this.heldCount -= list.length;
+      out.push(...list);
+    }
+    return out;
   }
 
   get hasRoom(): boolean {
@@ -98,7 +120,7 @@ export class DeliverySender {
    */
   endpointChanged(endpointId: string): void {
     const waiting = this.queue.slice(this.head);
-    const stale = waiting.filter((d) => d.endpointId === endpointId);
+    const stale = [...waiting.filter((d) => d.endpointId === endpointId), ...this.release(endpointId)];
     if (stale.length === 0) return;
     this.queue = waiting.filter((d) => d.endpointId !== endpointId);
     this.head = 0;
@@ -107,9 +129,10 @@ export class DeliverySender {
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight < this.concurrency && this.waiting > 0 && this.unwritten.length < this.maxUnwritten) {
+    while (!this.closed && this.inFlight < this.concurrency && this.queue.length > this.head && this.unwritten.length < this.maxUnwritten) {
       const delivery = this.queue[this.head++]!;
       if (Date.now() > delivery.startBy) this.handBack.push(delivery);
+      else if ((this.inFlightOf.get(delivery.endpointId) ?? 0) >= this.perEndpoint) this.hold(delivery);
       else void this.send(delivery).catch((error: Error) => this.runtime.logger.error({ err: error }, `webhooks: attempt of ${delivery.id} failed to run, its lease will redeliver`));
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
@@ -120,8 +143,17 @@ export class DeliverySender {
     if (this.handBack.length > 0) this.write();
   }
 
+  /** Waits for a slot of its endpoint; the first attempt of that endpoint to finish puts it back in line. */
+  private hold(delivery: LeasedDelivery): void {
+    const list = this.held.get(delivery.endpointId);
+    if (list) list.push(delivery);
+    else this.held.set(delivery.endpointId, [delivery]);
+    this.heldCount++;
+  }
+
   private async send(d: LeasedDelivery): Promise<void> {
     this.inFlight++;
+    this.inFlightOf.set(d.endpointId, (this.inFlightOf.get(d.endpointId) ?? 0) + 1);
     try {
       const result = await postWebhook(d.url, signedHeaders(d.secret, d.eventId, d.body), d.body, this.runtime.config.webhookAllowPrivateNetworks, this.aborter.signal);
       // An attempt cut short by shutdown is not an attempt: the lease hands the delivery on.
@@ -131,6 +163,15 @@ export class DeliverySender {
       this.write();
     } finally {
       this.inFlight--;
+      const left = (this.inFlightOf.get(d.endpointId) ?? 1) - 1;
+      if (left > 0) this.inFlightOf.set(d.endpointId, left);
+      else this.inFlightOf.delete(d.endpointId);
+      const next = this.held.get(d.endpointId)?.shift();
+      if (next) {
+        this.heldCount--;
+        if (this.held.get(d.endpointId)!.length === 0) this.held.delete(d.endpointId);
+        this.queue.splice(this.head, 0, next);
+      }
       this.pump();
     }
   }
@@ -151,7 +192,11 @@ export class DeliverySender {
 
   private async writeBatch(outcomes: AttemptOutcome[], handBack: LeasedDelivery[]): Promise<void> {
     if (handBack.length > 0) await expireLeases(this.runtime, handBack);
-    if (outcomes.length > 0) await scheduleRetries(this.runtime, await recordOutcomes(this.runtime.orm, outcomes));
+    if (outcomes.length === 0) return;
+    const recorded = await recordOutcomes(this.runtime.orm, outcomes);
+    // A paused endpoint's first attempts still waiting here go back: they wait for its probe.
+    for (const pause of recorded.paused) this.endpointChanged(pause.endpointId);
+    await scheduleRetries(this.runtime, recorded);
   }
 
   /**
@@ -161,7 +206,7 @@ export class DeliverySender {
   async close(drainMs = 5_000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.handBack.push(...this.queue.slice(this.head));
+    this.handBack.push(...this.queue.slice(this.head), ...this.release());
     this.queue = [];
     this.head = 0;
     for (const wake of this.waiters.splice(0)) wake();

@@ -116,7 +116,11 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, inp
   if (input.status !== undefined && input.status !== endpoint.status) {
     endpoint.status = input.status;
     endpoint.disabledReason = null;
-    if (input.status === 'active') endpoint.failingSince = null;
+    if (input.status === 'active') {
+      endpoint.failingSince = null;
+      endpoint.consecutiveFailures = 0;
+      endpoint.pausedUntil = null;
+    }
   }
   await ctx.em.flush();
   return endpoint;
