@@ -26,7 +26,16 @@ export const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
 });
-export const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
+/** What `include=` may name (comma-separated); anything else is 400 rather than silently nothing. */
+export const INCLUDE_VALUES = ['applicant', 'documents'] as const;
+export const getVerificationQuery = z.strictObject({
+  include: z
+    .string()
+    .max(200)
+    .regex(new RegExp(`^\\s*(?:(?:${INCLUDE_VALUES.join('|')})\\s*(?:,\\s*(?:${INCLUDE_VALUES.join('|')})\\s*)*)?$`), `must be a comma-separated list of: ${INCLUDE_VALUES.join(', ')}`)
+    .optional()
+    .meta({ description: `Comma-separated list of: ${INCLUDE_VALUES.map((v) => `\`${v}\``).join(', ')} (identity needs applicant:read; documents adds evidence with short-lived URLs).` }),
+});
 
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
 
