@@ -60,8 +60,10 @@ export async function openSession(em: EntityManager, member: Member, ttlSeconds:
 
 /**
  * Email and password sign-in; the same answer and timing whether the email or the password is
- * wrong. With a throttle, failures are counted per email and per client address and a spent
- * budget is refused (429) before the password is checked, for known and unknown emails alike.
+ * wrong. With a throttle, each attempt spends a point per email and per client address before
+ * the password is checked (one atomic step, so concurrent guesses cannot all pass a check), a
+ * spent budget is refused (429) for known and unknown emails alike, and a success gives its
+ * points back.
  */
 export async function signIn(
   em: EntityManager,
@@ -71,14 +73,12 @@ export async function signIn(
   throttle?: { limiter: SignInThrottle; ip: string },
 ): Promise<IssuedSession> {
   const normalised = normaliseEmail(email);
-  await throttle?.limiter.check(normalised, throttle.ip);
+  await throttle?.limiter.attempt(normalised, throttle.ip);
   const member = await em.findOne(Member, { email: normalised }, { filters: false });
   const ok = await verifyPassword(password, member?.passwordHash ?? DUMMY_PASSWORD_HASH);
   // A deactivated member gets the same answer as a wrong password: nothing to learn from it.
-  if (!member || !ok || member.deactivatedAt) {
-    await throttle?.limiter.failed(normalised, throttle.ip);
-    throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
-  }
+  if (!member || !ok || member.deactivatedAt) throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  await throttle?.limiter.succeeded(normalised, throttle.ip);
   return openSession(em, member, ttlSeconds);
 }
 
