@@ -26,15 +26,14 @@ export const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
 });
-/** What `include=` may name (comma-separated); anything else is 400 rather than silently nothing. */
+/** What `include=` reads (comma-separated); other values are ignored (verifications-read.test.ts). */
 export const INCLUDE_VALUES = ['applicant', 'documents'] as const;
 export const getVerificationQuery = z.strictObject({
   include: z
     .string()
     .max(200)
-    .regex(new RegExp(`^\\s*(?:(?:${INCLUDE_VALUES.join('|')})\\s*(?:,\\s*(?:${INCLUDE_VALUES.join('|')})\\s*)*)?$`), `must be a comma-separated list of: ${INCLUDE_VALUES.join(', ')}`)
     .optional()
-    .meta({ description: `Comma-separated list of: ${INCLUDE_VALUES.map((v) => `\`${v}\``).join(', ')} (identity needs applicant:read; documents adds evidence with short-lived URLs).` }),
+    .meta({ description: `Comma-separated list of: ${INCLUDE_VALUES.map((v) => `\`${v}\``).join(', ')}` }),
 });
 
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
@@ -51,7 +50,7 @@ async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]):
 }
 
 const parseInclude = (raw: string | undefined): Include[] =>
-  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => s === 'applicant' || s === 'documents');
+  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => (INCLUDE_VALUES as readonly string[]).includes(s));
 
 function respond(ctx: Context, status: number, body: unknown): void {
   ctx.status = status;
