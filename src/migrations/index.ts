@@ -17,6 +17,8 @@ import { Migration20261125105000RequestLogs } from './Migration20261125105000Req
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
+import { Migration20261126020000KeysManage } from './Migration20261126020000KeysManage.js';
+import { Migration20261126021000MemberEmailPerAccount } from './Migration20261126021000MemberEmailPerAccount.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
 export const MIGRATIONS = [
@@ -39,4 +41,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261125115000EngineFindings', class: Migration20261125115000EngineFindings },
   { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
   { name: 'Migration20261125140000RequestLogsByKey', class: Migration20261125140000RequestLogsByKey },
+  { name: 'Migration20261126020000KeysManage', class: Migration20261126020000KeysManage },
+  { name: 'Migration20261126021000MemberEmailPerAccount', class: Migration20261126021000MemberEmailPerAccount },
 ];
