@@ -40,6 +40,10 @@ export async function createApp(runtime: Runtime): Promise<App> {
   koa.use(
     bodyParser({
       enableTypes: ['json'],
+      // Every JSON media type (application/merge-patch+json, application/foo+json) is read as
+      // JSON, as requireJsonBody lets them through: a form body under one is 400 INVALID_JSON,
+      // never an ignored body and a default create. (The library merges this list by index.)
+      extendTypes: { json: ['application/json', 'application/*+json'] },
       jsonLimit: '1mb',
       onError: (error) => bodyParserError(error as never),
     }),

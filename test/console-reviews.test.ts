@@ -302,6 +302,9 @@ describe('team activity (GET /v1/console/activity)', () => {
     await server.request(`/v1/console/reviews/${id}/escalation`, { token: a.token, body: { reason: 'needs a lead' } });
     await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: owner, body: {} });
     await server.request(`/v1/console/reviews/${id}/assignment`, { token: owner, method: 'PUT', body: { member_id: a.id } });
+    // A key cannot decide a case assigned to a member (issue 27): back to the shared pool first.
+    expect((await server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'approve' } })).status).toBe(403);
+    await server.request(`/v1/console/reviews/${id}/assignment`, { token: owner, method: 'PUT', body: { member_id: null } });
     const keyDecision = await server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'approve' } });
     expect(keyDecision.status).toBe(200);
     const res = await server.request('/v1/console/activity?limit=100', { token: a.token });
@@ -314,9 +317,11 @@ describe('team activity (GET /v1/console/activity)', () => {
       ['review.escalated', 'console', a.id],
       ['review.escalation_returned', 'console', account.member.id],
       ['review.assigned', 'console', account.member.id],
+      ['review.unassigned', 'console', account.member.id],
       ['review.approved', 'api', null],
     ]);
     expect(rows[0]).toMatchObject({ object: 'activity', target_type: 'manual_review', mode: 'sandbox' });
-    expect(Object.keys(rows[0]).sort()).toEqual(['action', 'created_at', 'id', 'member_id', 'mode', 'object', 'surface', 'target_id', 'target_type']);
+    expect(Object.keys(rows[0]).sort()).toEqual(['action', 'created_at', 'detail', 'id', 'member_id', 'mode', 'object', 'surface', 'target_id', 'target_type']);
+    expect(rows[0].detail).toBeNull();
   });
 });

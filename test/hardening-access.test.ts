@@ -63,7 +63,7 @@ describe('a member never gains through a key what its seat lacks (issue 18)', ()
     gql(server, token, CreateApiKeyDocument, { input: { name: `minted ${seq++}`, environment: 'sandbox', ...(permissions ? { permissions } : {}) } });
 
   it('logs.read alone cannot mint verification:reopen, settings:write or webhook:manage', async () => {
-    const { token } = await memberWith(['logs.read']);
+    const { token } = await memberWith(['logs.read', 'keys.manage']);
     for (const scope of ['verification:reopen', 'settings:write', 'webhook:manage', 'applicant:read']) {
       const res = await mint(token, ['verification:read', scope]);
       expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', type: 'permission_error' });
@@ -75,7 +75,7 @@ describe('a member never gains through a key what its seat lacks (issue 18)', ()
   });
 
   it('each scope is granted by the member permission that covers it', async () => {
-    const { token } = await memberWith(['settings.manage', 'reviews.resolve_escalation']);
+    const { token } = await memberWith(['settings.manage', 'reviews.resolve_escalation', 'keys.manage']);
     const res = await mint(token, ['settings:write', 'webhook:manage', 'verification:reopen']);
     expect(res.body.errors).toBeUndefined();
   });

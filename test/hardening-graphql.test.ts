@@ -11,8 +11,8 @@ withTestAccount((t) => ({ server, account } = t), { env: { GRAPHQL_RATE_LIMIT_PE
 const run = (query: string) => server.graphql(account.member.session_token, query);
 
 describe('GraphQL is bounded (issue 18)', () => {
-  it('5,000 aliases are refused before anything runs, with a clear error', async () => {
-    const query = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: viewer { environments }`).join(' ')} }`;
+  it('300 aliases are refused before anything runs, with a clear error (5,000 no longer fit the document limits)', async () => {
+    const query = `{ ${Array.from({ length: 300 }, (_, i) => `a${i}: viewer { environments }`).join(' ')} }`;
     const started = performance.now();
     const res = await run(query);
     expect(performance.now() - started).toBeLessThan(3000);

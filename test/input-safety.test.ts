@@ -71,12 +71,12 @@ describe('read-only keys', () => {
 
 describe('members minting keys', () => {
   it('a member without verifications.reveal cannot mint a key holding applicant:read; one holding it can', async () => {
-    const without = (await signedInMember(server, account, ['logs.read'])).token;
+    const without = (await signedInMember(server, account, ['logs.read', 'keys.manage'])).token;
     const refused = await gql(server, without, CreateApiKeyDocument, { input: { name: 'reader', environment: 'sandbox' as never, permissions: ['verification:read', 'applicant:read'] } });
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', type: 'permission_error' });
     const plain = await gql(server, without, CreateApiKeyDocument, { input: { name: 'plain', environment: 'sandbox' as never, permissions: ['verification:read'] } });
     expect(plain.body.errors).toBeUndefined();
-    const withReveal = (await signedInMember(server, account, ['verifications.reveal'])).token;
+    const withReveal = (await signedInMember(server, account, ['verifications.reveal', 'keys.manage'])).token;
     const allowed = await gql(server, withReveal, CreateApiKeyDocument, { input: { name: 'reader', environment: 'sandbox' as never, permissions: ['verification:read', 'applicant:read'] } });
     expect(allowed.body.errors).toBeUndefined();
     expect(allowed.body.data?.createApiKey.apiKey.permissions).toEqual(['verification:read', 'applicant:read']);

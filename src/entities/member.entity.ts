@@ -11,8 +11,11 @@ export class Member extends MerchantOwned {
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('mem');
 
-  /** Sign-in is by email alone, so it is unique across the platform (stored lower-cased). */
-  @Property({ type: 'string', length: 254, unique: true })
+  /**
+   * Unique within the account (stored lower-cased). The same person may hold a seat in several
+   * accounts, each with its own password; sign-in opens the seat whose password matches.
+   */
+  @Property({ type: 'string', length: 254, index: 'members_email_index' })
   email!: string;
 
   @Property({ type: 'string', length: 200 })

@@ -23,7 +23,7 @@ import { LogsResolver } from '../resolvers/logs.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
-import { costLimitPlugin, limitRules } from './limits.js';
+import { costLimitPlugin, limitRules, MAX_DOCUMENT_TOKENS, refuseLargeDocument } from './limits.js';
 import type { Runtime } from '../runtime.js';
 import type { ServiceContext } from '../services/shared/index.js';
 
@@ -101,6 +101,8 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   const apollo = new ApolloServer<ServiceContext>({
     schema,
     validationRules: limitRules,
+    // The parser gives up after this many tokens (GRAPHQL_PARSE_FAILED, 400): it bounds every rule after it.
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     formatError,
     introspection: true,
     // Never a stack trace or server path in an answer, whatever NODE_ENV says.
@@ -131,6 +133,7 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     // Member data: never stored by a cache (what Apollo's cache-control plugin used to send).
     ctx.set('Cache-Control', 'no-store');
     try {
+      refuseLargeDocument((ctx.request as { body?: unknown }).body, ctx.query);
       refuseNulCharacters(ctx);
       await authenticate(ctx, async () => {
         await spend(ctx);
@@ -142,7 +145,7 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
       const param = error.param !== undefined ? { param: error.param } : {};
-      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, type: error.type, ...param, request_id: ctx.state.requestId } }] };
+      ctx.body = { errors: [{ message: error.message, extensions: { ...error.detail, code: error.code, type: error.type, ...param, request_id: ctx.state.requestId } }] };
     }
   };
   return { middleware, stop: () => apollo.stop() };

@@ -3,6 +3,7 @@ import { ApiError, fromDatabaseError, internalError, invalidRequest, parameterIn
 import { newId } from '../ids.js';
 import { pathOfNulCharacter } from './body.js';
 import type { Logger } from '../logger.js';
+import { maskPath, maskRoute } from '../services/logs/index.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,200}$/;
 
@@ -31,7 +32,7 @@ function renderError(ctx: Context, caught: unknown, log: Logger): void {
     const status = (caught as { status?: number }).status;
     if (status === 405) error = new ApiError(405, 'invalid_request_error', 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}.`);
     else {
-      log.error({ err: caught, method: ctx.method, path: ctx.path }, 'unhandled error');
+      log.error({ err: caught, method: ctx.method, path: maskPath(ctx.path) }, 'unhandled error');
       error = internalError();
     }
   }
@@ -44,7 +45,7 @@ function renderError(ctx: Context, caught: unknown, log: Logger): void {
  * The outermost middleware: the request id and the request's child logger (`ctx.state.log`,
  * every line carrying `request_id`) first, then an unanswered request rendered as 404
  * ROUTE_NOT_FOUND and any failure as the spec's envelope, so no error reaches Koa's plain-text
- * `ctx.onerror`; last one access line (path without the query string, which may hold an email).
+ * `ctx.onerror`; last one access line (path masked as in the request log, without the query string).
  */
 export function edge(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -64,9 +65,10 @@ export function edge(logger: Logger): Middleware {
       // A GraphQL document may inline values as literals, so only its operation name and variables are logged.
       const body = (ctx.request as { body?: Record<string, unknown> }).body;
       const input = ctx.path === '/graphql' ? { operationName: body?.operationName, variables: body?.variables } : body;
-      log.debug({ query: ctx.query, body: input }, 'request input');
+      log.debug({ query: ctx.querystring ? maskRoute('', ctx.querystring).slice(1) : undefined, body: input }, 'request input');
     }
-    log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    // The path as the request log stores it: an email or a secret typed into a URL is masked.
+    log.info({ method: ctx.method, path: maskPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   };
 }
 

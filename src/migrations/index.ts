@@ -19,6 +19,8 @@ import { Migration20261125121000RequestLogsLean } from './Migration2026112512100
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
 import { Migration20261126010000SealedEvidence } from './Migration20261126010000SealedEvidence.js';
 import { Migration20261126010100EndpointPause } from './Migration20261126010100EndpointPause.js';
+import { Migration20261126020000KeysManage } from './Migration20261126020000KeysManage.js';
+import { Migration20261126021000MemberEmailPerAccount } from './Migration20261126021000MemberEmailPerAccount.js';
 import { Migration20261126050000HostedConsent } from './Migration20261126050000HostedConsent.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
@@ -44,5 +46,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261125140000RequestLogsByKey', class: Migration20261125140000RequestLogsByKey },
   { name: 'Migration20261126010000SealedEvidence', class: Migration20261126010000SealedEvidence },
   { name: 'Migration20261126010100EndpointPause', class: Migration20261126010100EndpointPause },
+  { name: 'Migration20261126020000KeysManage', class: Migration20261126020000KeysManage },
+  { name: 'Migration20261126021000MemberEmailPerAccount', class: Migration20261126021000MemberEmailPerAccount },
   { name: 'Migration20261126050000HostedConsent', class: Migration20261126050000HostedConsent },
 ];

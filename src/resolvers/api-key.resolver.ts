@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parameterInvalid } from '../errors.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/access/index.js';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../services/access/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/index.js';
 import { ApiKeyConnection, ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../schema/api-key.types.js';
 import { Environment } from '../schema/enums.js';
@@ -26,16 +26,23 @@ export class ApiKeyResolver {
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
-  @Authorized()
-  @Mutation(() => CreatedApiKeyType, { description: 'Mints a key; the secret is returned exactly once.' })
+  @Authorized('keys.manage')
+  @Mutation(() => CreatedApiKeyType, { description: 'Mints a key; the secret is returned exactly once. Needs keys.manage.' })
   async createApiKey(@Ctx() ctx: ServiceContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput): Promise<CreatedApiKeyType> {
     const created = await createApiKey(ctx, { ...input, expiresAt: input.expiresAt ?? null });
     return { apiKey: created.key as never, secretKey: created.secretKey };
   }
 
-  @Authorized()
-  @Mutation(() => ApiKeyType, { description: 'Revokes a key for good; its row is kept.' })
+  @Authorized('keys.manage')
+  @Mutation(() => ApiKeyType, { description: 'Revokes a key for good; its row is kept. Needs keys.manage.' })
   async revokeApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ApiKeyType> {
     return (await revokeApiKey(ctx, id)) as never;
+  }
+
+  @Authorized('keys.manage')
+  @Mutation(() => CreatedApiKeyType, { description: 'Replaces a key: a new one with the same name, environment, permissions, access and expiry (secret returned once); the old one is revoked at once. Needs keys.manage.' })
+  async rotateApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<CreatedApiKeyType> {
+    const rotated = await rotateApiKey(ctx, id);
+    return { apiKey: rotated.key as never, secretKey: rotated.secretKey };
   }
 }

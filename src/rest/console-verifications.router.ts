@@ -99,6 +99,7 @@ export function consoleVerificationsRouter(): Router {
       target_type: row.targetType,
       target_id: row.targetId,
       surface: row.surface,
+      detail: row.detail,
       created_at: row.createdAt.toISOString(),
     }));
   });

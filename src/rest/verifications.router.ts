@@ -26,7 +26,15 @@ export const listVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
 });
-export const getVerificationQuery = z.strictObject({ include: z.string().max(200).optional() });
+/** What `include=` reads (comma-separated); other values are ignored (verifications-read.test.ts). */
+export const INCLUDE_VALUES = ['applicant', 'documents'] as const;
+export const getVerificationQuery = z.strictObject({
+  include: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: `Comma-separated list of: ${INCLUDE_VALUES.map((v) => `\`${v}\``).join(', ')}` }),
+});
 
 const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
 
@@ -42,7 +50,7 @@ async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]):
 }
 
 const parseInclude = (raw: string | undefined): Include[] =>
-  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => s === 'applicant' || s === 'documents');
+  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => (INCLUDE_VALUES as readonly string[]).includes(s));
 
 function respond(ctx: Context, status: number, body: unknown): void {
   ctx.status = status;

@@ -55,6 +55,7 @@ export class ActivityType {
   @Field(() => String) targetType!: string;
   @Field(() => ID) targetId!: string;
   @Field(() => String, { description: 'console, graphql, api, cli, or hosted (the applicant on the hosted page, e.g. consent.declined)' }) surface!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What names the target besides its id: for an API key its name and key_prefix (never the secret).' }) detail!: Record<string, string> | null;
   @Field(() => Date) createdAt!: Date;
 }
 

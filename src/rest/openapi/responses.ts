@@ -418,6 +418,7 @@ export const activity = z
     target_type: z.string(),
     target_id: z.string(),
     surface: z.enum(['console', 'graphql', 'api', 'cli', 'hosted']),
+    detail: z.record(z.string(), z.string()).nullable().meta({ description: 'What names the target besides its id: for an API key its `name` and `key_prefix` (never the secret).' }),
     created_at: z.string(),
   })
   .meta({ id: 'Activity' });

@@ -70,7 +70,7 @@ export const ROUTES: RouteDoc[] = [
   key('post', '/v1/verifications/lookup', 'Batch lookup by email (1 to 1,000 addresses)', r.lookupList, { permission: 'verification:read', body: lookupBody, errors: [503] }),
   key('post', '/v1/verifications', 'Create a verification session', r.verification, { permission: 'verification:create', body: createVerificationBody, status: 201, errors: [409], headers: idempotency }),
   key('get', '/v1/verifications', 'List verifications', r.listOf(r.verification, 'VerificationList'), { permission: 'verification:read', query: listVerificationsQuery }),
-  key('get', '/v1/verifications/:id', 'Read a verification (include=applicant,evidence)', r.verification, { permission: 'verification:read', query: getVerificationQuery }),
+  key('get', '/v1/verifications/:id', 'Read a verification (include=applicant,documents)', r.verification, { permission: 'verification:read', query: getVerificationQuery }),
   key('post', '/v1/verifications/:id/reverification', 'Grant a reverification', r.reverificationGrant, { permission: 'verification:create', body: grantBody, errors: [409] }),
   key('delete', '/v1/verifications/:id/reverification', 'Withdraw an open reverification grant', r.reverificationRevoked, { permission: 'verification:create', errors: [409] }),
   key('post', '/v1/verifications/:id/uploads', 'Create a presigned upload URL', r.uploadUrl, { permission: 'verification:create', body: createUploadBody, status: 201, errors: [409, 503] }),

@@ -5,7 +5,8 @@ import { Merchant } from '../../entities/merchant.entity.js';
 import { notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { randomBase62, UUID_PATTERN } from '../../ids.js';
 import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
-import { DEFAULT_KEY_PERMISSIONS, isKeyPermission, MEMBER_PERMISSION_FOR_KEY_SCOPE, type KeyPermission } from './permissions.js';
+import { authorize, DEFAULT_KEY_PERMISSIONS, isKeyPermission, MEMBER_PERMISSION_FOR_KEY_SCOPE, type KeyPermission } from './permissions.js';
+import { recordActivity } from '../audit/index.js';
 
 export const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -48,6 +49,26 @@ export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey
  * member grants applicant:read only when holding verifications.reveal.
  */
 export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  await mayManageKeys(ctx);
+  const created = await mintApiKey(ctx, input);
+  await recordKeyActivity(ctx, 'api_key.created', created.key);
+  return created;
+}
+
+/**
+ * decisions.md (keys from a seat): a member creates, revokes and rotates keys only with
+ * `keys.manage`. A key caller is governed by its scope on the route (settings:write).
+ */
+async function mayManageKeys(ctx: ServiceContext): Promise<void> {
+  if (ctx.caller.kind === 'member') await authorize(ctx, { permission: 'keys.manage', write: true });
+}
+
+/** The activity row of a key's creation, revocation or rotation: the key's id, name and prefix, never its secret. */
+async function recordKeyActivity(ctx: ServiceContext, action: string, key: ApiKey, detail: Record<string, string> = {}): Promise<void> {
+  await recordActivity(ctx, { action, mode: key.mode, targetType: 'api_key', targetId: key.id, detail: { name: key.name, key_prefix: key.keyPrefix, ...detail } });
+}
+
+async function mintApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();
   if (!name) throw parameterInvalid('name', 'name must not be empty.');
   if (!ctx.modes.includes(input.environment)) {
@@ -100,14 +121,36 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   return { key, secretKey };
 }
 
-/** Revokes for good; the row is kept. Revoking an already revoked key returns it unchanged. */
+/** Revokes for good; the row is kept. Revoking an already revoked key returns it unchanged (and records nothing). */
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  await mayManageKeys(ctx);
   const key = await getApiKey(ctx, id);
   if (key.status !== 'revoked') {
     key.status = 'revoked';
     key.revokedAt = new Date();
     await ctx.em.flush();
     ctx.runtime.keyCache.invalidateKey(key.id);
+    await recordKeyActivity(ctx, 'api_key.revoked', key);
   }
   return key;
+}
+
+/**
+ * Replaces a key: a new key with the same name, environment, permissions, access and expiry
+ * (its secret shown once), and the old one revoked at once (no overlap, like a webhook
+ * secret's rotation). An expired or revoked key cannot be rotated.
+ */
+export async function rotateApiKey(ctx: ServiceContext, id: string): Promise<CreatedApiKey> {
+  await mayManageKeys(ctx);
+  const old = await getApiKey(ctx, id);
+  if (old.status === 'revoked') throw parameterInvalid('id', 'A revoked key cannot be rotated; create a new one.');
+  const expiresAt = old.expiresAt && old.expiresAt.getTime() > Date.now() ? old.expiresAt : null;
+  if (old.expiresAt && !expiresAt) throw parameterInvalid('id', 'An expired key cannot be rotated; create a new one.');
+  const created = await mintApiKey(ctx, { name: old.name, environment: old.mode, permissions: [...old.permissions], access: old.access, expiresAt });
+  old.status = 'revoked';
+  old.revokedAt = new Date();
+  await ctx.em.flush();
+  ctx.runtime.keyCache.invalidateKey(old.id);
+  await recordKeyActivity(ctx, 'api_key.rotated', created.key, { replaced_key_id: old.id, replaced_key_prefix: old.keyPrefix });
+  return created;
 }

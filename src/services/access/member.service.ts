@@ -30,7 +30,9 @@ export async function createMember(em: EntityManager, input: CreateMemberInput):
   if (unknown) throw parameterInvalid('permissions', `Unknown member permission "${unknown}".`);
   const badEnv = input.environments.find((e) => !MODES.includes(e));
   if (badEnv) throw parameterInvalid('environments', `Unknown environment "${badEnv}".`);
-  if (await em.count(Member, { email }, { filters: false })) throw conflict('MEMBER_EXISTS', 'A member with this email already exists.', { param: 'email' });
+  // Only the inviting account's own members are compared: whether the address holds a seat in
+  // another account is never told (it gets a seat of its own here, with its own password).
+  if (await em.count(Member, { email, merchant: input.merchantId }, { filters: false })) throw conflict('MEMBER_EXISTS', 'A member of this account already has this email.', { param: 'email' });
   const member = em.create(Member, {
     merchant: em.getReference(Merchant, input.merchantId),
     email,
@@ -60,8 +62,10 @@ export async function openSession(em: EntityManager, member: Member, ttlSeconds:
 
 /**
  * Email and password sign-in; the same answer and timing whether the email or the password is
- * wrong. With a throttle, failures are counted per email and per client address and a spent
- * budget is refused (429) before the password is checked, for known and unknown emails alike.
+ * wrong. With a throttle, each attempt spends a point per email and per client address before
+ * the password is checked (one atomic step, so concurrent guesses cannot all pass a check), a
+ * spent budget is refused (429) for known and unknown emails alike, and a success gives its
+ * points back.
  */
 export async function signIn(
   em: EntityManager,
@@ -71,14 +75,20 @@ export async function signIn(
   throttle?: { limiter: SignInThrottle; ip: string },
 ): Promise<IssuedSession> {
   const normalised = normaliseEmail(email);
-  await throttle?.limiter.check(normalised, throttle.ip);
-  const member = await em.findOne(Member, { email: normalised }, { filters: false });
-  const ok = await verifyPassword(password, member?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  // A deactivated member gets the same answer as a wrong password: nothing to learn from it.
-  if (!member || !ok || member.deactivatedAt) {
-    await throttle?.limiter.failed(normalised, throttle.ip);
-    throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  await throttle?.limiter.attempt(normalised, throttle.ip);
+  // An address may hold a seat in several accounts, each with its own password: the seat whose
+  // password matches is opened (one account at a time). Capped, oldest first.
+  const seats = await em.find(Member, { email: normalised }, { filters: false, orderBy: { createdAt: 'asc' }, limit: 10 });
+  let member: Member | undefined;
+  for (const seat of seats.length > 0 ? seats : [undefined]) {
+    if (await verifyPassword(password, seat?.passwordHash ?? DUMMY_PASSWORD_HASH)) {
+      member = seat;
+      break;
+    }
   }
+  // A deactivated member gets the same answer as a wrong password: nothing to learn from it.
+  if (!member || member.deactivatedAt) throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  await throttle?.limiter.succeeded(normalised, throttle.ip);
   return openSession(em, member, ttlSeconds);
 }
 

@@ -27,6 +27,8 @@ export const MEMBER_PERMISSIONS = [
   'reviews.resolve_escalation',
   // Not named by the spec (README, Decisions): changing account settings and minting keys that may.
   'settings.manage',
+  // decisions.md (keys from a seat): creating, revoking and rotating API keys from the console or GraphQL.
+  'keys.manage',
 ] as const;
 export type MemberPermission = (typeof MEMBER_PERMISSIONS)[number];
 

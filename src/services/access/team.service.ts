@@ -20,7 +20,7 @@ const permissions = z.array(z.enum(MEMBER_PERMISSIONS)).max(MEMBER_PERMISSIONS.l
 const environments = z.array(z.enum(MODES)).min(1, 'must name at least one environment').max(MODES.length);
 
 export const inviteMemberInput = z.strictObject({
-  /** The address the member signs in with; unique across the platform. */
+  /** The address the member signs in with; unique within the account (another account's seat is never revealed). */
   email: z.string().trim().email().max(254),
   /** Shown to the team; the address when omitted. */
   name: z.string().trim().min(1).max(200).optional(),

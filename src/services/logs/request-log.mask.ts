@@ -1,32 +1,57 @@
 import ipaddr from 'ipaddr.js';
 
-/** Query parameters whose values cannot carry identity: kept as sent. Every other value is masked. */
-const SAFE_QUERY_PARAMS = new Set(['limit', 'starting_after', 'status', 'include', 'since', 'mode', 'flow', 'tag', 'event', 'environment', 'holding']);
+/** Query parameters whose values are ids, enums, numbers or dates: kept when the value looks like one. Every other value is masked. */
+const SAFE_QUERY_PARAMS = new Set(['limit', 'starting_after', 'status', 'include', 'since', 'until', 'mode', 'flow', 'tag', 'event', 'environment', 'holding', 'key', 'route']);
 
+/** Prefixes of the service's own ids (ids.ts), the only underscore-words kept with mixed case. */
+const ID_PREFIXES = 'vs|flw|whe|tag|app|doc|bio|rvg|req|mer|mem|evt|chk|del|prv|ntf|aud|act|idv|rlg|fn|fsg';
+const PREFIXED_ID = new RegExp(`^(?:${ID_PREFIXES})_[0-9A-Za-z]{1,64}$`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A literal route word (`verifications`, `rotate_secret`): lower case only, so a base62 secret never passes as one. */
+const ROUTE_WORD = /^[a-z][a-z0-9_-]{0,63}$/;
+const NUMBER = /^\d{1,12}$/;
+/** Enum values and lists of them (`include=applicant,documents`), dates and date-times. */
+const ENUM_LIST = /^[a-z][a-z0-9_.]{0,39}(?:,[a-z][a-z0-9_.]{0,39}){0,9}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 /**
- * Path segments kept as sent: literal route words (`verifications`, `rotate_secret`), prefixed
- * ids (`vs_...`), UUIDs and numbers. Anything else (an email typed into a path) is masked.
+ * Secrets and tokens whatever their case: secret and publishable keys (`sk_test_...`), member
+ * sessions (`mst_`), client tokens (`vct_`), signing secrets (`whsec_`). Checked first, so a
+ * secret that happens to be all lower case is masked all the same.
  */
-const SAFE_SEGMENT = /^(?:[a-z][a-z0-9_-]*|[a-z]{2,4}_[0-9A-Za-z]{1,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{1,12})$/i;
+const SECRET = /^(?:[sprk]k_(?:test|live)_|mst_|vct_|whsec_)/i;
+
+/** Whether a path segment is kept as sent: a route word, one of the service's ids, a UUID or a number. */
+const safeSegment = (segment: string): boolean =>
+  !SECRET.test(segment) && (ROUTE_WORD.test(segment) || PREFIXED_ID.test(segment) || UUID.test(segment) || NUMBER.test(segment));
+
+/** Whether a safe parameter's value is kept: an id, a number, an enum (list) or a date; never an email or a secret. */
+const safeValue = (value: string): boolean =>
+  value === '' || (!SECRET.test(value) && (PREFIXED_ID.test(value) || UUID.test(value) || NUMBER.test(value) || ENUM_LIST.test(value) || DATE.test(value) || (value.startsWith('/v1/') && maskPath(value) === value)));
 
 export const MASK = '***';
 
+/** The path with every segment that is not a route word or an id (an email, a secret typed into a URL) replaced by `***`. */
+export function maskPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment === '' || safeSegment(segment) ? segment : MASK))
+    .join('/');
+}
+
 /**
- * The route as the request log stores it: ids kept, so a call can be traced; the values of
- * query parameters that could carry identity (`email`, `reference_id`, anything unknown)
- * replaced by `***`, and so are path segments that are not route words or ids.
+ * The route as the request log stores it: ids kept, so a call can be traced; path segments
+ * that are not route words or ids, and query values that are not ids, enums, numbers or
+ * dates of a known parameter (an email in `starting_after`, `email`, `reference_id`, a
+ * secret anywhere), replaced by `***`.
  */
 export function maskRoute(path: string, querystring: string): string {
-  const maskedPath = path
-    .split('/')
-    .map((segment) => (segment === '' || SAFE_SEGMENT.test(segment) ? segment : MASK))
-    .join('/');
+  const maskedPath = maskPath(path);
   if (!querystring) return maskedPath.slice(0, 2048);
   const params = new URLSearchParams(querystring);
   const parts: string[] = [];
   for (const [name, value] of params) {
-    const safeName = /^[A-Za-z0-9_.\-[\]]{1,40}$/.test(name) ? name : MASK;
-    parts.push(`${safeName}=${SAFE_QUERY_PARAMS.has(name) ? encodeURIComponent(value) : MASK}`);
+    const safeName = /^[A-Za-z0-9_.\-[\]]{1,40}$/.test(name) && !SECRET.test(name) && !name.includes('@') ? name : MASK;
+    parts.push(`${safeName}=${SAFE_QUERY_PARAMS.has(name) && safeValue(value) ? encodeURIComponent(value) : MASK}`);
   }
   return `${maskedPath}?${parts.join('&')}`.slice(0, 2048);
 }

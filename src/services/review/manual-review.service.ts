@@ -8,7 +8,8 @@ import { dropUnsentOutcomeEmails, queueOutcomeEmail } from './applicant-notifica
 import { recordVerificationEvent } from '../webhooks/index.js';
 import { type ServiceContext, paginate, type Page, type PageParams, rawSqlOf } from '../shared/index.js';
 import { recordActivity } from '../audit/index.js';
-import { authorize } from '../access/index.js';
+import { authorize, getSettings } from '../access/index.js';
+import { DEFAULT_REVIEW_POLICY } from '../../entities/account-settings.entity.js';
 import { fingerprintsOfVerification, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
 import { reopen, settle } from '../verifications/index.js';
 
@@ -65,6 +66,21 @@ function alreadyDecided(review: ManualReview, verification: Verification): ApiEr
   return conflict('REVIEW_ALREADY_DECIDED', 'This review has already been decided; the decision stands and a retry will not change it.', {
     detail: { decision, reviewed_at: reviewedAt ? reviewedAt.toISOString() : null },
   });
+}
+
+/**
+ * A key deciding an open case (issue 27): keys cannot claim, so a key must not settle a case a
+ * member was routed or holds. An assigned case is refused always; a case held by a live claim
+ * is refused where claiming is required. The holder is named only as "another member".
+ */
+function refuseKeyOnRoutedCase(ctx: ServiceContext, review: ManualReview, claimRequired: boolean): void {
+  if (ctx.caller.kind !== 'key') return;
+  if (review.assignedTo) {
+    throw permissionError('REVIEW_NOT_HELD', 'This case is assigned to another member: an API key cannot decide it. Decide it in the back office, or return it to the shared pool first.');
+  }
+  if (claimRequired && review.claimedBy && holds(review, review.claimedBy)) {
+    throw permissionError('REVIEW_NOT_HELD', 'Claiming is required and another member holds this case: an API key cannot decide it while the claim lasts.');
+  }
 }
 
 /** approve/reject on an open case: resolves the review and settles the verification (change_reason reviewer). */
@@ -124,6 +140,7 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
           (error: unknown) => error,
         )
       : null;
+  const claimRequired = ctx.caller.kind === 'key' && input.decision !== 'review' ? ({ ...DEFAULT_REVIEW_POLICY, ...(await getSettings(ctx)).reviewPolicy }).claim_required : false;
   return ctx.em.transactional(async (em) => {
     // The person, then the verification, then the review: the order the engine and R8 lock in, so
     // an approval here and one of the same person's other cases elsewhere never deadlock.
@@ -133,6 +150,7 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
     const open = OPEN_REVIEW_STATUSES.includes(review.status) && verification.status === 'manual_review';
     if (input.decision !== 'review') {
       if (!open) throw alreadyDecided(review, verification);
+      refuseKeyOnRoutedCase(ctx, review, claimRequired);
       if (input.mustHold !== undefined && !holds(review, input.mustHold)) {
         throw permissionError('REVIEW_NOT_HELD', 'Claiming is required before deciding: claim the case first (POST /v1/console/reviews/{id}/claim).');
       }
