@@ -136,7 +136,7 @@ describe('abusive GraphQL senders do not freeze the event loop (issue 27)', () =
     expect(abused.statuses.filter((s) => s !== 400)).toEqual([]);
     const [o99, a99] = [percentile(ordinary.latencies, 99), percentile(abused.latencies, 99)];
     // Before the fix two senders pushed /healthz p50 to 1.3 s. The 2x target itself is measured
-    // by `npm run bench` (graphql-abuse); here a loose bound that a frozen loop cannot meet,
+    // by `npm run bench` (healthz-graphql-abusive against healthz-graphql-ordinary); here a loose bound that a frozen loop cannot meet,
     // since on a shared 2-core machine (CI runs two test files at once) a p99 of a few ms
     // jitters by more than itself.
     expect(a99).toBeLessThan(Math.max(3 * o99, 3 * quiet, 250));

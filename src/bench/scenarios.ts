@@ -9,6 +9,7 @@ import { verificationComparisons, verificationScenarios } from './verifications.
 import { webhookScenarios } from './webhooks.js';
 import { engineScenarios } from './engine.js';
 import { deadEndpointComparisons, deadEndpointScenarios } from './dead-endpoint.js';
+import { graphqlAbuseComparisons, graphqlAbuseScenarios } from './graphql-abuse.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -78,6 +79,7 @@ export const scenarios: Scenario[] = [
   ...verificationScenarios,
   ...deadEndpointScenarios,
   ...graphqlScenarios,
+  ...graphqlAbuseScenarios,
   ...reviewQueueScenarios,
   ...webhookScenarios,
   ...lookupScenarios,
@@ -106,6 +108,7 @@ export const comparisons: Comparison[] = [
   { name: 'webhooks/ceiling', numerator: 'webhooks', denominator: 'webhooks-ceiling', target: 0.5 },
   ...verificationComparisons,
   ...deadEndpointComparisons,
+  ...graphqlAbuseComparisons,
   ...lookupComparisons,
   ...reviewQueueComparisons,
   ...logsComparisons,
