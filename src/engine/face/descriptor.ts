@@ -38,7 +38,8 @@ function loadFaceApi(): Promise<FaceApi> {
 
 /**
  * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
- * the box's square crop, face-api's landmarks on it, its alignment box, then the descriptor.
+ * the box's square crop, face-api's landmarks on it, its alignment box, then the descriptor
+ * (of the face and its mirror image, averaged).
  */
 export async function describeFace(human: Human, image: Tensor3D, box: [number, number, number, number]): Promise<number[] | null> {
   const faceapi = await loadFaceApi();
@@ -56,12 +57,16 @@ export async function describeFace(human: Human, image: Tensor3D, box: [number, 
     const landmarks = await faceapi.detectFaceLandmarks(crop as never);
     if (!landmarks || Array.isArray(landmarks)) return null;
     const [face] = await faceapi.extractFaceTensors(crop as never, [landmarks.align()]);
+    // The descriptor of the face and of its mirror image, averaged: steadier under pose and lighting (chosen on the tuning set).
+    const mirrored = tf.reverse(face as never, 1);
     try {
       const descriptor = Array.from((await faceapi.computeFaceDescriptor(face as never)) as Float32Array);
+      const other = (await faceapi.computeFaceDescriptor(mirrored as never)) as Float32Array;
+      for (let i = 0; i < descriptor.length; i++) descriptor[i] = (descriptor[i]! + other[i]!) / 2;
       const norm = Math.hypot(...descriptor);
       return norm > 0 ? descriptor.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
     } finally {
-      tf.dispose(face as never);
+      tf.dispose([face, mirrored] as never);
     }
   } finally {
     tf.dispose(crop as never);
