@@ -8,6 +8,7 @@ import { requestLogComparisons, requestLogScenarios } from './request-log-cost.j
 import { verificationComparisons, verificationScenarios } from './verifications.js';
 import { webhookScenarios } from './webhooks.js';
 import { engineScenarios } from './engine.js';
+import { faceNetworkScenarios } from './face-network.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -83,6 +84,7 @@ export const scenarios: Scenario[] = [
   ...requestLogScenarios,
   ...reportingScenarios,
   ...engineScenarios,
+  ...faceNetworkScenarios,
 ];
 
 /**

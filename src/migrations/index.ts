@@ -17,6 +17,7 @@ import { Migration20261125105000RequestLogs } from './Migration20261125105000Req
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
 import { Migration20261126030000FaceIndex } from './Migration20261126030000FaceIndex.js';
+import { Migration20261126031000LivenessChallenge } from './Migration20261126031000LivenessChallenge.js';
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
 
 /** Committed migrations, in order. The migrator applies these and nothing else. */
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125121000RequestLogsLean', class: Migration20261125121000RequestLogsLean },
   { name: 'Migration20261125140000RequestLogsByKey', class: Migration20261125140000RequestLogsByKey },
   { name: 'Migration20261126030000FaceIndex', class: Migration20261126030000FaceIndex },
+  { name: 'Migration20261126031000LivenessChallenge', class: Migration20261126031000LivenessChallenge },
 ];

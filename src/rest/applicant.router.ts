@@ -6,6 +6,7 @@ import { bearerToken } from '../services/access/index.js';
 import {
   completeHostedUpload,
   confirmEmailStep,
+  issueLivenessChallenge,
   openApplicantSession,
   readHostedSession,
   renewClientToken,
@@ -58,6 +59,7 @@ export function applicantRouter(runtime: Runtime): Router {
       contentType: body.content_type,
       side: body.side,
       documentType: body.document_type,
+      challengeStep: body.challenge_step,
     });
     ctx.status = 201;
     ctx.body = { object: 'hosted_upload_url', upload_id: created.uploadId, upload_url: created.uploadUrl, expires_in: created.expiresIn, preview: created.preview };
@@ -77,6 +79,12 @@ export function applicantRouter(runtime: Runtime): Router {
   router.post(`${base}/email/confirm`, async (ctx) => {
     const body = parseInput(hostedCodeBody, ctx.request.body);
     ctx.body = { object: 'email_step', ...(await confirmEmailStep(await applicant(runtime, ctx), body.code)) };
+  });
+
+  router.post(`${base}/liveness/challenge`, async (ctx) => {
+    parseInput(hostedEmptyBody, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = { object: 'liveness_challenge', ...(await issueLivenessChallenge(await applicant(runtime, ctx))) };
   });
 
   router.post(`${base}/submit`, async (ctx) => {

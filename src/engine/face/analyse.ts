@@ -28,6 +28,8 @@ export interface FaceReading {
   live: number | null;
   /** Head turn left/right in degrees (0 = frontal), from the face mesh. */
   yaw: number | null;
+  /** Eye openness (eyelid gap over eye width, mean of both eyes; ~0.3 open, under ~0.15 closed), from the face mesh. */
+  eyes?: number | null;
 }
 
 export interface ImageFaces {
@@ -83,6 +85,20 @@ async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number;
   }
 }
 
+/** Mesh points of each eye: upper lid, lower lid, the two corners (MediaPipe face mesh numbering). */
+const EYES = [
+  [159, 145, 33, 133],
+  [386, 374, 362, 263],
+] as const;
+
+/** Eyelid gap over eye width, averaged over both eyes; null without a mesh. */
+function eyeOpenness(mesh: number[][] | undefined): number | null {
+  if (!mesh || mesh.length < 468) return null;
+  const dist = (a: number, b: number) => Math.hypot(mesh[a]![0]! - mesh[b]![0]!, mesh[a]![1]! - mesh[b]![1]!);
+  const ratios = EYES.map(([up, down, left, right]) => dist(up, down) / Math.max(1e-6, dist(left, right)));
+  return round((ratios[0]! + ratios[1]!) / 2);
+}
+
 /** What keeps a face from approving a match: too small, turned away, a doubtful detection, no descriptor. */
 function qualityOf(face: { box: number[]; score: number; yaw: number | null }, described: boolean): FaceQualityIssue[] {
   const issues: FaceQualityIssue[] = [];
@@ -114,6 +130,7 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
         real: round(f.real),
         live: round(f.live),
         yaw: round(((f.rotation?.angle.yaw ?? NaN) * 180) / Math.PI, 1),
+        eyes: eyeOpenness(f.mesh as number[][] | undefined),
       };
       faces.push({ ...reading, quality: index === 0 ? qualityOf(reading, embedding.length > 0) : [] });
     }

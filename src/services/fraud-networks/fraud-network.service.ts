@@ -70,13 +70,19 @@ async function sharedSignals(sql: ReturnType<typeof rawSqlOf>, mode: string, sig
   if (signal.kind === 'document') {
     return sql.query<MemberRow>(`${SELECT_MEMBERS} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`, [mode, signal.key, signalId]);
   }
-  // The GIN index on face_buckets gives the candidates (faces sharing an LSH bucket); each is compared exactly.
-  return sql.query<MemberRow>(
-    `${SELECT_MEMBERS} where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
-       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5 order by s.created_at`,
-    [mode, signal.embedding, signalId, faceBuckets(signal.embedding), FACE_NETWORK_SIMILARITY],
-  );
+  return sql.query<MemberRow>(FACE_SEARCH_SQL, faceSearchParams(mode, signal.embedding, signalId));
 }
+
+/** The same-face search: the GIN index on face_buckets gives the candidates (faces sharing an LSH bucket); each is compared exactly. */
+export const FACE_SEARCH_SQL = `with candidates as materialized (
+    select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, s.created_at from fraud_signals s
+     where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
+       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5)
+  select c.id, c.merchant_id, c.verification_id, c.holder_fingerprint, c.national_id_fingerprint, v.api_key_id
+    from candidates c join verifications v on v.id = c.verification_id order by c.created_at`;
+
+/** FACE_SEARCH_SQL's parameters for a unit-length descriptor (the bench runs the same statement). */
+export const faceSearchParams = (mode: string, embedding: number[], excludeSignalId: string): unknown[] => [mode, embedding, excludeSignalId, faceBuckets(embedding), FACE_NETWORK_SIMILARITY];
 
 interface NetworkRow {
   id: string;

@@ -3,3 +3,4 @@ export * from './applicant-session.js';
 export * from './client-token.js';
 export * from './email-step.js';
 export * from './hosted.service.js';
+export * from './liveness-step.js';
