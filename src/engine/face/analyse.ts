@@ -5,7 +5,7 @@ import { loadHuman } from './human.js';
 
 /** Longest side images are analysed at: enough for a passport portrait, bounded cost per image. */
 const MAX_SIDE = 1280;
-/** A neutral border (share of the longer side) so a face filling the frame (a close selfie, a cropped portrait) is still found. */
+/** A neutral border (share of the longer side), tried when no face is found, so a face filling the frame (a close selfie, a cropped portrait) is still found. */
 const BORDER = 0.25;
 
 /** Quality rules a face must meet for face_match to approve on it (chosen on the tuning set). */
@@ -69,11 +69,11 @@ export interface LivenessAnalysis {
 
 const round = (n: number | undefined | null, digits = 3): number | null => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null);
 
-/** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
-async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
+/** Decodes any image sharp reads (EXIF orientation applied, downscaled, optionally a grey border added) to RGB pixels; null when unreadable. */
+async function decode(bytes: Uint8Array, withBorder: boolean): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
   try {
     const scaled = await sharp(bytes, { failOn: 'error' }).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).removeAlpha().toBuffer({ resolveWithObject: true });
-    const border = Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER);
+    const border = withBorder ? Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER) : 0;
     const { data, info } = await sharp(scaled.data)
       .extend({ top: border, bottom: border, left: border, right: border, background: '#808080' })
       .removeAlpha()
@@ -111,9 +111,15 @@ function qualityOf(face: { box: number[]; score: number; yaw: number | null }, d
 
 /** Every face on an image with its age, antispoof and liveness scores, largest first; the largest with its descriptor and quality. */
 export async function readFaces(bytes: Uint8Array, human?: Human): Promise<ImageFaces> {
-  const pixels = await decode(bytes);
-  if (!pixels) return { readable: false, faces: [] };
   const h = human ?? (await loadHuman());
+  const first = await readDecoded(bytes, h, false);
+  if (!first.readable || first.faces.length > 0) return first;
+  return readDecoded(bytes, h, true);
+}
+
+async function readDecoded(bytes: Uint8Array, h: Human, withBorder: boolean): Promise<ImageFaces> {
+  const pixels = await decode(bytes, withBorder);
+  if (!pixels) return { readable: false, faces: [] };
   const tensor = h.tf.tensor3d(new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length), [pixels.height, pixels.width, 3], 'int32');
   try {
     const result = await h.detect(tensor as never);
@@ -153,8 +159,8 @@ export async function analyseFaceMatch(input: { document: Uint8Array; selfie: Ui
   const docFace = document.faces[0];
   const selfieFace = selfie.faces[0];
   return {
-    document: { readable: document.readable, faces: document.faces.length, quality: docFace?.quality ?? [] },
-    selfie: { readable: selfie.readable, faces: selfie.faces.length, quality: selfieFace?.quality ?? [] },
+    document: { readable: document.readable, faces: document.faces.length, ...(docFace ? { quality: docFace.quality } : {}) },
+    selfie: { readable: selfie.readable, faces: selfie.faces.length, ...(selfieFace ? { quality: selfieFace.quality } : {}) },
     similarity: docFace && selfieFace ? matchScore(docFace.embedding, selfieFace.embedding) : null,
     ageEstimate: selfieFace?.age ?? null,
     selfieEmbedding: selfieFace?.embedding.length ? selfieFace.embedding : null,
