@@ -35,7 +35,7 @@ const match = (document: Buffer, selfie: Buffer) => pool.run('face.match', { doc
 
 describe('face_match on real faces', () => {
   it('the corpus has several distinct people with a detectable face on the document rendering', async () => {
-    expect(people.length).toBeGreaterThanOrEqual(5);
+    expect(people.length).toBeGreaterThanOrEqual(4);
     const found = await Promise.all(doc.map((d) => pool.run('face.read', { image: d })));
     expect(found.every((r) => r.readable && r.faces.length === 1)).toBe(true);
     expect(found[0].faces[0].embedding.length).toBeGreaterThan(100);

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { jest } from '@jest/globals';
-import { challengeDecision, challengeFailure, newChallenge, MOVES, type ChallengeAnalysis, type FrameReading } from '../src/engine/face/challenge.js';
+import { CHALLENGE_RULES, challengeDecision, challengeFailure, newChallenge, MOVES, type ChallengeAnalysis, type FrameReading } from '../src/engine/face/challenge.js';
 import { REAL_DIR } from '../src/engine/face/real-eval.js';
 import { EnginePool } from '../src/engine/pool/index.js';
 import type { LivenessChallenge } from '../src/engine/types.js';
@@ -94,7 +94,7 @@ describe('the challenge on real photos (worker pool)', () => {
     // Another person's face on the frames than on the selfie.
     const other = await readFile(path.join(REAL_DIR, 'df-person01/1.jpg'));
     const swapped = await pool.run('face.challenge', { frames: [{ challengeId: challenge.id, step: 0, requestedAt: at(1), bytes: frontal }], selfie: other });
-    expect(swapped.selfieMatch!).toBeLessThan(0.58);
+    expect(swapped.selfieMatch!).toBeLessThan(CHALLENGE_RULES.selfieFace);
   });
 });
 

@@ -5,7 +5,13 @@ import { loadHuman } from './human.js';
 
 /** Longest side images are analysed at: enough for a passport portrait, bounded cost per image. */
 const MAX_SIDE = 1280;
-/** A neutral border (share of the longer side), tried when no face is found, so a face filling the frame (a close selfie, a cropped portrait) is still found. */
+/**
+ * A neutral border (share of the longer side) around every image: a face filling the frame (a
+ * close selfie, a cropped portrait) is still found, and on the real photos' tuning set the
+ * boxes, so the descriptors, were steadier with it than with a border only when no face was
+ * found (true accepts at 0.1% false accepts 96.6% against 91.8%). Group photos lose some
+ * resolution to it.
+ */
 const BORDER = 0.25;
 
 /** Quality rules a face must meet for face_match to approve on it (chosen on the tuning set). */
@@ -69,11 +75,11 @@ export interface LivenessAnalysis {
 
 const round = (n: number | undefined | null, digits = 3): number | null => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null);
 
-/** Decodes any image sharp reads (EXIF orientation applied, downscaled, optionally a grey border added) to RGB pixels; null when unreadable. */
-async function decode(bytes: Uint8Array, withBorder: boolean): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
+/** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
+async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
   try {
     const scaled = await sharp(bytes, { failOn: 'error' }).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).removeAlpha().toBuffer({ resolveWithObject: true });
-    const border = withBorder ? Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER) : 0;
+    const border = Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER);
     const { data, info } = await sharp(scaled.data)
       .extend({ top: border, bottom: border, left: border, right: border, background: '#808080' })
       .removeAlpha()
@@ -112,13 +118,7 @@ function qualityOf(face: { box: number[]; score: number; yaw: number | null }, d
 /** Every face on an image with its age, antispoof and liveness scores, largest first; the largest with its descriptor and quality. */
 export async function readFaces(bytes: Uint8Array, human?: Human): Promise<ImageFaces> {
   const h = human ?? (await loadHuman());
-  const first = await readDecoded(bytes, h, false);
-  if (!first.readable || first.faces.length > 0) return first;
-  return readDecoded(bytes, h, true);
-}
-
-async function readDecoded(bytes: Uint8Array, h: Human, withBorder: boolean): Promise<ImageFaces> {
-  const pixels = await decode(bytes, withBorder);
+  const pixels = await decode(bytes);
   if (!pixels) return { readable: false, faces: [] };
   const tensor = h.tf.tensor3d(new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length), [pixels.height, pixels.width, 3], 'int32');
   try {

@@ -33,8 +33,8 @@ export const CHALLENGE_RULES = {
   blinkRatio: 0.6,
   /** Every frame's face against the frontal frame (match score, descriptor.ts). */
   sameFace: 0.5,
-  /** The frontal frame's face against the selfie. */
-  selfieFace: 0.58,
+  /** The frontal frame's face against the selfie (the same sitting: stricter than face_match's review band). */
+  selfieFace: 0.7,
 } as const;
 
 /** A new challenge: face the camera, then each move once in a random order. */
