@@ -9,8 +9,7 @@ const MAX_SIDE = 1280;
  * A neutral border (share of the longer side) around every image: a face filling the frame (a
  * close selfie, a cropped portrait) is still found, and on the real photos' tuning set the
  * boxes, so the descriptors, were steadier with it than with a border only when no face was
- * found (true accepts at 0.1% false accepts 96.6% against 91.8%). Group photos lose some
- * resolution to it.
+ * found (docs/checks-face.md). Group photos lose some resolution to it.
  */
 const BORDER = 0.25;
 
