@@ -8,6 +8,7 @@ import { CHALLENGE_RULES, challengeDecision, challengeFailure, newChallenge, MOV
 import { REAL_DIR } from '../src/engine/face/real-eval.js';
 import { EnginePool } from '../src/engine/pool/index.js';
 import type { LivenessChallenge } from '../src/engine/types.js';
+import { stepSchema } from '../src/services/catalog/flow.schema.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { withTestAccount } from './support/account.js';
 import { applicantApi, createHostedSession } from './support/hosted.js';
@@ -30,6 +31,12 @@ const kept = (): FrameReading[] => [frame(0, 2, 0.31, 1), frame(1, 3, 0.08, 3), 
 const analysis = (frames: FrameReading[], selfieMatch: number | null = 0.85): ChallengeAnalysis => ({ frames, selfieMatch });
 
 describe('the challenge', () => {
+  it("a flow's liveness step takes mode active or passive, nothing else", () => {
+    expect(stepSchema.safeParse({ type: 'liveness', config: { mode: 'active' } }).success).toBe(true);
+    expect(stepSchema.safeParse({ type: 'liveness', config: { mode: 'passive' } }).success).toBe(true);
+    expect(stepSchema.safeParse({ type: 'liveness', config: { mode: 'sideways' } }).success).toBe(false);
+  });
+
   it('is face the camera, then turn left, turn right and blink once each in a random order, one use, with an expiry', () => {
     const orders = new Set<string>();
     for (let i = 0; i < 60; i++) {
