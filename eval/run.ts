@@ -2,7 +2,7 @@
 // Each check adds an Evaluator; each prints one Markdown table (paste it into the README).
 import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
-import { faceEvaluator, livenessEvaluator } from './face.js';
+import { faceEvaluator, faceRealEvaluator, livenessEvaluator } from './face.js';
 
 /** One check's measurement: a Markdown table (header row, then rows) and notes under it. */
 export interface EvalTable {
@@ -20,7 +20,7 @@ export interface Evaluator {
 }
 
 /** One evaluator per check; `--check=<name>` runs one. */
-export const EVALUATORS: Evaluator[] = [documentEvaluator, faceEvaluator, livenessEvaluator, amlEvaluator];
+export const EVALUATORS: Evaluator[] = [documentEvaluator, faceRealEvaluator, faceEvaluator, livenessEvaluator, amlEvaluator];
 
 export const markdown = (t: EvalTable): string =>
   [`### ${t.title}`, '', `| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.join(' | ')} |`), '', ...(t.notes ?? []).map((n) => `- ${n}`)].join('\n');

@@ -4,7 +4,8 @@ import type { DocumentRead, Identity } from '../src/engine/types.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { Verification } from '../src/entities/verification.entity.js';
 import { scopedFork } from '../src/orm.js';
-import { signalFaceNetwork } from '../src/services/fraud-networks/index.js';
+import { searchFaces, signalFaceNetwork } from '../src/services/fraud-networks/index.js';
+import { faceBuckets, FACE_LSH } from '../src/services/fraud-networks/face-index.js';
 import { sealIdentity } from '../src/services/verifications/index.js';
 import { withTestAccount } from './support/account.js';
 import { createVerification, keyOf } from './support/factories.js';
@@ -210,7 +211,7 @@ describe('fraud networks', () => {
   });
 });
 
-describe('face networks (the store engine-face will call with its embeddings)', () => {
+describe('face networks (searched through the LSH index outside the settling transaction)', () => {
   const approved = { status: 'completed' as const, verdict: 'approve' as const, score: 0.95, reasonCodes: [], providerTier: 'standard' };
   /** A deterministic 128-dimension vector; `noise` moves it a little (the same face in another photo). */
   const embedding = (seed: number, noise = 0) => Array.from({ length: 128 }, (_, i) => Math.sin(seed * 13.7 + i) + noise * Math.cos(i * 3.1));
@@ -218,11 +219,13 @@ describe('face networks (the store engine-face will call with its embeddings)', 
   async function faceSignal(owner: BootstrapResult, document: DocumentRead, vector: number[]) {
     const created = await createVerification(server, owner, 'live', { checks: [{ type: 'face_match' }] });
     const em = scopedFork(server.runtime.orm, { merchantId: owner.merchant.id, modes: ['live'] });
+    const found = await searchFaces(em, server.runtime.vault, await em.findOneOrFail(Verification, { id: created.id }), { document }, vector);
+    expect(found).not.toBeNull();
     const outcome = await em.transactional(async (tx) => {
       const v = await tx.findOneOrFail(Verification, { id: created.id });
-      return signalFaceNetwork(tx, server.runtime.vault, v, { document }, vector, approved);
+      return signalFaceNetwork(tx, server.runtime.vault, v, { document }, vector, found!, approved);
     });
-    return { id: created.id, outcome };
+    return { id: created.id, outcome, found: found! };
   }
 
   it('the same face under two identities in two accounts is a cross-account face network; a different face is not', async () => {
@@ -236,5 +239,32 @@ describe('face networks (the store engine-face will call with its embeddings)', 
     expect(mine.map((e) => e.verification_id)).toEqual([sameFace.id]);
     const theirs = (await eventsOf(account.merchant.id)).filter((e) => e.type === 'fraud_network.created' && e.payload.fraud_network.kind === 'face');
     expect(theirs.map((e) => e.verification_id)).toEqual([first.id]);
+    // Neither account's event or finding names the other account's verification.
+    expect(JSON.stringify(mine)).not.toContain(first.id);
+    expect(JSON.stringify(theirs)).not.toContain(sameFace.id);
+    expect(JSON.stringify(sameFace.outcome)).not.toContain(first.id);
+  });
+
+  it('each stored face carries its index buckets; another face is not returned', async () => {
+    const vector = embedding(7);
+    const unit = vector.map((x) => x / Math.hypot(...vector));
+    const stored = await faceSignal(account, person('HUGO', 'LANE', '1985-05-05', 'GB7770007'), vector);
+    const [row] = await server.runtime.orm.em.getConnection().execute(`select face_buckets from fraud_signals where id = ?`, [stored.found.signalId]);
+    expect(row.face_buckets).toEqual(faceBuckets(unit));
+    expect(row.face_buckets).toHaveLength(FACE_LSH.bands);
+    // Another person's face (the opposite direction) is not returned: candidates are compared exactly.
+    const far = await faceSignal(other, person('IRIS', 'MOSS', '1975-06-06', 'GB7770008'), unit.map((x) => -x));
+    expect(far.found.others.map((o) => o.verification_id)).not.toContain(stored.id);
+  });
+
+  it('a face stored before the index (another model, no buckets) is never compared with a new descriptor', async () => {
+    const created = await createVerification(server, account, 'live', { checks: [{ type: 'face_match' }] });
+    const old = Array.from({ length: 1024 }, (_, i) => Math.cos(i));
+    await server.runtime.orm.em.getConnection().execute(
+      `insert into fraud_signals (id, merchant_id, mode, verification_id, kind, holder_fingerprint, embedding) values ('fsg_old_model', ?, 'live', ?, 'face', 'x', ?::real[])`,
+      [account.merchant.id, created.id, `{${old.join(',')}}`],
+    );
+    const probe = await faceSignal(other, person('JUNE', 'NASH', '1990-07-07', 'GB7770009'), old.slice(0, 128));
+    expect(probe.found.others.map((o) => o.id)).not.toContain('fsg_old_model');
   });
 });

@@ -5,6 +5,7 @@
 import { jest } from '@jest/globals';
 import { stopOcr } from '../src/engine/document/index.js';
 import { loadIdentities, variant, withPortrait, type FaceIdentity } from '../src/engine/face/corpus.js';
+import { FACE_MATCH_THRESHOLD } from '../src/engine/face/decide.js';
 import { withTestServer } from './support/account.js';
 import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
@@ -56,7 +57,7 @@ describe('a live session decided end to end by the engine', () => {
     firstId = v.id;
     expect(v).toMatchObject({ status: 'approved', verdict: 'approve', change_reason: 'engine' });
     for (const type of ['document', 'face_match', 'liveness']) expect(checkOf(v, type)).toMatchObject({ status: 'completed', verdict: 'approve', reason_codes: [] });
-    expect(checkOf(v, 'face_match').score).toBeGreaterThanOrEqual(0.7);
+    expect(checkOf(v, 'face_match').score).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD);
     expect(v.evidence.find((e: { kind: string }) => e.kind === 'document')).toMatchObject({ side: 'front', mrz_valid: true });
     expect(v.applicant.fields).toMatchObject({ document_number: 'L898902C3', last_name: 'ERIKSSON' });
   });
@@ -65,7 +66,7 @@ describe('a live session decided end to end by the engine', () => {
     const v = await session(await passport(HOLDERS.anna, people[0]!), await variant(people[2]!.portrait, 'tight_crop'), { sensitivity: 0 });
     expect(checkOf(v, 'document')).toMatchObject({ verdict: 'approve' });
     expect(checkOf(v, 'face_match')).toMatchObject({ status: 'completed', verdict: 'reject', reason_codes: ['SELFIE_MISMATCH'] });
-    expect(checkOf(v, 'face_match').score).toBeLessThan(0.7);
+    expect(checkOf(v, 'face_match').score).toBeLessThan(FACE_MATCH_THRESHOLD);
     expect(v).toMatchObject({ status: 'rejected' });
     expect(v.reason_codes).toContain('SELFIE_MISMATCH');
   });

@@ -10,6 +10,7 @@ import { webhookScenarios } from './webhooks.js';
 import { engineScenarios } from './engine.js';
 import { deadEndpointComparisons, deadEndpointScenarios } from './dead-endpoint.js';
 import { graphqlAbuseComparisons, graphqlAbuseScenarios } from './graphql-abuse.js';
+import { faceNetworkScenarios } from './face-network.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -87,6 +88,7 @@ export const scenarios: Scenario[] = [
   ...requestLogScenarios,
   ...reportingScenarios,
   ...engineScenarios,
+  ...faceNetworkScenarios,
 ];
 
 /**

@@ -22,7 +22,9 @@ export async function loadCheckImages(runtime: Runtime, em: EntityManager, verif
     }
     if (!IMAGE_TYPES.test(upload.contentType)) continue;
     const bytes = await runtime.storage.readEvidence(upload);
-    if (upload.kind === 'selfie') selfies.push(bytes);
+    if (upload.kind === 'selfie' && upload.challengeStep !== null && upload.challengeStep !== undefined) {
+      (images.challengeFrames ??= []).push({ challengeId: upload.challengeId ?? null, step: upload.challengeStep, requestedAt: upload.createdAt.toISOString(), bytes });
+    } else if (upload.kind === 'selfie') selfies.push(bytes);
     else if ((upload.side ?? 'front') === 'front') images.document_front = bytes;
     else images.document_back = bytes;
   }

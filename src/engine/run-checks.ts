@@ -6,7 +6,7 @@ import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
-import { signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
+import { searchFaces, signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
 import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
 import { recordDocumentRead } from './document-record.js';
@@ -81,13 +81,15 @@ async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader
  * pending (another run, an expiry or a reviewer may have moved on meanwhile).
  */
 async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepared, outcome: CheckResult): Promise<boolean> {
+  // The same-face search runs before the transaction, through the index and without a lock.
+  const faces = outcome.faceEmbedding ? await searchFaces(em, runtime.vault, prepared.verification, prepared.identity, outcome.faceEmbedding) : null;
   return em.transactional(async (tx) => {
     const v = await lockProcessing(tx, prepared.verification.id, true);
     if (!v) return false;
     const check = await tx.findOne(Check, { id: prepared.check.id }, { refresh: true });
     if (!check || check.status !== 'pending') return true;
     outcome = await signalFraudNetworks(tx, runtime.vault, v, prepared.identity, outcome);
-    if (outcome.faceEmbedding) outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, outcome);
+    if (outcome.faceEmbedding && faces) outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, faces, outcome);
     Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
     await recordDocumentRead(tx, runtime, v, v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {}, outcome);

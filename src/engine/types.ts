@@ -27,9 +27,19 @@ export interface Identity {
   email_confirmed?: boolean;
   /** The hosted page's open email challenge (address, code hash, attempts); gone once confirmed. */
   email_challenge?: EmailChallenge;
+  /** The hosted page's current liveness challenge (active mode): one use, replaced when a new one is issued. */
+  liveness_challenge?: LivenessChallenge;
   reference_id?: string;
   document?: DocumentRead;
   fields?: Record<string, string>;
+}
+
+export interface LivenessChallenge {
+  id: string;
+  /** 'face_camera' then the moves in the order asked (engine/face/challenge.ts). */
+  steps: string[];
+  issued_at: string;
+  expires_at: string;
 }
 
 export interface EmailChallenge {
@@ -50,6 +60,8 @@ export interface CheckImages {
   liveness?: Buffer[];
   /** A video was captured (frames are not extracted: no video decoder ships with the service). */
   video?: boolean;
+  /** Frames the hosted page captured for a liveness challenge (uploads bound to one), oldest first. */
+  challengeFrames?: { challengeId: string | null; step: number; requestedAt: string; bytes: Buffer }[];
 }
 
 export interface CheckInput {

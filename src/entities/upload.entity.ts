@@ -7,7 +7,7 @@ export type UploadKind = 'document' | 'selfie' | 'video';
 /** A captured artefact: presigned PUT straight to storage, then completed through the API. */
 @Entity({ tableName: 'uploads' })
 export class Upload extends TenantOwned {
-  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'size' | 'uploadedAt' | 'analysis' | 'evidenceKey' | 'sha256' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'challengeId' | 'challengeStep' | 'size' | 'uploadedAt' | 'analysis' | 'evidenceKey' | 'sha256' | 'createdAt' | 'updatedAt';
 
   /** `doc_` for documents, `bio_` for selfies and videos. */
   @PrimaryKey({ type: 'string', length: 40 })
@@ -24,6 +24,13 @@ export class Upload extends TenantOwned {
 
   @Property({ type: 'string', length: 40, nullable: true })
   documentType?: string | null = null;
+
+  /** A liveness-challenge frame: the challenge the server bound it to when its URL was asked for, and the step (0 = face the camera). */
+  @Property({ type: 'string', length: 40, nullable: true })
+  challengeId?: string | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  challengeStep?: number | null = null;
 
   @Property({ type: 'string', length: 100 })
   contentType!: string;

@@ -16,6 +16,8 @@ import { Migration20261125101000ReportingPartialDay } from './Migration202611251
 import { Migration20261125105000RequestLogs } from './Migration20261125105000RequestLogs.js';
 import { Migration20261125115000EngineFindings } from './Migration20261125115000EngineFindings.js';
 import { Migration20261125121000RequestLogsLean } from './Migration20261125121000RequestLogsLean.js';
+import { Migration20261126030000FaceIndex } from './Migration20261126030000FaceIndex.js';
+import { Migration20261126031000LivenessChallenge } from './Migration20261126031000LivenessChallenge.js';
 import { Migration20261125140000RequestLogsByKey } from './Migration20261125140000RequestLogsByKey.js';
 import { Migration20261126010000SealedEvidence } from './Migration20261126010000SealedEvidence.js';
 import { Migration20261126010100EndpointPause } from './Migration20261126010100EndpointPause.js';
@@ -48,5 +50,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261126010100EndpointPause', class: Migration20261126010100EndpointPause },
   { name: 'Migration20261126020000KeysManage', class: Migration20261126020000KeysManage },
   { name: 'Migration20261126021000MemberEmailPerAccount', class: Migration20261126021000MemberEmailPerAccount },
+  { name: 'Migration20261126030000FaceIndex', class: Migration20261126030000FaceIndex },
+  { name: 'Migration20261126031000LivenessChallenge', class: Migration20261126031000LivenessChallenge },
   { name: 'Migration20261126050000HostedConsent', class: Migration20261126050000HostedConsent },
 ];

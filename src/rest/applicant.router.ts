@@ -9,6 +9,7 @@ import {
   declineConsent,
   giveConsent,
   handoffQr,
+  issueLivenessChallenge,
   openApplicantSession,
   readHostedSession,
   renewClientToken,
@@ -76,6 +77,7 @@ export function applicantRouter(runtime: Runtime): Router {
       contentType: body.content_type,
       side: body.side,
       documentType: body.document_type,
+      challengeStep: body.challenge_step,
     });
     ctx.status = 201;
     ctx.body = { object: 'hosted_upload_url', upload_id: created.uploadId, upload_url: created.uploadUrl, expires_in: created.expiresIn, preview: created.preview };
@@ -95,6 +97,12 @@ export function applicantRouter(runtime: Runtime): Router {
   router.post(`${base}/email/confirm`, async (ctx) => {
     const body = parseInput(hostedCodeBody, ctx.request.body);
     ctx.body = { object: 'email_step', ...(await confirmEmailStep(await applicant(runtime, ctx), body.code)) };
+  });
+
+  router.post(`${base}/liveness/challenge`, async (ctx) => {
+    parseInput(hostedEmptyBody, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = { object: 'liveness_challenge', ...(await issueLivenessChallenge(await applicant(runtime, ctx))) };
   });
 
   router.post(`${base}/submit`, async (ctx) => {

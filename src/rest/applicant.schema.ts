@@ -13,6 +13,8 @@ export const hostedUploadBody = z.strictObject({
   side: z.enum(UPLOAD_SIDES).optional(),
   /** The document type the applicant chose; refused with DOCUMENT_TYPE_NOT_ACCEPTED when the flow does not accept it. */
   document_type: z.enum(DOCUMENT_TYPES).optional(),
+  /** A frame of the session's liveness challenge (selfie only): the step it was captured for, 0 = face the camera (see POST .../liveness/challenge). */
+  challenge_step: z.number().int().min(0).max(9).optional(),
 });
 
 export const hostedEmailBody = z.strictObject({

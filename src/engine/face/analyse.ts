@@ -1,16 +1,31 @@
 import type { Human } from '@vladmandic/human';
 import sharp from 'sharp';
+import { describeFace, matchScore } from './descriptor.js';
 import { loadHuman } from './human.js';
 
 /** Longest side images are analysed at: enough for a passport portrait, bounded cost per image. */
 const MAX_SIDE = 1280;
+/**
+ * A neutral border (share of the longer side) around every image: a face filling the frame (a
+ * close selfie, a cropped portrait) is still found, and on the real photos' tuning set the
+ * boxes, so the descriptors, were steadier with it than with a border only when no face was
+ * found (docs/checks-face.md). Group photos lose some resolution to it.
+ */
+const BORDER = 0.25;
+
+/** Quality rules a face must meet for face_match to approve on it (chosen on the tuning set). */
+export const FACE_QUALITY = { minSide: 64, maxYaw: 30, minScore: 0.6 } as const;
+export type FaceQualityIssue = 'small' | 'turned' | 'uncertain' | 'no_descriptor';
 
 /** One face found on an image; plain JSON (crosses the worker boundary). */
 export interface FaceReading {
   /** [x, y, width, height] in pixels of the analysed (possibly downscaled) image. */
   box: [number, number, number, number];
   score: number;
+  /** face-api's 128-value descriptor (unit length) of the largest face; empty for the others. */
   embedding: number[];
+  /** Why this face is not good enough to approve a match on (empty: good). */
+  quality: FaceQualityIssue[];
   age: number | null;
   /** Antispoof model: confidence the face is a real face rather than a photo or screen. */
   real: number | null;
@@ -18,6 +33,8 @@ export interface FaceReading {
   live: number | null;
   /** Head turn left/right in degrees (0 = frontal), from the face mesh. */
   yaw: number | null;
+  /** Eye openness (eyelid gap over eye width, mean of both eyes; ~0.3 open, under ~0.15 closed), from the face mesh. */
+  eyes?: number | null;
 }
 
 export interface ImageFaces {
@@ -26,10 +43,17 @@ export interface ImageFaces {
   faces: FaceReading[];
 }
 
+export interface ImageFaceSummary {
+  readable: boolean;
+  faces: number;
+  /** Quality issues of the largest face (absent on older analyses). */
+  quality?: FaceQualityIssue[];
+}
+
 export interface FaceMatchAnalysis {
-  document: { readable: boolean; faces: number };
-  selfie: { readable: boolean; faces: number };
-  /** Human's normalised similarity (0..1) of the largest face on each image; null without both faces. */
+  document: ImageFaceSummary;
+  selfie: ImageFaceSummary;
+  /** Match score (0..1) of the largest face on each image (descriptor cosine, stretched); null without both faces. */
   similarity: number | null;
   /** Estimated age of the selfie's face (a signal only). */
   ageEstimate: number | null;
@@ -50,51 +74,80 @@ export interface LivenessAnalysis {
 
 const round = (n: number | undefined | null, digits = 3): number | null => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null);
 
-/** Decodes any image sharp reads (EXIF orientation applied, downscaled) to RGB pixels; null when unreadable. */
-async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number } | null> {
+/** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
+async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'error' })
-      .rotate()
-      .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    const scaled = await sharp(bytes, { failOn: 'error' }).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).removeAlpha().toBuffer({ resolveWithObject: true });
+    const border = Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER);
+    const { data, info } = await sharp(scaled.data)
+      .extend({ top: border, bottom: border, left: border, right: border, background: '#808080' })
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { data, width: info.width, height: info.height };
+    return { data, width: info.width, height: info.height, border };
   } catch {
     return null;
   }
 }
 
-/** Every face on an image with its embedding, age, antispoof and liveness scores; largest first. */
+/** Mesh points of each eye: upper lid, lower lid, the two corners (MediaPipe face mesh numbering). */
+const EYES = [
+  [159, 145, 33, 133],
+  [386, 374, 362, 263],
+] as const;
+
+/** Eyelid gap over eye width, averaged over both eyes; null without a mesh. */
+function eyeOpenness(mesh: number[][] | undefined): number | null {
+  if (!mesh || mesh.length < 468) return null;
+  const dist = (a: number, b: number) => Math.hypot(mesh[a]![0]! - mesh[b]![0]!, mesh[a]![1]! - mesh[b]![1]!);
+  const ratios = EYES.map(([up, down, left, right]) => dist(up, down) / Math.max(1e-6, dist(left, right)));
+  return round((ratios[0]! + ratios[1]!) / 2);
+}
+
+/** What keeps a face from approving a match: too small, turned away, a doubtful detection, no descriptor. */
+function qualityOf(face: { box: number[]; score: number; yaw: number | null }, described: boolean): FaceQualityIssue[] {
+  const issues: FaceQualityIssue[] = [];
+  if (Math.min(face.box[2]!, face.box[3]!) < FACE_QUALITY.minSide) issues.push('small');
+  if (face.yaw === null || Math.abs(face.yaw) > FACE_QUALITY.maxYaw) issues.push('turned');
+  if (face.score < FACE_QUALITY.minScore) issues.push('uncertain');
+  if (!described) issues.push('no_descriptor');
+  return issues;
+}
+
+/** Every face on an image with its age, antispoof and liveness scores, largest first; the largest with its descriptor and quality. */
 export async function readFaces(bytes: Uint8Array, human?: Human): Promise<ImageFaces> {
+  const h = human ?? (await loadHuman());
   const pixels = await decode(bytes);
   if (!pixels) return { readable: false, faces: [] };
-  const h = human ?? (await loadHuman());
   const tensor = h.tf.tensor3d(new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length), [pixels.height, pixels.width, 3], 'int32');
   try {
     const result = await h.detect(tensor as never);
-    const faces = result.face
-      .filter((f) => Array.isArray(f.embedding) && f.embedding.length > 0)
-      .map((f) => ({
-        box: f.box.map((n) => Math.round(n)) as FaceReading['box'],
+    const found = result.face.filter((f) => Array.isArray(f.embedding) && f.embedding.length > 0).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    const faces: FaceReading[] = [];
+    for (const [index, f] of found.entries()) {
+      const embedding = index === 0 ? ((await describeFace(h, tensor as never, f.box)) ?? []) : [];
+      const [x, y, w, hh] = f.box;
+      const reading = {
+        box: [Math.round(x - pixels.border), Math.round(y - pixels.border), Math.round(w), Math.round(hh)] as FaceReading['box'],
         score: round(f.score) ?? 0,
-        embedding: Array.from(f.embedding ?? []),
+        embedding,
         age: round(f.age, 1),
         real: round(f.real),
         live: round(f.live),
         yaw: round(((f.rotation?.angle.yaw ?? NaN) * 180) / Math.PI, 1),
-      }))
-      .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+        eyes: eyeOpenness(f.mesh as number[][] | undefined),
+      };
+      faces.push({ ...reading, quality: index === 0 ? qualityOf(reading, embedding.length > 0) : [] });
+    }
     return { readable: true, faces };
   } finally {
     h.tf.dispose(tensor as never);
   }
 }
 
-/** Normalised similarity (0..1) of two embeddings with Human's own scale (above ~0.5 it calls a match). */
-export async function similarityOf(a: number[], b: number[], human?: Human): Promise<number> {
-  const h = human ?? (await loadHuman());
-  return round(h.match.similarity(a, b)) ?? 0;
+/** Match score (0..1) of two face descriptors (descriptor.ts: cosine, stretched). */
+export async function similarityOf(a: number[], b: number[]): Promise<number> {
+  return matchScore(a, b);
 }
 
 /** Face match: the portrait on the document against the selfie (the largest face on each). */
@@ -105,11 +158,11 @@ export async function analyseFaceMatch(input: { document: Uint8Array; selfie: Ui
   const docFace = document.faces[0];
   const selfieFace = selfie.faces[0];
   return {
-    document: { readable: document.readable, faces: document.faces.length },
-    selfie: { readable: selfie.readable, faces: selfie.faces.length },
-    similarity: docFace && selfieFace ? await similarityOf(docFace.embedding, selfieFace.embedding, human) : null,
+    document: { readable: document.readable, faces: document.faces.length, ...(docFace ? { quality: docFace.quality } : {}) },
+    selfie: { readable: selfie.readable, faces: selfie.faces.length, ...(selfieFace ? { quality: selfieFace.quality } : {}) },
+    similarity: docFace && selfieFace ? matchScore(docFace.embedding, selfieFace.embedding) : null,
     ageEstimate: selfieFace?.age ?? null,
-    selfieEmbedding: selfieFace?.embedding ?? null,
+    selfieEmbedding: selfieFace?.embedding.length ? selfieFace.embedding : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { imageAnalysisUnavailable, sandboxImageResult } from '../sandbox.js';
 import { type CheckInput, type CheckResult, type CheckRunner, result } from '../types.js';
+import { challengeDecision } from './challenge.js';
 import { ageEstimateDecision, faceMatchDecision, livenessDecision } from './decide.js';
 
 /** A session with a video but no selfie: frames are not extracted, a human looks. */
@@ -21,7 +22,11 @@ export const faceMatchRunner: CheckRunner = {
   },
 };
 
-/** liveness: passive antispoof and liveness models on the selfie frames, one face only. */
+/**
+ * liveness: active (the session's challenge, verified on its frames) when the hosted page asked
+ * for a challenge, unless the step says `mode: passive`; otherwise passive (antispoof and
+ * liveness models on the selfie frames, one face only), the only mode for key-API uploads.
+ */
 export const livenessRunner: CheckRunner = {
   type: 'liveness',
   needsImages: true,
@@ -29,12 +34,25 @@ export const livenessRunner: CheckRunner = {
     if (input.sandbox) return sandboxImageResult();
     if (!input.engine) return imageAnalysisUnavailable();
     const images = input.images ?? {};
+    const challenge = input.identity.liveness_challenge;
+    const mode = (input.check.config as { mode?: string } | undefined)?.mode;
+    if (mode !== 'passive' && (challenge || images.challengeFrames?.length)) {
+      if (!challenge) return challengeDecisionWithout();
+      const analysis = await input.engine.run('face.challenge', { frames: images.challengeFrames ?? [], selfie: images.selfie });
+      return challengeDecision(analysis, challenge, input.check);
+    }
     const frames = images.liveness ?? (images.selfie ? [images.selfie] : []);
     if (frames.length === 0) return images.video ? videoOnly() : result('review', 0, ['IMAGE_MISSING']);
     const analysis = await input.engine.run('face.liveness', { frames });
     return livenessDecision(analysis, input.check);
   },
 };
+
+/** Challenge frames but no challenge issued for this session: they were not captured for it. */
+const challengeDecisionWithout = (): CheckResult => ({
+  ...result('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']),
+  findings: [{ code: 'LIVENESS_CHALLENGE', failed_move: null, reason: 'not_for_this_challenge' }],
+});
 
 /** The age estimate from the selfie, for the age check when no date of birth was read: review only. */
 export function canEstimateAge(input: CheckInput): boolean {

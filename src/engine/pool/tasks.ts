@@ -1,5 +1,6 @@
 import { analyseDocument } from '../document/index.js';
 import { analyseFaceMatch, analyseLiveness, readFaces, similarityOf } from '../face/analyse.js';
+import { analyseChallenge } from '../face/challenge.js';
 import { threadPriority } from './priority.js';
 
 /** Bytes cross the thread boundary as Uint8Array; the document readers want Buffers (no copy). */
@@ -16,6 +17,8 @@ export const TASKS = {
     analyseDocument({ front: buffer(input.front), back: input.back ? buffer(input.back) : undefined }, { now: input.now }),
   'face.match': analyseFaceMatch,
   'face.liveness': analyseLiveness,
+  /** Active liveness: the challenge's frames and the selfie. */
+  'face.challenge': analyseChallenge,
   'face.read': (input: { image: Uint8Array }) => readFaces(input.image),
   'face.similarity': (input: { a: number[]; b: number[] }) => similarityOf(input.a, input.b),
   /** Every pair of two embedding lists (rows a, columns b) in one round trip (the eval). */

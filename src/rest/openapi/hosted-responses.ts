@@ -50,3 +50,14 @@ export const handoff = z
 export const emailStep = z
   .object({ object: z.literal('email_step'), email_sent: z.boolean(), expires_in: z.number().int(), confirmed: z.boolean(), preview: z.boolean() })
   .meta({ id: 'EmailStep' });
+
+/** POST .../liveness/challenge: the active liveness challenge the page asks the applicant for. */
+export const livenessChallenge = z
+  .object({
+    object: z.literal('liveness_challenge'),
+    challenge_id: z.string(),
+    steps: z.array(z.enum(['face_camera', 'turn_left', 'turn_right', 'blink'])),
+    expires_in: z.number().int(),
+    preview: z.boolean(),
+  })
+  .meta({ id: 'LivenessChallenge' });

@@ -137,6 +137,7 @@ export const ROUTES: RouteDoc[] = [
   client('post', '/v1/hosted/verifications/:id/uploads/:uploadId/complete', 'Complete an applicant upload (checks the stored bytes)', h.hostedUpload, { body: hostedEmptyBody, errors: [409, 503] }),
   client('post', '/v1/hosted/verifications/:id/email', 'Send a one-time code to the applicant\'s address', h.emailStep, { body: hostedEmailBody, errors: [409] }),
   client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', h.emailStep, { body: hostedCodeBody, errors: [409] }),
+  client('post', '/v1/hosted/verifications/:id/liveness/challenge', 'Issue a random one-use liveness challenge bound to the session (frames then upload with challenge_step)', h.livenessChallenge, { body: hostedEmptyBody, status: 201, errors: [409] }),
   client('post', '/v1/hosted/verifications/:id/submit', 'Submit: pending -> processing (verification.awaiting_service)', h.hostedSession, { body: hostedEmptyBody, errors: [409] }),
   member('get', '/v1/console/logs/requests', 'API calls of the account\'s keys (key, status class, route, time), newest first', r.listOf(logs.requestLog, 'RequestLogList'), { permission: 'logs.read', query: listRequestLogsQuery }),
   member('get', '/v1/console/logs/deliveries', 'Webhook deliveries of every endpoint (status, event), newest first', r.listOf(logs.deliveryLog, 'DeliveryLogList'), { permission: 'logs.read', query: listDeliveryLogQuery }),

@@ -64,7 +64,12 @@ const emailConfig = z.looseObject({
   require_confirmation: z.boolean().optional(),
 });
 
-const STEP_CONFIGS: Partial<Record<string, z.ZodType>> = { age: ageConfig, aml: amlConfig, email: emailConfig };
+const livenessConfig = z.strictObject({
+  /** `active`: the hosted page's random challenge, verified on the server; `passive`: the frames checked without one (the only mode for key-API uploads). Unset: active when the hosted page asked for a challenge. */
+  mode: z.enum(['active', 'passive']).optional(),
+});
+
+const STEP_CONFIGS: Partial<Record<string, z.ZodType>> = { age: ageConfig, aml: amlConfig, email: emailConfig, liveness: livenessConfig };
 
 /** One step of a flow (also the shape of an inline `checks` item). */
 export const stepSchema = z
@@ -77,7 +82,7 @@ export const stepSchema = z
     sensitivity: unit.nullable().optional(),
     /** 0 to 1 pass threshold; null: the check's default. */
     threshold: unit.nullable().optional(),
-    /** Check-specific settings: age `ageRules` and `ageRuleFallback`; aml `on_match`, `on_pep_match`, `lists`; email `on_disposable`, `require_confirmation`. */
+    /** Check-specific settings: age `ageRules` and `ageRuleFallback`; aml `on_match`, `on_pep_match`, `lists`; email `on_disposable`, `require_confirmation`; liveness `mode`. */
     config: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((step, ctx) => {

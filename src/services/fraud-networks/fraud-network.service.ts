@@ -7,6 +7,7 @@ import type { Verification } from '../../entities/verification.entity.js';
 import { newId } from '../../ids.js';
 import { normaliseDocumentNumber, rawSqlOf, type Vault } from '../shared/index.js';
 import { fingerprintsOf } from '../verifications/identity.js';
+import { faceBuckets } from './face-index.js';
 
 /**
  * Fraud networks: the same document (or, once face embeddings exist, the same face) presented
@@ -25,8 +26,11 @@ export interface Presenter {
   nationalId: string | null;
 }
 
-/** Cosine similarity from which two face embeddings count as the same face (tight: a network is an accusation). */
-export const FACE_NETWORK_SIMILARITY = 0.92;
+/**
+ * Cosine similarity of two face descriptors from which they count as the same face (tight: a
+ * network is an accusation). 0.95 is above every impostor pair of the real photos (docs/checks-face.md).
+ */
+export const FACE_NETWORK_SIMILARITY = 0.95;
 const MAX_IDS_IN_EVENT = 20;
 
 /**
@@ -44,7 +48,7 @@ export function presenterOf(vault: Vault, identity: Identity): Presenter {
   };
 }
 
-interface MemberRow {
+export interface MemberRow {
   id: string;
   merchant_id: string;
   verification_id: string;
@@ -57,20 +61,28 @@ interface MemberRow {
 const differentPeople = (a: Presenter, b: MemberRow): boolean =>
   !!a.holder && !!b.holder_fingerprint && a.holder !== b.holder_fingerprint && !(a.nationalId && a.nationalId === b.national_id_fingerprint);
 
-/** The other signals sharing this one's key (document) or close enough in embedding (face), across every account of the mode. */
-async function sharedSignals(tx: EntityManager, mode: string, signalId: string, signal: NetworkSignal): Promise<MemberRow[]> {
-  // Deliberately across accounts: only ids leave this function, and each account's event names only its own.
-  const select = `select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, v.api_key_id
+const SELECT_MEMBERS = `select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, v.api_key_id
     from fraud_signals s join verifications v on v.id = s.verification_id`;
+
+/** The other signals sharing this one's key (document) or close enough in embedding (face), across every account of the mode. */
+async function sharedSignals(sql: ReturnType<typeof rawSqlOf>, mode: string, signalId: string, signal: NetworkSignal): Promise<MemberRow[]> {
+  // Deliberately across accounts: only ids leave this function, and each account's event names only its own.
   if (signal.kind === 'document') {
-    return rawSqlOf(tx).query<MemberRow>(`${select} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`, [mode, signal.key, signalId]);
+    return sql.query<MemberRow>(`${SELECT_MEMBERS} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`, [mode, signal.key, signalId]);
   }
-  return rawSqlOf(tx).query<MemberRow>(
-    `${select} where s.mode = $1 and s.kind = 'face' and s.id <> $3
-       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $4 order by s.created_at`,
-    [mode, signal.embedding, signalId, FACE_NETWORK_SIMILARITY],
-  );
+  return sql.query<MemberRow>(FACE_SEARCH_SQL, faceSearchParams(mode, signal.embedding, signalId));
 }
+
+/** The same-face search: the GIN index on face_buckets gives the candidates (faces sharing an LSH bucket); each is compared exactly. */
+export const FACE_SEARCH_SQL = `with candidates as materialized (
+    select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, s.created_at from fraud_signals s
+     where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
+       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5)
+  select c.id, c.merchant_id, c.verification_id, c.holder_fingerprint, c.national_id_fingerprint, v.api_key_id
+    from candidates c join verifications v on v.id = c.verification_id order by c.created_at`;
+
+/** FACE_SEARCH_SQL's parameters for a unit-length descriptor (the bench runs the same statement). */
+export const faceSearchParams = (mode: string, embedding: number[], excludeSignalId: string): unknown[] => [mode, embedding, excludeSignalId, faceBuckets(embedding), FACE_NETWORK_SIMILARITY];
 
 interface NetworkRow {
   id: string;
@@ -93,28 +105,60 @@ async function upsertNetwork(tx: EntityManager, merchantId: string, mode: string
   return row!;
 }
 
+/** Stores what `v` presented (once per kind); the signal's id, or null when `v` had already left this kind of signal. */
+async function insertSignal(sql: ReturnType<typeof rawSqlOf>, v: Verification, presenter: Presenter, signal: NetworkSignal): Promise<string | null> {
+  const signalId = newId('fsg');
+  const inserted = await sql.query<{ id: string }>(
+    `insert into fraud_signals (id, merchant_id, mode, verification_id, kind, key_fingerprint, holder_fingerprint, national_id_fingerprint, embedding, face_buckets)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::real[], $10::int[]) on conflict (verification_id, kind) do nothing returning id`,
+    [signalId, v.merchant.id, v.mode, v.id, signal.kind, signal.kind === 'document' ? signal.key : null, presenter.holder, presenter.nationalId, signal.kind === 'face' ? signal.embedding : null, signal.kind === 'face' ? faceBuckets(signal.embedding) : null],
+  );
+  return inserted.length ? signalId : null;
+}
+
 /**
  * Records what `v` presented and, when somebody else presented the same, updates each involved
  * account's network and writes its event (in `tx`). Returns the finding for `v`, or null when
- * there is no network (or `v` already left this kind of signal). Serialised per key so two
- * sessions presenting one document at once both see each other.
+ * there is no network (or `v` already left this kind of signal). Serialised per document key
+ * so two sessions presenting one document at once both see each other.
  */
 export async function joinFraudNetwork(tx: EntityManager, v: Verification, presenter: Presenter, signal: NetworkSignal): Promise<Finding | null> {
   const sql = rawSqlOf(tx);
-  const lockKey = signal.kind === 'document' ? signal.key : 'face';
-  await sql.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:${signal.kind}:${lockKey}`]);
-  const signalId = newId('fsg');
-  const inserted = await sql.query<{ id: string }>(
-    `insert into fraud_signals (id, merchant_id, mode, verification_id, kind, key_fingerprint, holder_fingerprint, national_id_fingerprint, embedding)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::real[]) on conflict (verification_id, kind) do nothing returning id`,
-    [signalId, v.merchant.id, v.mode, v.id, signal.kind, signal.kind === 'document' ? signal.key : null, presenter.holder, presenter.nationalId, signal.kind === 'face' ? signal.embedding : null],
-  );
-  if (inserted.length === 0) return null;
-  const others = await sharedSignals(tx, v.mode, signalId, signal);
+  if (signal.kind === 'document') await sql.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:document:${signal.key}`]);
+  const signalId = await insertSignal(sql, v, presenter, signal);
+  if (!signalId) return null;
+  return settleNetwork(tx, v, presenter, signal, { signalId, others: await sharedSignals(sql, v.mode, signalId, signal) });
+}
+
+/** What a face search found for `v`: its own signal and the other faces close enough to it. */
+export interface FaceSearch {
+  signalId: string;
+  others: MemberRow[];
+}
+
+/**
+ * The same-face search, outside any transaction and without a lock: stores `v`'s face (its own
+ * statement, committed at once) and then reads the faces sharing an index bucket with it.
+ * Storing first means of two sessions presenting one face at once, the later search always
+ * sees the earlier face. Null when `v` already left a face (a re-run).
+ */
+export async function searchFaceNetwork(em: EntityManager, v: Verification, presenter: Presenter, embedding: number[]): Promise<FaceSearch | null> {
+  const sql = rawSqlOf(em);
+  const signal: NetworkSignal = { kind: 'face', embedding };
+  const signalId = await insertSignal(sql, v, presenter, signal);
+  if (!signalId) return null;
+  return { signalId, others: await sharedSignals(sql, v.mode, signalId, signal) };
+}
+
+/** The networks of what a search found, each involved account's view and event written in `tx`; the finding for `v`, or null. */
+export async function settleNetwork(tx: EntityManager, v: Verification, presenter: Presenter, signal: NetworkSignal, found: FaceSearch): Promise<Finding | null> {
+  const { signalId, others } = found;
   if (!others.some((o) => differentPeople(presenter, o))) return null;
   const self: MemberRow = { id: signalId, merchant_id: v.merchant.id, verification_id: v.id, holder_fingerprint: presenter.holder, national_id_fingerprint: presenter.nationalId, api_key_id: v.apiKeyId ?? null };
   const members = [...others, self];
   const key = signal.kind === 'document' ? signal.key : others[0]!.id;
+  // One network at a time (not one lock for every face): its counts are read and written together.
+  if (signal.kind === 'face') await rawSqlOf(tx).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:face:${key}`]);
   const merchants = [...new Set(members.map((m) => m.merchant_id))];
   const crossAccount = merchants.length > 1;
   let finding: Finding | null = null;

@@ -3,7 +3,7 @@ import { findingDisposition } from '../../engine/document.js';
 import type { CheckResult, Finding, Identity } from '../../engine/types.js';
 import type { FlowSnapshot, Verification } from '../../entities/verification.entity.js';
 import type { Vault } from '../shared/index.js';
-import { documentSignal, joinFraudNetwork, presenterOf } from './fraud-network.service.js';
+import { documentSignal, joinFraudNetwork, presenterOf, searchFaceNetwork, settleNetwork, type FaceSearch } from './fraud-network.service.js';
 
 const WAIVED = new Set(['ignore', 'waive', 'approve', 'accept']);
 
@@ -36,17 +36,32 @@ export async function signalFraudNetworks(tx: EntityManager, vault: Vault, v: Ve
   return withNetworkFinding(outcome, finding, v.flowSnapshot, identity.document?.issuing_country, identity.document?.type);
 }
 
-/**
- * For the face_match check (engine-face), one call after a live comparison: the selfie's
- * embedding (any length; normalised here) joins the face networks, and a face that another
- * person (other name and date of birth) presented adds the FRAUD_NETWORK finding to `outcome`.
- * Compared by cosine similarity in SQL over `fraud_signals.embedding` (real[]), within the mode,
- * across accounts, at FACE_NETWORK_SIMILARITY.
- */
-export async function signalFaceNetwork(tx: EntityManager, vault: Vault, v: Verification, identity: Identity, embedding: number[], outcome: CheckResult): Promise<CheckResult> {
+/** A face descriptor at unit length, or null when it has none. */
+const unit = (embedding: number[]): number[] | null => {
   const norm = Math.sqrt(embedding.reduce((sum, x) => sum + x * x, 0));
-  if (v.sandbox || v.mode !== 'live' || !(norm > 0)) return outcome;
-  const finding = await joinFraudNetwork(tx, v, presenterOf(vault, identity), { kind: 'face', embedding: embedding.map((x) => x / norm) });
+  return norm > 0 ? embedding.map((x) => x / norm) : null;
+};
+
+/**
+ * For the face_match check, before its result is saved and outside any transaction: the
+ * selfie's descriptor joins the face store and the faces close to it are found through the
+ * index (live only; sandbox never joins a network). Null when there is nothing to settle.
+ */
+export async function searchFaces(em: EntityManager, vault: Vault, v: Verification, identity: Identity, embedding: number[]): Promise<FaceSearch | null> {
+  const face = unit(embedding);
+  if (v.sandbox || v.mode !== 'live' || !face) return null;
+  return searchFaceNetwork(em, v, presenterOf(vault, identity), face);
+}
+
+/**
+ * Inside the check's transaction: when the search found the face presented by another person
+ * (other name and date of birth), in this account or another, the networks are updated and
+ * `outcome` carries the FRAUD_NETWORK finding, which never names the other account.
+ */
+export async function signalFaceNetwork(tx: EntityManager, vault: Vault, v: Verification, identity: Identity, embedding: number[], found: FaceSearch, outcome: CheckResult): Promise<CheckResult> {
+  const face = unit(embedding);
+  if (!face) return outcome;
+  const finding = await settleNetwork(tx, v, presenterOf(vault, identity), { kind: 'face', embedding: face }, found);
   if (!finding) return outcome;
   return withNetworkFinding(outcome, finding, v.flowSnapshot, identity.document?.issuing_country, identity.document?.type);
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { ApiError, invalidRequest } from '../../errors.js';
+import { ApiError, invalidRequest, parameterInvalid } from '../../errors.js';
 import type { UploadKind } from '../../entities/upload.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
 import { completeUpload, createUpload, runAfterCommit, startProcessing, type AfterCommit, type UploadSide } from '../verifications/index.js';
+import { challengeForFrame } from './liveness-step.js';
 import {
   brandingOf,
+  identityOf,
   loadSession,
   pageLanguage,
   progressOf,
@@ -58,6 +60,8 @@ export interface HostedUploadInput {
   contentType: string;
   side?: UploadSide;
   documentType?: string;
+  /** A frame of the session's liveness challenge, for this step (selfie only). */
+  challengeStep?: number;
 }
 
 /** An upload URL for the page; a preview gets none (nothing is stored for a preview). */
@@ -84,7 +88,14 @@ export async function requestHostedUpload(session: ApplicantSession, input: Host
     refusePreviewInput(v, input);
     return { uploadId: previewUploadId(input.kind), uploadUrl: null, expiresIn: 0, preview: true };
   }
-  const created = await createUpload(ctx, v.id, input);
+  const { challengeStep, ...upload } = input;
+  let challenge: { id: string; step: number } | undefined;
+  if (challengeStep !== undefined) {
+    if (input.kind !== 'selfie') throw parameterInvalid('challenge_step', 'challenge_step is accepted only when kind is selfie.');
+    const withIdentity = await loadSession(ctx.em, session.verificationId, { identity: true });
+    challenge = { id: challengeForFrame(session, identityOf(ctx, withIdentity), challengeStep).id, step: challengeStep };
+  }
+  const created = await createUpload(ctx, v.id, { ...upload, challenge });
   return { uploadId: created.upload.id, uploadUrl: created.uploadUrl, expiresIn: created.expiresIn, preview: false };
 }
 

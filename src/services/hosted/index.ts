@@ -4,3 +4,4 @@ export * from './client-token.js';
 export * from './consent.js';
 export * from './email-step.js';
 export * from './hosted.service.js';
+export * from './liveness-step.js';

@@ -72,6 +72,8 @@ export interface CreateUploadInput {
   contentType: string;
   side?: UploadSide;
   documentType?: string;
+  /** A liveness-challenge frame (hosted page, selfie only): the challenge and step the server bound it to. */
+  challenge?: { id: string; step: number };
 }
 
 export interface CreatedUpload {
@@ -144,6 +146,8 @@ export async function createUpload(ctx: ServiceContext, verificationId: string, 
     kind: input.kind,
     side: input.kind === 'document' ? (input.side ?? 'front') : null,
     documentType: input.documentType ?? null,
+    challengeId: input.kind === 'selfie' ? (input.challenge?.id ?? null) : null,
+    challengeStep: input.kind === 'selfie' ? (input.challenge?.step ?? null) : null,
     contentType,
     storageKey,
   });

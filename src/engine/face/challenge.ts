@@ -1,0 +1,171 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Verdict } from '../../entities/verification.entity.js';
+import type { CheckResult, LivenessChallenge } from '../types.js';
+import { readFaces, type FaceReading } from './analyse.js';
+import { LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
+import { matchScore } from './descriptor.js';
+import { loadHuman } from './human.js';
+
+/**
+ * Active liveness: the server issues a random, one-use challenge bound to the session (face
+ * the camera, then the three moves in a random order); the hosted page captures frames for
+ * each prompt and uploads them tagged with the step; the server checks each step's frames show
+ * its move (head yaw from the face mesh, eye openness for a blink), in the order issued, by the
+ * same face throughout, which is the selfie's face, and runs the passive models on every frame.
+ */
+export const MOVES = ['turn_left', 'turn_right', 'blink'] as const;
+export type Move = (typeof MOVES)[number];
+export type ChallengeStep = 'face_camera' | Move;
+
+/** A challenge lives this long from issue; frames requested later do not count. */
+export const CHALLENGE_TTL_SECONDS = 300;
+
+/**
+ * Thresholds of the moves. Yaw is Human's (degrees, positive when the applicant turns to their
+ * own right, measured on photos and their mirror images); eye openness is eyelid gap over eye
+ * width (open ~0.3).
+ */
+export const CHALLENGE_RULES = {
+  frontalYaw: 12,
+  turnYaw: 15,
+  openEyes: 0.2,
+  /** A blink: a frame whose eyes are at most this share of the frontal frame's openness. */
+  blinkRatio: 0.6,
+  /** Every frame's face against the frontal frame (match score, descriptor.ts). */
+  sameFace: 0.5,
+  /** The frontal frame's face against the selfie (the same sitting: stricter than face_match's review band). */
+  selfieFace: 0.7,
+} as const;
+
+/** A new challenge: face the camera, then each move once in a random order. */
+export function newChallenge(now = new Date()): LivenessChallenge {
+  const moves: Move[] = [...MOVES];
+  for (let i = moves.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [moves[i], moves[j]] = [moves[j]!, moves[i]!];
+  }
+  return {
+    id: `lch_${randomBytes(12).toString('hex')}`,
+    steps: ['face_camera', ...moves],
+    issued_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000).toISOString(),
+  };
+}
+
+/** One captured frame: the step it was uploaded for, the challenge it was bound to, and when its upload was requested. */
+export interface ChallengeFrame {
+  challengeId: string | null;
+  step: number;
+  requestedAt: string;
+  bytes: Uint8Array;
+}
+
+export interface FrameReading {
+  step: number;
+  challengeId: string | null;
+  requestedAt: string;
+  faces: number;
+  face: Omit<FaceReading, 'embedding'> | null;
+  /** Match score of this frame's face against the first frontal frame's. */
+  sameFace: number | null;
+}
+
+export interface ChallengeAnalysis {
+  frames: FrameReading[];
+  /** Match score of the first frontal frame's face against the selfie's (null without a selfie). */
+  selfieMatch: number | null;
+}
+
+/** Reads every frame (faces, yaw, eyes, antispoof, liveness, descriptor) and compares faces; in the worker pool. */
+export async function analyseChallenge(input: { frames: ChallengeFrame[]; selfie?: Uint8Array }): Promise<ChallengeAnalysis> {
+  const human = await loadHuman();
+  const read = [];
+  for (const frame of input.frames) read.push({ frame, faces: (await readFaces(frame.bytes, human)).faces });
+  const anchor = read.find((r) => r.frame.step === 0 && r.faces.length === 1)?.faces[0];
+  const selfie = input.selfie ? (await readFaces(input.selfie, human)).faces[0] : undefined;
+  return {
+    frames: read.map(({ frame, faces }) => {
+      const face = faces[0];
+      const { embedding, ...rest } = face ?? { embedding: [] };
+      return {
+        step: frame.step,
+        challengeId: frame.challengeId,
+        requestedAt: frame.requestedAt,
+        faces: faces.length,
+        face: face ? (rest as Omit<FaceReading, 'embedding'>) : null,
+        sameFace: face && anchor ? matchScore(embedding, anchor.embedding) : null,
+      };
+    }),
+    selfieMatch: anchor && selfie ? matchScore(anchor.embedding, selfie.embedding) : null,
+  };
+}
+
+/** Why a challenge failed: the step (move) and what was wrong. */
+export interface ChallengeFailure {
+  step: ChallengeStep | null;
+  reason: 'not_for_this_challenge' | 'expired' | 'out_of_order' | 'missing' | 'no_face' | 'multiple_faces' | 'move_not_seen' | 'face_changed' | 'not_the_selfie' | 'spoof';
+}
+
+/** Whether one frame shows a step's move (the frontal frame's eye openness is the blink's baseline). */
+function shows(step: ChallengeStep, face: Omit<FaceReading, 'embedding'>, baselineEyes: number | null): boolean {
+  const yaw = face.yaw ?? NaN;
+  const eyes = face.eyes ?? NaN;
+  switch (step) {
+    case 'face_camera':
+      return Math.abs(yaw) <= CHALLENGE_RULES.frontalYaw && eyes >= CHALLENGE_RULES.openEyes;
+    case 'turn_left':
+      return yaw <= -CHALLENGE_RULES.turnYaw;
+    case 'turn_right':
+      return yaw >= CHALLENGE_RULES.turnYaw;
+    case 'blink':
+      return Math.abs(yaw) <= CHALLENGE_RULES.turnYaw && baselineEyes !== null && eyes <= baselineEyes * CHALLENGE_RULES.blinkRatio;
+  }
+}
+
+/** The first rule the frames break, in the order a person would: binding, timing, order, then each step's content. */
+export function challengeFailure(analysis: ChallengeAnalysis, challenge: LivenessChallenge): ChallengeFailure | null {
+  const { frames } = analysis;
+  const steps = challenge.steps as ChallengeStep[];
+  if (frames.some((f) => f.challengeId !== challenge.id)) return { step: null, reason: 'not_for_this_challenge' };
+  const issued = Date.parse(challenge.issued_at);
+  const expires = Date.parse(challenge.expires_at);
+  if (frames.some((f) => Date.parse(f.requestedAt) < issued || Date.parse(f.requestedAt) > expires)) return { step: null, reason: 'expired' };
+  const byTime = [...frames].sort((a, b) => Date.parse(a.requestedAt) - Date.parse(b.requestedAt));
+  for (let i = 1; i < byTime.length; i++) if (byTime[i]!.step < byTime[i - 1]!.step) return { step: steps[byTime[i]!.step] ?? null, reason: 'out_of_order' };
+  const baseline = frames.find((f) => f.step === 0 && f.face)?.face?.eyes ?? null;
+  for (const [index, step] of steps.entries()) {
+    const mine = frames.filter((f) => f.step === index);
+    if (mine.length === 0) return { step, reason: 'missing' };
+    if (mine.some((f) => f.faces > 1)) return { step, reason: 'multiple_faces' };
+    if (mine.some((f) => !f.face)) return { step, reason: 'no_face' };
+    if (mine.some((f) => (f.sameFace ?? 0) < CHALLENGE_RULES.sameFace)) return { step, reason: 'face_changed' };
+    if (!mine.some((f) => shows(step, f.face!, baseline))) return { step, reason: 'move_not_seen' };
+  }
+  if (analysis.selfieMatch !== null && analysis.selfieMatch < CHALLENGE_RULES.selfieFace) return { step: 'face_camera', reason: 'not_the_selfie' };
+  return null;
+}
+
+const completed = (verdict: Verdict, score: number, reasonCodes: string[], detail?: ChallengeFailure): CheckResult => ({
+  status: 'completed',
+  verdict,
+  score,
+  reasonCodes,
+  providerTier: 'standard',
+  ...(detail ? { findings: [{ code: 'LIVENESS_CHALLENGE', failed_move: detail.step, reason: detail.reason }] } : {}),
+});
+
+/**
+ * liveness in active mode: a broken challenge is LIVENESS_FAILED with the failed move in the
+ * check's detail (its `LIVENESS_CHALLENGE` finding); a kept one is then decided on the lowest
+ * antispoof/liveness confidence over the frames, like passive mode.
+ */
+export function challengeDecision(analysis: ChallengeAnalysis, challenge: LivenessChallenge, step: FaceStep): CheckResult {
+  const failure = challengeFailure(analysis, challenge);
+  if (failure) return completed('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'], failure);
+  const scores = analysis.frames.map((f) => Math.min(f.face?.real ?? 0, f.face?.live ?? 0));
+  const score = Math.round(Math.min(...scores) * 1000) / 1000;
+  const threshold = step.threshold ?? LIVENESS_THRESHOLD;
+  if (score >= threshold) return completed('approve', score, []);
+  const band = 0.4 * (step.sensitivity ?? 0.5);
+  return score >= threshold - band ? completed('review', score, ['LIVENESS_UNCERTAIN']) : completed('reject', score, ['LIVENESS_FAILED'], { step: null, reason: 'spoof' });
+}

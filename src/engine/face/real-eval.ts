@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { EnginePool } from '../pool/index.js';
+import type { FaceReading } from './analyse.js';
+import { documentImage, FACES_DIR } from './corpus.js';
+import { faceMatchDecision, FACE_MATCH_THRESHOLD } from './decide.js';
+import { matchScore } from './descriptor.js';
+
+/**
+ * face_match on the real photos of test/engine/faces/real (sources, licences and the frozen
+ * split in its README): every photo against every other (photo vs photo), and every photo's
+ * face printed on a card and that card photographed (tilted, blurred, JPEG) against every
+ * other photo (the document case). Thresholds are read off the tuning set; the held-out set is
+ * only measured.
+ */
+export const REAL_DIR = path.join(FACES_DIR, 'real');
+export type RealSet = 'heldOut' | 'tuning';
+
+interface RealImage {
+  file: string;
+  person: string;
+}
+
+export async function realImages(set: RealSet): Promise<RealImage[]> {
+  const manifest = JSON.parse(await readFile(path.join(REAL_DIR, 'manifest.json'), 'utf8')) as { images: RealImage[] };
+  const split = JSON.parse(await readFile(path.join(REAL_DIR, 'split.json'), 'utf8')) as Record<RealSet, string[]>;
+  return manifest.images.filter((i) => split[set].includes(i.person));
+}
+
+/** The face of a photo as printed on an ID card, and the card photographed on a desk: tilted and sheared, softened, JPEG. */
+export async function photographedDocument(photo: Buffer, face: FaceReading): Promise<Buffer> {
+  const meta = await sharp(photo).rotate().metadata();
+  const [x, y, w, h] = face.box;
+  const side = Math.round(Math.max(w, h) * 1.9);
+  const left = Math.max(0, Math.round(x + w / 2 - side / 2));
+  const top = Math.max(0, Math.round(y + h / 2 - side / 2.2));
+  const portrait = await sharp(photo)
+    .rotate()
+    .extract({ left, top, width: Math.min(side, meta.width! - left), height: Math.min(side, meta.height! - top) })
+    .toBuffer();
+  const card = await documentImage(portrait);
+  const shot = await sharp(card)
+    .affine([[1, 0.06], [0.03, 0.96]], { background: '#6b5f55' })
+    .rotate(5, { background: '#6b5f55' })
+    .blur(0.9)
+    .toBuffer();
+  return sharp(shot).resize(900).jpeg({ quality: 55 }).toBuffer();
+}
+
+export interface PairCounts {
+  approve: number;
+  review: number;
+  reject: number;
+}
+
+export interface RealCaseRow {
+  case: 'photo vs photo' | 'document photographed vs photo';
+  genuinePairs: number;
+  impostorPairs: number;
+  auc: number;
+  /** True accepts where the threshold lets 1% / 0.1% of this set's impostor pairs through. */
+  tarAtFar1: number;
+  tarAtFar01: number;
+  thresholdAtFar1: number;
+  thresholdAtFar01: number;
+  /** What the defaults decide (threshold, review band, quality rules). */
+  genuine: PairCounts;
+  impostor: PairCounts;
+  /** Genuine pairs kept from approval by a quality rule alone. */
+  genuineHeldByQuality: number;
+}
+
+export interface RealEvalResult {
+  set: RealSet;
+  people: number;
+  photos: number;
+  /** Photos whose largest face had no descriptor or a quality issue (largest first). */
+  lowQuality: { file: string; issues: string[] }[];
+  rows: RealCaseRow[];
+}
+
+const threshold = (impostor: number[], far: number) => {
+  const sorted = [...impostor].sort((a, b) => b - a);
+  return Math.round(((sorted[Math.floor(sorted.length * far)] ?? 0) + 0.0005) * 1000) / 1000;
+};
+
+function row(name: RealCaseRow['case'], pairs: { same: boolean; score: number; decision: string; byQuality: boolean }[]): RealCaseRow {
+  const genuine = pairs.filter((p) => p.same);
+  const impostor = pairs.filter((p) => !p.same);
+  const imp = impostor.map((p) => p.score);
+  let auc = 0;
+  for (const g of genuine) auc += imp.filter((s) => s < g.score).length / Math.max(1, imp.length) + (0.5 * imp.filter((s) => s === g.score).length) / Math.max(1, imp.length);
+  const t1 = threshold(imp, 0.01);
+  const t01 = threshold(imp, 0.001);
+  const count = (ps: typeof pairs): PairCounts => ({
+    approve: ps.filter((p) => p.decision === 'approve').length,
+    review: ps.filter((p) => p.decision === 'review').length,
+    reject: ps.filter((p) => p.decision === 'reject').length,
+  });
+  return {
+    case: name,
+    genuinePairs: genuine.length,
+    impostorPairs: impostor.length,
+    auc: Math.round((1000 * auc) / Math.max(1, genuine.length)) / 1000,
+    tarAtFar1: genuine.filter((p) => p.score >= t1).length / Math.max(1, genuine.length),
+    tarAtFar01: genuine.filter((p) => p.score >= t01).length / Math.max(1, genuine.length),
+    thresholdAtFar1: t1,
+    thresholdAtFar01: t01,
+    genuine: count(genuine),
+    impostor: count(impostor),
+    genuineHeldByQuality: genuine.filter((p) => p.byQuality).length,
+  };
+}
+
+/** Reads every photo of a set (and its photographed document) through the pool and scores every pair at the defaults. */
+export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise<RealEvalResult> {
+  const images = await realImages(set);
+  const reads: { image: RealImage; photo: FaceReading | null; document: FaceReading | null; faces: number; documentFaces: number }[] = [];
+  for (const image of images) {
+    const bytes = await readFile(path.join(REAL_DIR, image.file));
+    const read = await pool.run('face.read', { image: bytes });
+    const face = read.faces[0] ?? null;
+    const doc = face ? await pool.run('face.read', { image: await photographedDocument(bytes, face) }) : null;
+    reads.push({ image, photo: face, document: doc?.faces[0] ?? null, faces: read.faces.length, documentFaces: doc?.faces.length ?? 0 });
+  }
+  const summary = (face: FaceReading | null, faces: number) => ({ readable: true, faces, quality: face?.quality ?? [] });
+  const pair = (a: FaceReading | null, aFaces: number, b: FaceReading | null, bFaces: number) => {
+    const score = a && b ? matchScore(a.embedding, b.embedding) : 0;
+    const analysis = { document: summary(a, aFaces), selfie: summary(b, bFaces), similarity: a && b ? score : null, ageEstimate: null, selfieEmbedding: null };
+    const decided = faceMatchDecision(analysis, {});
+    return { score, decision: decided.verdict!, byQuality: decided.verdict === 'review' && score >= FACE_MATCH_THRESHOLD };
+  };
+  const photoPairs = [];
+  const documentPairs = [];
+  for (let i = 0; i < reads.length; i++) {
+    for (let j = 0; j < reads.length; j++) {
+      if (i === j) continue;
+      const [a, b] = [reads[i]!, reads[j]!];
+      const same = a.image.person === b.image.person;
+      if (i < j) photoPairs.push({ same, ...pair(a.photo, a.faces, b.photo, b.faces) });
+      documentPairs.push({ same, ...pair(a.document, a.documentFaces, b.photo, b.faces) });
+    }
+  }
+  return {
+    set,
+    people: new Set(images.map((i) => i.person)).size,
+    photos: images.length,
+    lowQuality: reads.filter((r) => !r.photo || r.photo.quality.length).map((r) => ({ file: r.image.file, issues: r.photo?.quality ?? ['no_face'] })),
+    rows: [row('photo vs photo', photoPairs), row('document photographed vs photo', documentPairs)],
+  };
+}
