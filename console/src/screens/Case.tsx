@@ -192,7 +192,7 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
           </Text>
         )}
         {done && !actionError && (
-          <Text size="sm" c="green.9" mt={6} role="status">
+          <Text size="sm" c="green.8" mt={6} role="status">
             {done}.
           </Text>
         )}
