@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
 async function newPage(viewport: Parameters<Page['setViewport']>[0] = DESKTOP): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.createBrowserContext();
@@ -257,6 +257,29 @@ describe('the console in Chromium', () => {
     expect(await page.$(byText('button', 'Invite member'))).toBeNull();
   }, 180_000);
 
+  it('settings: a new API key and a webhook endpoint show their secret once; the key is revoked, the secret rotated, a test sent', async () => {
+    const { page } = await newPage();
+    await signIn(page, account.member.email, account.member.password);
+    await click(page, 'a', 'Settings');
+    await see(page, 'Review policy');
+    await typeInto(page, 'Key name', 'Console test key');
+    await click(page, 'button', 'Create key');
+    await see(page, 'Secret key, shown once');
+    expect(await page.evaluate(() => document.body.innerText)).toMatch(/sk_test_[0-9A-Za-z]+/);
+    await (await page.waitForSelector('button[aria-label="Revoke Console test key"]'))!.click();
+    await waitFor(async () => (await server.sql<{ status: string }>(`select status from api_keys where name = 'Console test key'`))[0]?.status === 'revoked', 20_000, 'the key to be revoked');
+
+    await typeInto(page, 'Endpoint URL', 'http://127.0.0.1:9/hooks');
+    await click(page, 'button', 'Create endpoint');
+    await see(page, 'Signing secret, shown once');
+    const first = await page.evaluate(() => /whsec_\S+/.exec(document.body.innerText)?.[0]);
+    await click(page, 'button', 'Rotate secret');
+    await page.waitForFunction((old: string) => /whsec_\S+/.exec(document.body.innerText)?.[0] !== old, {}, first);
+    await click(page, 'button', 'Send test');
+    await see(page, 'queued');
+    await expectAccessible(page, 'settings with secrets');
+  }, 180_000);
+
   it('every screen has no serious or critical axe violations, on a desktop and on a phone', async () => {
     const { reviewId, verificationId } = await reviewCase();
     for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
@@ -314,9 +337,9 @@ describe('the console in Chromium', () => {
     expect(api.status).toBe(401);
     // A sign-in through GraphQL reaches signIn alone: any other field in it is refused.
     const sneaky = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'SignIn', query: 'mutation SignIn { signIn(email: "x@example.com", password: "nope") { token } } query Other { viewer { member { id } } }' }) });
-    expect((await sneaky.json()).errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
+    expect(((await sneaky.json()) as any).errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
     const mixed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'SignIn', query: 'query SignIn { viewer { member { id } } }' }) });
-    expect((await mixed.json()).errors[0].extensions.code).toBe('SESSION_MISSING');
+    expect(((await mixed.json()) as any).errors[0].extensions.code).toBe('SESSION_MISSING');
     const root = await fetch(`${server.url}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(root.headers.get('location')).toBe('/console');
   });

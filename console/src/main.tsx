@@ -16,6 +16,7 @@ const darker: Record<string, [string, string, string, string]> = {
   teal: ['#0b7566', '#0a685b', '#095c50', '#074a40'],
   blue: ['#1c64c4', '#1a5bb2', '#1750a0', '#134285'],
   indigo: ['#3b5bdb', '#364fc7', '#2f44ad', '#283a94'],
+  yellow: ['#7a5a00', '#6b4f00', '#5c4400', '#4d3900'],
   gray: ['#5c636a', '#495057', '#343a40', '#212529'],
 };
 const colors = Object.fromEntries(

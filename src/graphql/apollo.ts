@@ -21,6 +21,7 @@ import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { ExportsResolver } from '../resolvers/exports.resolver.js';
 import { LogsResolver } from '../resolvers/logs.resolver.js';
 import { SessionResolver } from '../resolvers/session.resolver.js';
+import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
@@ -29,7 +30,7 @@ import type { Runtime } from '../runtime.js';
 import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
 import { systemFork } from '../orm.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver, SessionResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver, SessionResolver, WebhookResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 

@@ -363,6 +363,37 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 export type RevokeApiKeyMutation = { revokeApiKey: { id: string, status: string, revokedAt: string | null } };
 
+export type WebhookEndpointsQueryVariables = Exact<{
+  environment?: Environment | null | undefined;
+}>;
+
+
+export type WebhookEndpointsQuery = { webhookEndpoints: { nodes: Array<{ id: string, url: string, events: Array<string>, status: string, description: string | null, environment: Environment, createdAt: string }> } };
+
+export type CreateWebhookEndpointMutationVariables = Exact<{
+  environment?: Environment | null | undefined;
+  url: string;
+  events: Array<string> | string;
+  description?: string | null | undefined;
+}>;
+
+
+export type CreateWebhookEndpointMutation = { createWebhookEndpoint: { signingSecret: string, endpoint: { id: string, url: string } } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { signingSecret: string, endpoint: { id: string } } };
+
+export type TestWebhookEndpointMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type TestWebhookEndpointMutation = { testWebhookEndpoint: { deliveryId: string, event: string, status: string } };
+
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1309,6 +1340,56 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const WebhookEndpointsDocument = new TypedDocumentString(`
+    query WebhookEndpoints($environment: Environment) {
+  webhookEndpoints(environment: $environment, first: 50) {
+    nodes {
+      id
+      url
+      events
+      status
+      description
+      environment
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
+export const CreateWebhookEndpointDocument = new TypedDocumentString(`
+    mutation CreateWebhookEndpoint($environment: Environment, $url: String!, $events: [String!]!, $description: String) {
+  createWebhookEndpoint(
+    environment: $environment
+    url: $url
+    events: $events
+    description: $description
+  ) {
+    signingSecret
+    endpoint {
+      id
+      url
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateWebhookEndpointMutation, CreateWebhookEndpointMutationVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret($id: ID!) {
+  rotateWebhookSecret(id: $id) {
+    signingSecret
+    endpoint {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const TestWebhookEndpointDocument = new TypedDocumentString(`
+    mutation TestWebhookEndpoint($id: ID!) {
+  testWebhookEndpoint(id: $id) {
+    deliveryId
+    event
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<TestWebhookEndpointMutation, TestWebhookEndpointMutationVariables>;
 export const TeamDocument = new TypedDocumentString(`
     query Team {
   members(first: 100) {

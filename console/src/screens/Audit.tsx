@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, ScrollArea, Select, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '../hooks';
 import { AuditDocument, CaseMembersDocument } from '../graphql/generated';
 import { Link } from '../router';
 import { actionInWords, shortId, when } from '../words';
-import { Failure, Loading, PageHeader } from './shared';
+import { Failure, Loading, PageHeader, Scroll } from './shared';
 
 /** The audit trail: who revealed or exported what and when; filter by case (verification) and member. */
 export function AuditScreen() {
@@ -33,7 +33,7 @@ export function AuditScreen() {
         </Group>
       </form>
       <Failure error={audit.error} />
-      <ScrollArea>
+      <Scroll label="Audit trail">
         <Table striped miw={700} aria-label="Audit trail">
           <Table.Thead>
             <Table.Tr>
@@ -65,7 +65,7 @@ export function AuditScreen() {
             )}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       {audit.data?.auditEvents.pageInfo.hasNextPage && (
         <Button variant="default" mt="sm" onClick={() => setAfter(audit.data!.auditEvents.pageInfo.endCursor)}>
           Next page

@@ -57,12 +57,15 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
   const heartbeat = policy?.presenceHeartbeatMs;
   useEffect(() => {
     if (!heartbeat) return;
-    void gql(LockReviewDocument, { id: reviewId }).catch(() => undefined);
+    void gql(LockReviewDocument, { id: reviewId })
+      .then(() => review.reload())
+      .catch(() => undefined);
     const id = window.setInterval(() => void gql(LockReviewDocument, { id: reviewId }).catch(() => undefined), heartbeat);
     return () => {
       window.clearInterval(id);
       void gql(UnlockReviewDocument, { id: reviewId }).catch(() => undefined);
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per case and heartbeat
   }, [reviewId, heartbeat]);
 
   const refresh = async () => {

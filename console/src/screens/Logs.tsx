@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, Code, Group, Modal, ScrollArea, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Button, Code, Group, Modal, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
 import { DeliveryBodyDocument, DeliveryLogsDocument, ReplayDeliveryDocument, RequestLogsDocument, type DeliveryBodyQuery } from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
-import { Failure, Loading, PageHeader, Status } from './shared';
+import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
 
 function RequestLog() {
   const session = useSession();
@@ -22,7 +22,7 @@ function RequestLog() {
         <Loading when={logs.loading} />
       </Group>
       <Failure error={logs.error} />
-      <ScrollArea>
+      <Scroll label="Request log">
         <Table striped miw={760} aria-label="Request log">
           <Table.Thead>
             <Table.Tr>
@@ -49,7 +49,7 @@ function RequestLog() {
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       {logs.data?.requestLogs.nodes.length === 0 && <Text c="dimmed">No calls.</Text>}
     </>
   );
@@ -86,7 +86,7 @@ function DeliveryLog() {
           {note}
         </Text>
       )}
-      <ScrollArea>
+      <Scroll label="Delivery log">
         <Table striped miw={760} aria-label="Delivery log">
           <Table.Thead>
             <Table.Tr>
@@ -128,7 +128,7 @@ function DeliveryLog() {
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       {logs.data?.deliveryLogs.nodes.length === 0 && <Text c="dimmed">No deliveries.</Text>}
       <Modal opened={body !== null} onClose={() => setBody(null)} title="Delivery body" size="lg">
         <Text size="xs" c="dimmed" mb="xs">

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Group, ScrollArea, SegmentedControl, Table, Text } from '@mantine/core';
+import { Badge, Group, SegmentedControl, Table, Text } from '@mantine/core';
 import { useNow, useQuery } from '../hooks';
 import { ReviewQueueDocument, type ReviewRowFragment } from '../graphql/generated';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { reasonInWords, shortId, when } from '../words';
-import { Failure, Loading, PageHeader, Status } from './shared';
+import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
 
 type Filter = 'all' | 'mine' | 'assigned' | 'escalated';
 
@@ -67,7 +67,7 @@ export function ReviewsScreen() {
         ]}
       />
       <Failure error={queue.error} />
-      <ScrollArea>
+      <Scroll label="Review queue">
         <Table striped highlightOnHover miw={760} aria-label="Review queue">
           <Table.Thead>
             <Table.Tr>
@@ -129,7 +129,7 @@ export function ReviewsScreen() {
             )}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       <Text size="xs" c="dimmed" mt="sm">
         Keys: <kbd>j</kbd> / <kbd>k</kbd> move, <kbd>Enter</kbd> opens the highlighted case.
       </Text>

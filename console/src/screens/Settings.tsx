@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, Code, Group, NumberInput, ScrollArea, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { gql, GraphqlError } from '../api';
 import { useQuery } from '../hooks';
 import { CreateApiKeyDocument, RevokeApiKeyDocument, SettingsDocument, UpdateSettingsDocument, type SettingsQuery, type UpdateSettingsInput } from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
-import { Failure, Loading, PageHeader } from './shared';
+import { Failure, Loading, PageHeader, Scroll } from './shared';
+import { Webhooks } from './Webhooks';
 
 type Account = SettingsQuery['settings'];
 
-/** Review policy, repeat control, retention, flows and API keys. Changing them needs settings.manage. */
+/** Review policy, repeat control, retention, flows, API keys and webhook endpoints. Changing them needs settings.manage. */
 export function SettingsScreen() {
   const session = useSession();
   const manage = session.can('settings.manage');
@@ -106,7 +107,7 @@ export function SettingsScreen() {
         <Title order={3} size="h4" mb="sm">
           Flows
         </Title>
-        <ScrollArea>
+        <Scroll label="Flows">
           <Table miw={600} aria-label="Flows">
             <Table.Thead>
               <Table.Tr>
@@ -127,7 +128,7 @@ export function SettingsScreen() {
               ))}
             </Table.Tbody>
           </Table>
-        </ScrollArea>
+        </Scroll>
       </Card>
       <Card withBorder>
         <Title order={3} size="h4" mb="sm">
@@ -155,7 +156,7 @@ export function SettingsScreen() {
             </Button>
           </Group>
         )}
-        <ScrollArea>
+        <Scroll label="API keys">
           <Table miw={600} aria-label="API keys">
             <Table.Thead>
               <Table.Tr>
@@ -188,11 +189,9 @@ export function SettingsScreen() {
               ))}
             </Table.Tbody>
           </Table>
-        </ScrollArea>
+        </Scroll>
       </Card>
-      <Text size="sm" c="dimmed">
-        Webhook endpoints are managed through the API for now (/v1/webhook_endpoints).
-      </Text>
+      <Webhooks />
     </Stack>
   );
 }

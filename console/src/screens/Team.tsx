@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
 import { DeactivateMemberDocument, InviteMemberDocument, TeamDocument, UpdateMemberDocument, type Environment, type TeamQuery } from '../graphql/generated';
 import { useSession } from '../session';
 import { PERMISSIONS, when } from '../words';
-import { Failure, Loading, PageHeader } from './shared';
+import { Failure, Loading, PageHeader, Scroll } from './shared';
 
 type Member = TeamQuery['members']['nodes'][number];
 
@@ -87,7 +87,7 @@ export function TeamScreen() {
           </Group>
         </Alert>
       )}
-      <ScrollArea>
+      <Scroll label="Team members">
         <Table striped miw={760} aria-label="Team members">
           <Table.Thead>
             <Table.Tr>
@@ -137,7 +137,7 @@ export function TeamScreen() {
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a member">
         <Stack>
           <TextInput label="Member email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Group, ScrollArea, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
 import { VerificationDocument, VerificationsDocument, type VerificationStatus } from '../graphql/generated';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { shortId, when } from '../words';
-import { Failure, Loading, PageHeader, Status } from './shared';
+import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
 
 const STATUSES: VerificationStatus[] = ['pending', 'processing', 'manual_review', 'approved', 'rejected', 'expired'];
 
@@ -54,7 +54,7 @@ export function VerificationsScreen() {
         </Group>
       </form>
       <Failure error={lookupError ?? list.error} />
-      <ScrollArea>
+      <Scroll label="Verifications">
         <Table striped highlightOnHover miw={700} aria-label="Verifications">
           <Table.Thead>
             <Table.Tr>
@@ -100,7 +100,7 @@ export function VerificationsScreen() {
             )}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </Scroll>
       {list.data?.verifications.pageInfo.hasNextPage && (
         <Button variant="default" mt="sm" onClick={() => setAfter(list.data!.verifications.pageInfo.endCursor)}>
           Next page

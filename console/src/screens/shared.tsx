@@ -33,3 +33,12 @@ export function Status({ value }: { value: string | null | undefined }) {
     </Badge>
   );
 }
+
+/** A horizontally scrollable region that keyboard users can reach (axe scrollable-region-focusable). */
+export function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll-x" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
