@@ -274,7 +274,7 @@ describe('the console in Chromium', () => {
     await see(page, 'Signing secret, shown once');
     const first = await page.evaluate(() => /whsec_\S+/.exec(document.body.innerText)?.[0]);
     await click(page, 'button', 'Rotate secret');
-    await page.waitForFunction((old: string) => /whsec_\S+/.exec(document.body.innerText)?.[0] !== old, {}, first);
+    await page.waitForFunction((old: string | undefined) => /whsec_\S+/.exec(document.body.innerText)?.[0] !== old, {}, first);
     await click(page, 'button', 'Send test');
     await see(page, 'queued');
     await expectAccessible(page, 'settings with secrets');
