@@ -177,6 +177,36 @@ describe('the console in Chromium', () => {
     expect(problems).toEqual([]);
   }, 180_000);
 
+  it('an identity edit over a stale version is explained and saves nothing; read again, it saves', async () => {
+    const { reviewId, verificationId } = await reviewCase();
+    const { page } = await newPage();
+    await signIn(page, account.member.email, account.member.password);
+    await (await page.waitForSelector(`a[href="/console/reviews/${reviewId}"]`))!.click();
+    await click(page, 'button', 'Reveal identity');
+    await page.waitForSelector('table[aria-label="Identity fields"][data-version="1"]');
+    await click(page, 'button', 'Edit identity');
+    // A colleague saves first, through the API.
+    const other = await server.request(`/v1/console/verifications/${verificationId}/identity`, { token: account.member.session_token, method: 'PATCH', body: { fields: { first_name: 'Grace' }, version: 1 } });
+    expect(other.status).toBe(200);
+    await page.click('input[aria-label="Last name"]', { count: 3 });
+    await page.type('input[aria-label="Last name"]', 'Hopper');
+    await click(page, 'button', 'Save identity');
+    await see(page, 'Version conflict');
+    await see(page, 'it is now version 2');
+    const [row] = await server.sql<{ identity_version: number }>('select identity_version from verifications where id = $1', [verificationId]);
+    expect(row!.identity_version).toBe(2);
+    await click(page, 'button', 'Cancel');
+    await click(page, 'button', 'Reveal identity');
+    await page.waitForSelector('table[aria-label="Identity fields"][data-version="2"]');
+    await click(page, 'button', 'Edit identity');
+    await page.click('input[aria-label="Last name"]', { count: 3 });
+    await page.type('input[aria-label="Last name"]', 'Hopper');
+    await click(page, 'button', 'Save identity');
+    await page.waitForSelector('table[aria-label="Identity fields"][data-version="3"]');
+    await see(page, 'Hopper');
+    await see(page, 'Edited identity');
+  }, 180_000);
+
   it('a reviewer escalates a case and a member holding reviews.resolve_escalation returns it', async () => {
     const { reviewId } = await reviewCase();
     const { page } = await newPage();
