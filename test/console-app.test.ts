@@ -227,6 +227,42 @@ describe('the console in Chromium', () => {
     await see(page, 'Escalation returned');
   }, 180_000);
 
+  it('finds verifications by email and creation date, and opens one by reference; the email never reaches the URL', async () => {
+    const email = `found-${Date.now()}@example.com`;
+    const wanted = await createVerification(server, account, 'sandbox', { applicant: { email }, sandbox: { outcome: 'pending' } });
+    const { page } = await newPage();
+    await signIn(page, account.member.email, account.member.password);
+    await click(page, 'a', 'Verifications');
+    await typeInto(page, 'Email', email);
+    await click(page, 'button', 'Search');
+    await page.waitForFunction((id: string) => document.querySelectorAll('table[aria-label="Verifications"] tbody a').length === 1 && document.querySelector(`a[href="/console/verifications/${id}"]`), { timeout: 20_000 }, wanted.id);
+    expect(page.url()).not.toContain('found-');
+    // A day range that ends yesterday finds nothing; one that holds today finds it again.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const setDate = (label: string, value: string) =>
+      page.evaluate(
+        (want: string, v: string) => {
+          const input = ([...document.querySelectorAll('label')] as any[]).find((l) => l.textContent.trim() === want).control;
+          const setter: any = Object.getOwnPropertyDescriptor(window.HTMLInputElement.prototype, 'value')!.set;
+          setter.call(input, v);
+          input.dispatchEvent(new window.Event('input', { bubbles: true }));
+        },
+        label,
+        value,
+      );
+    await setDate('Created until', yesterday);
+    await click(page, 'button', 'Search');
+    await see(page, 'No verifications match.');
+    await setDate('Created until', '');
+    await setDate('Created from', new Date().toISOString().slice(0, 10));
+    await click(page, 'button', 'Search');
+    await page.waitForSelector(`a[href="/console/verifications/${wanted.id}"]`);
+    await typeInto(page, 'Reference', wanted.id);
+    await click(page, 'button', 'Search');
+    await see(page, 'Identity version');
+    expect(page.url()).toBe(`${server.url}/console/verifications/${wanted.id}`);
+  }, 180_000);
+
   it('exports verifications as CSV from Reporting', async () => {
     const exported = await createVerification(server, account, 'sandbox');
     const { page } = await newPage();

@@ -17,7 +17,8 @@ export function VerificationsScreen() {
   const [email, setEmail] = useState('');
   const [status, setStatus] = useState<string | null>(null);
   const [from, setFrom] = useState('');
-  const [applied, setApplied] = useState<{ email?: string; status?: VerificationStatus }>({});
+  const [before, setBefore] = useState('');
+  const [applied, setApplied] = useState<{ email?: string; status?: VerificationStatus; createdFrom?: string; createdBefore?: string }>({});
   const [after, setAfter] = useState<string | null>(null);
   const [lookupError, setLookupError] = useState<Error | null>(null);
   const list = useQuery(VerificationsDocument, { filter: { environment: session.environment, ...applied }, after });
@@ -35,10 +36,16 @@ export function VerificationsScreen() {
       return;
     }
     setAfter(null);
-    setApplied({ ...(email.trim() ? { email: email.trim() } : {}), ...(status ? { status: status as VerificationStatus } : {}) });
+    setApplied({
+      ...(email.trim() ? { email: email.trim() } : {}),
+      ...(status ? { status: status as VerificationStatus } : {}),
+      // Dates are whole UTC days: from the start of the first to the end of the last.
+      ...(from ? { createdFrom: new Date(`${from}T00:00:00Z`).toISOString() } : {}),
+      ...(before ? { createdBefore: new Date(new Date(`${before}T00:00:00Z`).getTime() + 86_400_000).toISOString() } : {}),
+    });
   };
 
-  const rows = (list.data?.verifications.nodes ?? []).filter((v) => !from || v.createdAt >= new Date(from).toISOString());
+  const rows = list.data?.verifications.nodes ?? [];
   return (
     <>
       <PageHeader title="Verifications">
@@ -50,6 +57,7 @@ export function VerificationsScreen() {
           <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={220} autoComplete="off" />
           <Select label="Status" clearable placeholder="Any" data={STATUSES.map((s) => ({ value: s, label: s.replace('_', ' ') }))} value={status} onChange={setStatus} w={170} />
           <TextInput label="Created from" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
+          <TextInput label="Created until" type="date" value={before} onChange={(e) => setBefore(e.currentTarget.value)} w={170} />
           <Button type="submit">Search</Button>
         </Group>
       </form>
