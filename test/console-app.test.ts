@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
 import { systemFork } from '../src/orm.js';
 import { createMember, type BootstrapResult, type MemberPermission } from '../src/services/access/index.js';
@@ -408,5 +409,19 @@ describe('the console in Chromium', () => {
     expect(((await mixed.json()) as any).errors[0].extensions.code).toBe('SESSION_MISSING');
     const root = await fetch(`${server.url}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(root.headers.get('location')).toBe('/console');
+  });
+
+  it('loads at most 350 KB of compressed JavaScript before the first screen (charts and GraphiQL come later)', async () => {
+    const html = await (await fetch(`${server.url}/console`, { headers: { accept: 'text/html' } })).text();
+    const initial = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(initial.length).toBeGreaterThan(0);
+    let total = 0;
+    for (const asset of initial) {
+      const response = await fetch(`${server.url}${asset}`);
+      expect(response.headers.get('cache-control')).toContain('immutable');
+      total += zlib.gzipSync(Buffer.from(await response.arrayBuffer())).length;
+    }
+    expect(total).toBeLessThan(350 * 1024);
+    expect(initial.some((a) => /Reporting|Graphiql|recharts|codemirror/i.test(a))).toBe(false);
   });
 });
