@@ -347,6 +347,24 @@ describe('the console in Chromium', () => {
     await expectAccessible(page, 'settings with secrets');
   }, 180_000);
 
+  it('signs out after 15 minutes without activity (the clock sped up) and revokes the session', async () => {
+    const { page } = await newPage();
+    // Timers of 15 minutes or more fire after one second; everything else keeps its delay.
+    await page.evaluateOnNewDocument(() => {
+      const original = window.setTimeout;
+      window.setTimeout = (handler: unknown, ms?: number, ...rest: unknown[]) => original(handler, (ms ?? 0) >= 15 * 60_000 ? 1000 : ms, ...rest);
+    });
+    const email = await member([]);
+    await signIn(page, email, PASSWORD);
+    await see(page, 'You were signed out after 15 minutes without activity.');
+    await page.waitForSelector(byText('button', 'Sign in'));
+    const sessions = await waitFor(async () => {
+      const rows = await server.sql<{ revoked_at: Date | null }>('select s.revoked_at from member_sessions s join members m on m.id = s.member_id where m.email = $1', [email]);
+      return rows.length === 1 && rows[0]!.revoked_at ? rows : undefined;
+    }, 10_000, 'the session to be revoked');
+    expect(sessions).toHaveLength(1);
+  }, 120_000);
+
   it('every screen has no serious or critical axe violations, on a desktop and on a phone', async () => {
     const { reviewId, verificationId } = await reviewCase();
     for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
