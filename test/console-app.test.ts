@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { systemFork } from '../src/orm.js';
 import { createMember, type BootstrapResult, type MemberPermission } from '../src/services/access/index.js';
 import { withTestAccount } from './support/account.js';
@@ -41,10 +41,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+// Each test's pages poll the queue and keep presence alive: close them when it ends.
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+});
 withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
 async function newPage(viewport: Parameters<Page['setViewport']>[0] = DESKTOP): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.createBrowserContext();
+  contexts.push(context);
   const page = await context.newPage();
   await page.setViewport(viewport);
   const problems: string[] = [];
@@ -68,6 +74,12 @@ async function see(page: Page, text: string, timeout = 20_000) {
     const shown = await page.evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 600));
     throw new Error(`waited for "${text}"; the page shows: ${shown}`, { cause: error });
   }
+}
+
+/** Clicks a dialog's button and waits until the dialog (and its fading overlay) is gone. */
+async function confirm(page: Page, text: string) {
+  await click(page, 'button', text);
+  await page.waitForFunction(() => !document.querySelector('[role="dialog"], .mantine-Modal-overlay'), { timeout: 20_000 });
 }
 
 async function typeInto(page: Page, label: string, text: string) {
@@ -159,7 +171,7 @@ describe('the console in Chromium', () => {
     await click(page, 'button', 'Approve');
     await typeInto(page, 'Notes', 'Document checked against the selfie.');
     await typeInto(page, 'Message to the applicant', 'Thank you for your patience.');
-    await click(page, 'button', 'Confirm approval');
+    await confirm(page, 'Confirm approval');
     await see(page, 'Decision: approve');
     await see(page, 'review approved');
     // The reveal left the page's memory with the page: back in the queue nothing of it is shown.
@@ -217,11 +229,11 @@ describe('the console in Chromium', () => {
     await see(page, 'Claimed by you');
     await click(page, 'button', 'Escalate');
     await typeInto(page, 'Reason', 'The selfie looks printed.');
-    await click(page, 'button', 'Confirm escalation');
+    await confirm(page, 'Confirm escalation');
     await see(page, 'Escalated.');
     await click(page, 'button', 'Return');
     await typeInto(page, 'Note for the reviewer', 'Looks fine to me; decide it.');
-    await click(page, 'button', 'Confirm return');
+    await confirm(page, 'Confirm return');
     await see(page, 'Returned to the queue.');
     const rows = await server.sql<{ status: string }>('select status from manual_reviews where id = $1', [reviewId]);
     expect(rows[0]!.status).toBe('queued');

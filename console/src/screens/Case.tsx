@@ -77,14 +77,16 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
     setActionError(null);
     try {
       await run();
-      setDone(label);
-      setDialog(null);
-      await refresh();
     } catch (caught) {
       setActionError(caught as Error);
-    } finally {
       setBusy(false);
+      return;
     }
+    setDialog(null);
+    setBusy(false);
+    // The case is read again before the outcome is announced, so what follows sees it.
+    await refresh();
+    setDone(label);
   };
 
   // Keyboard shortcuts (not while typing).
