@@ -437,6 +437,8 @@ describe('the console in Chromium', () => {
     expect(((await sneaky.json()) as any).errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
     const mixed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'SignIn', query: 'query SignIn { viewer { member { id } } }' }) });
     expect(((await mixed.json()) as any).errors[0].extensions.code).toBe('SESSION_MISSING');
+    expect((await fetch(`${server.url}/console/assets/missing-abc.js`)).status).toBe(404);
+    expect((await fetch(`${server.url}/console/assets/%2e%2e`)).status).toBeLessThan(500);
     const root = await fetch(`${server.url}/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(root.headers.get('location')).toBe('/console');
   });

@@ -15,7 +15,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.ico': 'image/x-icon',
 };
-const ASSET = /^\/console\/assets\/[A-Za-z0-9._-]+$/;
+// A hashed file name of the build: no dot first, so never `.` or `..`.
+const ASSET = /^\/console\/assets\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.(js|css|svg|png|woff2|json|ico)$/;
 
 /**
  * The console's policy: its own modules only (no inline script, no eval), inline styles (the
@@ -66,7 +67,7 @@ export function consoleApp(runtime: Runtime, dist = CONSOLE_DIST) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ASSET.test(ctx.path)) {
       const file = path.join(dist, 'assets', path.basename(ctx.path));
-      if (!fs.existsSync(file)) return next();
+      if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return next();
       ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       ctx.body = fs.createReadStream(file);
