@@ -1,8 +1,36 @@
-// `npm run build`: an incremental TypeScript build (tsc --build). On an unchanged tree it checks
-// the build info and exits in about a second; the first build after install says so.
+// `npm run build`: the service (an incremental TypeScript build, tsc --build) and the console app
+// (vite build, only when its sources changed since the last build). On an unchanged tree it
+// checks and exits in about a second; a build that will take a while says so in one line.
+// `--server` builds the service only (the CLI and the worker do not serve the console).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
-if (!fs.existsSync('dist/.tsbuildinfo')) console.log('Building dist/ from src/ (first build after install: about 30 s; later builds only what changed)');
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--build', 'tsconfig.build.json'], { stdio: 'inherit' });
-process.exit(tsc.status ?? 1);
+const run = (args) => {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+/** The newest modification time under `entries` (files or folders), in ms. */
+function newest(entries) {
+  let latest = 0;
+  const visit = (entry) => {
+    const stat = fs.statSync(entry, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
+    else latest = Math.max(latest, stat.mtimeMs);
+  };
+  entries.forEach(visit);
+  return latest;
+}
+
+if (!fs.existsSync('dist/.tsbuildinfo')) console.log('Building the service into dist/ (first build after install: about 30 s; later builds only what changed)');
+run(['node_modules/typescript/bin/tsc', '--build', 'tsconfig.build.json']);
+
+if (!process.argv.includes('--server')) {
+  const built = fs.statSync('console/dist/index.html', { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (newest(['console/src', 'console/index.html', 'console/vite.config.ts', 'package-lock.json']) > built) {
+    console.log('Building the console app into console/dist/ (about 20 s; only after a change to console/)');
+    run(['node_modules/vite/bin/vite.js', 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn']);
+  }
+}

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { graphqlMiddleware } from './graphql/apollo.js';
+import { consoleApp } from './http/console-app.js';
 import { limitJsonDepth, requireJsonBody } from './http/body.js';
 import { bodyParserError, edge } from './http/middleware.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -23,7 +24,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The HTTP surface of one process: `/healthz`, `/v1` (REST) and `/graphql`, over one runtime. */
+/** The HTTP surface of one process: `/healthz`, `/v1` (REST), `/graphql` and the `/console` app, over one runtime. */
 export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
@@ -36,6 +37,8 @@ export async function createApp(runtime: Runtime): Promise<App> {
   const hosted = hostedRouter(runtime).routes();
   // Only /verify/* can match the hosted pages; other requests skip the router's matching.
   koa.use((ctx, next) => (ctx.path.startsWith('/verify/') ? hosted(ctx as never, next) : next()));
+  // The back-office app at /console, and GraphiQL for a browser's GET /graphql (issue 29).
+  koa.use(consoleApp(runtime));
   koa.use(requireJsonBody);
   koa.use(
     bodyParser({

@@ -20,14 +20,17 @@ import { TagResolver } from '../resolvers/tag.resolver.js';
 import { VerificationResolver } from '../resolvers/verification.resolver.js';
 import { ExportsResolver } from '../resolvers/exports.resolver.js';
 import { LogsResolver } from '../resolvers/logs.resolver.js';
+import { SessionResolver } from '../resolvers/session.resolver.js';
+import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 import { memberAuthentication } from '../http/auth.js';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { pathOfNulCharacter } from '../http/body.js';
 import { costLimitPlugin, limitRules, MAX_DOCUMENT_TOKENS, refuseLargeDocument } from './limits.js';
 import type { Runtime } from '../runtime.js';
-import type { ServiceContext } from '../services/shared/index.js';
+import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
+import { systemFork } from '../orm.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver] as const;
+export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver, SessionResolver, WebhookResolver] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 
@@ -115,6 +118,13 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   });
   await apollo.start();
   const authenticate = memberAuthentication(runtime);
+  // A sign-in has no session yet: operation SignIn without a token runs with no member, and
+  // the authChecker refuses every field but signIn to it.
+  const anonymousSignIn = async (ctx: Context, next: Next) => {
+    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: '', caller: { kind: 'system' }, modes: [], runtime, surface: 'graphql', remoteAddress: ctx.ip }, () => systemFork(runtime.orm));
+    await next();
+  };
+  const isSignIn = (ctx: Context) => ctx.method === 'POST' && !ctx.get('authorization') && (ctx.request as { body?: { operationName?: unknown } }).body?.operationName === 'SignIn';
   // Each member's GraphQL operations count against a budget, as each key's calls do.
   const budget = new RateLimiterMemory({ keyPrefix: 'graphql-member', points: runtime.config.graphqlRateLimitPerMinute, duration: 60 });
   const spend = async (ctx: Context) => {
@@ -135,7 +145,7 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
     try {
       refuseLargeDocument((ctx.request as { body?: unknown }).body, ctx.query);
       refuseNulCharacters(ctx);
-      await authenticate(ctx, async () => {
+      await (isSignIn(ctx) ? anonymousSignIn : authenticate)(ctx, async () => {
         await spend(ctx);
         await handler(ctx as never, next as never);
       });

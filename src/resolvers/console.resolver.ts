@@ -1,10 +1,11 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { ActivityConnection, AuditEventConnection, EvidenceImageType, IdentityEditType, RevealedIdentityType } from '../schema/console.types.js';
-import { listActivity, listAudit } from '../services/audit/index.js';
+import { ActivityConnection, AuditEventConnection, EvidenceImageType, IdentityEditType, RevealedIdentityType, VerificationEventType } from '../schema/console.types.js';
+import { listActivity, listAudit, listVerificationEvents } from '../services/audit/index.js';
 import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { editIdentity, identityEditInput, revealIdentity, viewEvidence } from '../services/verifications/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { parameterInvalid } from '../errors.js';
 
 const AUDIT_ID = /^aud_[0-9A-Za-z]+$/;
 const ACTIVITY_ID = /^act_[0-9A-Za-z]+$/;
@@ -38,24 +39,35 @@ export class ConsoleResolver {
   }
 
   @Authorized()
-  @Query(() => AuditEventConnection, { description: 'The audit trail, newest first.' })
+  @Query(() => AuditEventConnection, { description: 'The audit trail, newest first; verificationId and memberId narrow it.' })
   async auditEvents(
     @Ctx() ctx: ServiceContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('verificationId', () => ID, { nullable: true }) verificationId?: string,
+    @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
   ): Promise<AuditEventConnection> {
-    const page = await listAudit(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) });
+    const page = await listAudit(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) }, { subjectIds: verificationId ? [verificationId] : null, memberId });
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized()
-  @Query(() => ActivityConnection, { description: 'Team activity, newest first.' })
+  @Query(() => ActivityConnection, { description: 'Team activity, newest first; targetIds (a case: its verification and review ids) and memberId narrow it.' })
   async activity(
     @Ctx() ctx: ServiceContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('targetIds', () => [ID], { nullable: true }) targetIds?: string[],
+    @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
   ): Promise<ActivityConnection> {
-    const page = await listActivity(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) });
+    if (targetIds && targetIds.length > 20) throw parameterInvalid('targetIds', 'at most 20 ids.');
+    const page = await listActivity(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) }, { subjectIds: targetIds ?? null, memberId });
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Query(() => [VerificationEventType], { description: 'The events of one verification, oldest first (at most 200): its timeline beside activity and audit.' })
+  async verificationEvents(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<VerificationEventType[]> {
+    return listVerificationEvents(ctx, verificationId);
   }
 }

@@ -6,7 +6,7 @@ import { Environment } from '../schema/enums.js';
 import { EscalationReturnType, MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
 import { ReviewPolicyType } from '../schema/settings.types.js';
 import { VerificationType } from '../schema/verification.types.js';
-import { assignReview, claimReview, consoleDecisionInput, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy } from '../services/review/index.js';
+import { assignReview, claimReview, getManualReview, consoleDecisionInput, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy } from '../services/review/index.js';
 import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { parameterInvalid } from '../errors.js';
@@ -28,6 +28,12 @@ export class ReviewResolver {
   ): Promise<ReviewConnection> {
     const page = await listOpenReviews(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) }, { holdingMine: holdingMine ?? false, environment: environment as Mode | undefined });
     return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+  }
+
+  @Authorized()
+  @Query(() => ReviewType, { description: 'One case, open or decided; RESOURCE_NOT_FOUND outside the seat\u2019s account and environments.' })
+  async review(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
+    return asType(await getManualReview(ctx, id));
   }
 
   @Authorized()

@@ -39,7 +39,7 @@ export class VerificationResolver {
     // The console list's service: a seat asking for an environment it lacks gets an empty list.
     const page = await listConsoleVerifications(
       ctx,
-      { status: filter?.status ?? undefined, email: filter?.email ?? undefined, tagId: filter?.tagId ?? undefined, mode: (filter?.environment ?? undefined) as Mode | undefined },
+      { status: filter?.status ?? undefined, email: filter?.email ?? undefined, tagId: filter?.tagId ?? undefined, mode: (filter?.environment ?? undefined) as Mode | undefined, createdFrom: filter?.createdFrom ?? undefined, createdBefore: filter?.createdBefore ?? undefined },
       { limit, startingAfter: checkedCursor(after, ID_PATTERNS.verification) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };

@@ -64,3 +64,10 @@ export class ActivityConnection {
   @Field(() => [ActivityType]) nodes!: ActivityType[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
+
+@ObjectType('VerificationEvent', { description: 'An event of a verification (what webhooks carry), for its timeline; the type only, never the payload.' })
+export class VerificationEventType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'For example verification.approved.' }) type!: string;
+  @Field(() => Date) createdAt!: Date;
+}

@@ -87,6 +87,8 @@ export class VerificationFilterInput {
   @Field(() => String, { nullable: true, description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.' })
   email?: string | null;
   @Field(() => ID, { nullable: true, description: 'Only verifications carrying this tag (tag_...).' }) tagId?: string | null;
+  @Field(() => Date, { nullable: true, description: 'Created at or after this time.' }) createdFrom?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Created before this time.' }) createdBefore?: Date | null;
 }
 
 @ObjectType('DecidedBy', { description: 'Who settled a verification.' })

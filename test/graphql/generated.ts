@@ -183,6 +183,10 @@ export type Verdict =
   | 'review';
 
 export type VerificationFilterInput = {
+  /** Created before this time. */
+  createdBefore?: string | null | undefined;
+  /** Created at or after this time. */
+  createdFrom?: string | null | undefined;
   /** Exact match ignoring case and surrounding whitespace; at most 254 characters. */
   email?: string | null | undefined;
   /** Omitted: every environment the seat holds. */

@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import { newId } from '../../ids.js';
 import { asDate, tenantSql, type Page, type PageParams, type RawSql, type ServiceContext } from '../shared/index.js';
-import { trailPage } from './trail.js';
+import { trailPage, type TrailFilter } from './trail.js';
 
 /** A team activity row (decisions.md): who did what to which target, through which surface; never applicant details. */
 export interface ActivityRow {
@@ -32,7 +32,7 @@ export async function recordActivity(ctx: ServiceContext, entry: { action: strin
 }
 
 /** The team's activity in the seat's environments, newest first, cursor-paginated. */
-export async function listActivity(ctx: ServiceContext, params: PageParams): Promise<Page<ActivityRow>> {
+export async function listActivity(ctx: ServiceContext, params: PageParams, filter: TrailFilter = {}): Promise<Page<ActivityRow>> {
   return trailPage(ctx, 'activity_events', 'id, member_id, action, mode, target_type, target_id, surface, detail, created_at', params, (r) => ({
     id: r.id as string,
     memberId: (r.member_id as string | null) ?? null,
@@ -43,5 +43,5 @@ export async function listActivity(ctx: ServiceContext, params: PageParams): Pro
     surface: r.surface as string,
     detail: (r.detail as Record<string, string> | null) ?? null,
     createdAt: asDate(r.created_at as string),
-  }));
+  }), filter);
 }

@@ -2,7 +2,7 @@ import type { Mode } from '../../config.js';
 import { permissionError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { asDate, tenantSql, type Page, type PageParams, type RawSql, type ServiceContext } from '../shared/index.js';
-import { trailPage } from './trail.js';
+import { trailPage, type TrailFilter } from './trail.js';
 
 /** What an audit row records (decisions.md); never a value, only names and counts. */
 export type AuditAction =
@@ -59,7 +59,7 @@ export async function recordAudit(ctx: ServiceContext, entry: AuditEntry, sql?: 
 }
 
 /** The account's audit rows of the seat's environments, newest first, cursor-paginated. */
-export async function listAudit(ctx: ServiceContext, params: PageParams): Promise<Page<AuditRow>> {
+export async function listAudit(ctx: ServiceContext, params: PageParams, filter: TrailFilter = {}): Promise<Page<AuditRow>> {
   return trailPage(ctx, 'audit_events', 'id, member_id, action, mode, verification_id, field_names, image_count, row_count, created_at', params, (r) => ({
     id: r.id as string,
     memberId: r.member_id as string,
@@ -70,5 +70,5 @@ export async function listAudit(ctx: ServiceContext, params: PageParams): Promis
     imageCount: (r.image_count as number | null) ?? null,
     rowCount: (r.row_count as number | null) ?? null,
     createdAt: asDate(r.created_at as string),
-  }));
+  }), filter);
 }

@@ -47,6 +47,8 @@ export interface ServiceContext {
   runtime: Runtime;
   /** Where the call came in, for team activity rows: console (REST /v1/console), graphql, api (a secret key), cli. */
   surface?: 'console' | 'graphql' | 'api' | 'cli' | 'hosted';
+  /** The client address, where a service needs it (the sign-in throttle). */
+  remoteAddress?: string;
   /** GraphQL only: the request's DataLoaders, created lazily by loadersOf(ctx). */
   loaders?: Loaders;
 }

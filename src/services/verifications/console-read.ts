@@ -20,12 +20,13 @@ export type DecidedBy = { type: 'member' | 'api_key'; id: string } | null;
 /** The console list: every environment the seat holds by default; one it lacks gives an empty list. */
 export async function listConsoleVerifications(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string; tagId?: string; mode?: Mode },
+  filter: { status?: VerificationStatus; email?: string; tagId?: string; mode?: Mode; createdFrom?: Date; createdBefore?: Date },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
   const scoped = narrowedTo(ctx, filter.mode);
   if (!scoped) return { data: [], hasMore: false, nextCursor: null };
-  return listVerificationItems(scoped, { status: filter.status, email: filter.email, tagId: filter.tagId }, params);
+  const { status, email, tagId, createdFrom, createdBefore } = filter;
+  return listVerificationItems(scoped, { status, email, tagId, createdFrom, createdBefore }, params);
 }
 
 export async function getConsoleVerification(ctx: ServiceContext, id: string): Promise<VerificationListItem> {

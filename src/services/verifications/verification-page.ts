@@ -76,7 +76,7 @@ const toItem = (r: Row): VerificationListItem => ({
  * statement (not `$n is null or ...`), so PostgreSQL plans the email lookup on its index
  * instead of a generic plan that walks the account's newest rows.
  */
-function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string; tagId?: string }, params: PageParams) {
+function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string; tagId?: string; createdFrom?: Date; createdBefore?: Date }, params: PageParams) {
   // $1 and $2 are the account and environments tenantSql binds.
   const values: unknown[] = [null, null];
   const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
@@ -98,6 +98,16 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
                         where vt.verification_id = v.id and vt.tag_id = $${values.length} and t.merchant_id = $1)`);
     name += 't';
   }
+  if (filter.createdFrom !== undefined) {
+    values.push(filter.createdFrom);
+    where.push(`v.created_at >= $${values.length}`);
+    name += 'f';
+  }
+  if (filter.createdBefore !== undefined) {
+    values.push(filter.createdBefore);
+    where.push(`v.created_at < $${values.length}`);
+    name += 'b';
+  }
   if (params.startingAfter !== undefined) {
     values.push(params.startingAfter);
     // An id unknown in the caller's scope is ignored and the first page returned (as paginate() does).
@@ -118,11 +128,11 @@ function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?:
  */
 export async function listVerificationItems(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string; tagId?: string },
+  filter: { status?: VerificationStatus; email?: string; tagId?: string; createdFrom?: Date; createdBefore?: Date },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
   const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint, tagId: filter.tagId }, params);
+  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint, tagId: filter.tagId, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore }, params);
   const rows = await tenantSql(ctx).query<Row>(text, values, name);
   const hasMore = rows.length > params.limit;
   const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
