@@ -11,7 +11,7 @@ import type { LivenessChallenge } from '../src/engine/types.js';
 import { stepSchema } from '../src/services/catalog/flow.schema.js';
 import type { BootstrapResult } from '../src/services/access/index.js';
 import { withTestAccount } from './support/account.js';
-import { applicantApi, createHostedSession } from './support/hosted.js';
+import { applicantApi, createHostedSession, agree } from './support/hosted.js';
 import type { TestServer } from './support/test-server.js';
 
 jest.setTimeout(180_000);
@@ -113,6 +113,11 @@ describe('the applicant API binds frames to the session challenge', () => {
   it('POST .../liveness/challenge issues a challenge; frame uploads carry its step and are bound to it; a new challenge replaces the old', async () => {
     const v = await createHostedSession(server, account, {});
     const api = applicantApi(server, v.id, v.client_token!);
+    // A challenge starts biometric capture: not before the applicant's consent (issue 30).
+    const early = await api.post('/liveness/challenge');
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'CONSENT_REQUIRED' });
+    await agree(api);
     const missing = await api.post('/uploads', { kind: 'selfie', content_type: 'image/jpeg', challenge_step: 0 });
     expect(missing.body.error).toMatchObject({ code: 'LIVENESS_CHALLENGE_MISSING' });
     const issued = await api.post('/liveness/challenge');

@@ -2,6 +2,7 @@ import { CHALLENGE_TTL_SECONDS, newChallenge } from '../../engine/face/challenge
 import type { LivenessChallenge } from '../../engine/types.js';
 import { invalidRequest, parameterInvalid } from '../../errors.js';
 import { identityOf, loadSession, requireOpen, type ApplicantSession } from './applicant-session.js';
+import { requireConsent } from './consent.js';
 
 export interface LivenessChallengeAnswer {
   challenge_id: string;
@@ -24,6 +25,8 @@ export async function issueLivenessChallenge(session: ApplicantSession): Promise
   await ctx.em.transactional(async (em) => {
     const v = await loadSession(em, session.verificationId, { lock: true, identity: true });
     requireOpen(v);
+    // A challenge starts biometric capture: consent comes first (409 CONSENT_REQUIRED).
+    requireConsent(v);
     if (v.isPreview) {
       preview = true;
       return;
