@@ -1,5 +1,7 @@
-// npm run engine:eval — accuracy of the checks engine on the corpora the tests build.
-// Each check adds an Evaluator; each prints one Markdown table (paste it into the README).
+// npm run engine:eval — accuracy of the checks engine on the corpora the tests build and on real
+// document pictures (data/documents/). Each check adds an Evaluator printing Markdown tables.
+// Options: --check=<name>, --conditions=a,b (synthetic), --sets=heldout,tuning,synthetic,corpus,
+// --details (per-picture lines, tuning only), --per-condition=N (synthetic documents per condition).
 import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
 import { faceEvaluator, faceRealEvaluator, livenessEvaluator } from './face.js';
@@ -12,9 +14,19 @@ export interface EvalTable {
   notes?: string[];
 }
 
+export interface EvalOptions {
+  conditions?: string[];
+  /** Document check: which sets to measure (heldout, tuning, synthetic); all by default. */
+  sets?: string[];
+  /** Document check: list each tuning picture's outcome under its table. */
+  details?: boolean;
+  /** Document check: synthetic documents per robustness condition (default 1). */
+  perCondition?: number;
+}
+
 export interface Evaluator {
   name: string;
-  run(options: { conditions?: string[] }): Promise<EvalTable>;
+  run(options: EvalOptions): Promise<EvalTable | EvalTable[]>;
   /** Releases models and workers so the process can exit. */
   close?(): Promise<void>;
 }
@@ -29,13 +41,19 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.find((a) => a.startsWith('--check='))?.slice(8);
   const conditions = args.find((a) => a.startsWith('--conditions='))?.slice(13).split(',');
+  const sets = args.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
+  const details = args.includes('--details');
+  const perCondition = Number(args.find((a) => a.startsWith('--per-condition='))?.slice(16)) || undefined;
+  const started = Date.now();
   for (const evaluator of EVALUATORS.filter((e) => !only || e.name === only)) {
     try {
-      process.stdout.write(`${markdown(await evaluator.run({ conditions }))}\n\n`);
+      const tables = await evaluator.run({ conditions, sets, details, perCondition });
+      for (const table of Array.isArray(tables) ? tables : [tables]) process.stdout.write(`${markdown(table)}\n\n`);
     } finally {
       await evaluator.close?.();
     }
   }
+  process.stderr.write(`engine:eval took ${Math.round((Date.now() - started) / 1000)} s\n`);
 }
 
 await main();

@@ -75,7 +75,7 @@ export function evaluateDocument(read: DocumentRead, snapshot: FlowSnapshot, now
   return result('approve', 0.95);
 }
 
-/** Evidence for one analysed image: validity flags and quality measurements, never identity. */
+/** Evidence for one analysed image: validity flags, why a read failed, quality measurements; never identity. */
 function evidenceOf(side: SideAnalysis, analysis: DocumentAnalysis): EvidenceAnalysis {
   return {
     kind: 'document',
@@ -83,24 +83,37 @@ function evidenceOf(side: SideAnalysis, analysis: DocumentAnalysis): EvidenceAna
     analysis: {
       mrz_valid: side.mrz ? side.mrz.valid : null,
       mrz_format: side.mrz?.format ?? null,
+      mrz_failed: side.mrz?.failed ?? [],
+      mrz_ambiguous: side.mrz?.ambiguous ?? [],
       barcode_consistent: side.barcode ? analysis.barcode_consistent : null,
       country: analysis.read?.issuing_country ?? null,
+      document_type: analysis.read?.type ?? null,
+      refused: side.refused ?? null,
       quality: side.quality.metrics,
       problems: side.quality.problems,
     },
   };
 }
 
-/** The check's verdict from an analysis: capture problems first (retryable), then the read through the rules. */
+/** Document kinds the check reads but never accepts as identity documents (a visa is not one). */
+const UNSUPPORTED_TYPES = new Set(['visa']);
+
+/**
+ * The check's verdict from an analysis. A failed or uncertain read is never a final rejection:
+ * a capture problem is a retryable IMAGE_QUALITY / IMAGE_UNREADABLE, a zone that cannot be
+ * verified goes to review (MRZ_NOT_FOUND). A final rejection needs positive evidence: a verified
+ * zone read by the rules (expired, type refused), or a confident disagreement (ID_INVALID).
+ */
 export function documentResult(analysis: DocumentAnalysis, snapshot: FlowSnapshot, now: Date): CheckResult {
   const evidence = analysis.sides.map((side) => evidenceOf(side, analysis));
   if (analysis.outcome === 'unreadable') return { ...result('reject', 0, ['IMAGE_UNREADABLE']), evidence };
   if (analysis.outcome === 'image_quality') return { ...result('reject', 0, ['IMAGE_QUALITY']), evidence };
-  if (analysis.outcome === 'printed_only' || !analysis.read) return { ...result('review', 0.3, ['MRZ_NOT_FOUND']), evidence };
+  if (analysis.outcome !== 'read' || !analysis.read) return { ...result('review', 0.3, ['MRZ_NOT_FOUND']), evidence };
   const read: DocumentRead = analysis.read;
+  if (read.type && UNSUPPORTED_TYPES.has(read.type)) return { ...result('reject', 0.05, ['DOCUMENT_TYPE_NOT_ACCEPTED']), document: read, evidence };
   const rules = evaluateDocument(read, snapshot, now);
-  // A zone failing its check digits or a barcode disagreeing with the rest: the document is not what it claims.
-  if (analysis.mrz_valid === false || analysis.barcode_consistent === false) {
+  // A barcode or a confidently located printed field disagreeing with the verified reading: the document is not what it claims.
+  if (analysis.barcode_consistent === false || analysis.disagreements.length > 0) {
     return { ...result('reject', 0.05, [...new Set(['ID_INVALID', ...rules.reasonCodes])]), document: read, evidence };
   }
   return { ...rules, document: read, evidence };

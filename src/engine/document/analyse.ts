@@ -1,10 +1,10 @@
-import sharp from 'sharp';
 import { aamvaFields, type BarcodeFields, readPdf417 } from './barcode.js';
-import { type MrzResult, documentTypeOf, findMrz } from './mrz.js';
-import { ocrMrzText, ocrText } from './ocr.js';
-import { lowerPart, prepareForOcr, upsideDown } from './prepare.js';
-import { type PrintedFields, comparePrintedNumber, printedBirthDate, readPrinted } from './printed.js';
+import { type Grey, type Refusal, decodeBounded, isRefusal, sharpOf } from './decode.js';
+import { type MrzResult, documentTypeOf } from './mrz.js';
+import { ocrLines } from './ocr.js';
+import { type PrintedFields, confident, confusionKey, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
+import { type ZoneRead, readZone } from './zone.js';
 
 export type Side = 'front' | 'back';
 
@@ -12,8 +12,9 @@ export type Side = 'front' | 'back';
 export interface SideAnalysis {
   side: Side;
   quality: QualityReport;
-  /** The image could not be decoded at all. */
+  /** The image could not be decoded at all, or was refused before decoding (`refused` says why). */
   undecodable?: boolean;
+  refused?: Refusal['reason'];
   mrz: MrzResult | null;
   /** Raw PDF417 text was found (whether or not it is AAMVA). */
   barcodeFound: boolean;
@@ -39,96 +40,145 @@ export interface ReadFields {
 export interface DocumentAnalysis {
   sides: SideAnalysis[];
   /**
-   * `read`: a zone or barcode was decoded from good captures; `image_quality`: a capture is too poor to trust;
-   * `unreadable`: nothing pictured or not an image; `printed_only`: text but nothing machine-readable.
+   * `read`: a zone passing every check digit, or a barcode, was read; `uncertain`: a zone was
+   * found but failed or was ambiguous on a capture with no quality problem to blame;
+   * `image_quality`: nothing verified and the capture's problems explain it; `unreadable`:
+   * nothing pictured, not an image, or refused by the decoding bounds; `printed_only`: printed
+   * text but nothing machine-readable.
    */
-  outcome: 'read' | 'image_quality' | 'unreadable' | 'printed_only';
+  outcome: 'read' | 'uncertain' | 'image_quality' | 'unreadable' | 'printed_only';
   problems: QualityProblem[];
   read: ReadFields | null;
   mrz_valid: boolean | null;
   barcode_consistent: boolean | null;
-  /** Fields on which the zone, the barcode and the printed text disagree. */
+  /** Fields on which the zone, the barcode and a confidently located printed field disagree. */
   disagreements: string[];
   ms: number;
 }
 
 export interface AnalyseOptions {
-  /** Read even when the quality gate fails (the eval script measures reading under every condition). */
+  /** Kept for the eval script: reading always runs before the quality measures now. */
   readDespiteQuality?: boolean;
   now?: Date;
 }
 
-/**
- * OCRs the zone: the lower part first (fast); while no reading passes its check digits, the
- * lower part binarised and enlarged, the whole image, then upside down. A failing zone is
- * read several ways before it counts as invalid, so one misread does not reject a document.
- */
-async function readMrz(prepared: Buffer, now: Date): Promise<MrzResult | null> {
-  let best: MrzResult | null = null;
-  const attempts = [
-    () => lowerPart(prepared),
-    async () => sharp(await lowerPart(prepared)).threshold(150).png().toBuffer(),
-    async () => sharp(await lowerPart(prepared)).resize({ width: 1900 }).png().toBuffer(),
-    async () => prepared,
-    async () => lowerPart(await upsideDown(prepared)),
-  ];
-  for (const attempt of attempts) {
-    const found = findMrz(await ocrMrzText(await attempt()), now);
-    if (found && (!best || found.failed.length < best.failed.length)) best = found;
-    if (best?.valid) return best;
-  }
-  return best;
+const EMPTY_QUALITY: QualityReport = { metrics: { width: 0, height: 0, char_height: null, sharpness: 0, glare: 0, contrast: 0 }, problems: [] };
+
+/** The document's printed area above its zone (the visual inspection zone), upright, for labelled fields. */
+async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
+  const { band, turned } = zone;
+  if (!band || !turned || !zone.mrz) return null;
+  const bw = band.box.width;
+  const tall = zone.mrz.format === 'TD1' ? 0.55 : 0.8;
+  // Wider than the zone: a page's printed fields may reach past its zone's last character.
+  const x0 = Math.max(0, Math.round(band.box.left - bw * 0.25));
+  const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.25));
+  const [y0, y1] = zone.flip
+    ? [band.box.top + band.box.height, Math.min(turned.height, Math.round(band.box.top + band.box.height + bw * tall))]
+    : [Math.max(0, Math.round(band.box.top - bw * tall)), band.box.top];
+  if (x1 - x0 < 20 || y1 - y0 < 20) return null;
+  // Captions print at about a third of the zone's character height: scaled so they come out near 16 px.
+  const factor = Math.min(48 / band.charHeight, 2400 / (x1 - x0), 3);
+  let pipeline = sharpOf(turned).extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
+  if (zone.flip) pipeline = pipeline.rotate(180);
+  return framed(pipeline.resize({ width: Math.round((x1 - x0) * factor) }).normalise());
 }
 
-/** Everything one image gives: quality, then (unless the gate stops it) zone, barcode and printed text. */
+/** The whole page for printed fields (a side without a zone or barcode: a card or licence front), its text scaled near 28 px (small captions are lost below). */
+function wholePage(grey: Grey, textHeight: number | null): Promise<Framed> {
+  const factor = Math.min(textHeight ? 28 / textHeight : 1, 1800 / grey.width, 1800 / grey.height, 2.5);
+  return framed(sharpOf(grey).resize({ width: Math.round(grey.width * factor) }).normalise());
+}
+
+/** An image for OCR with its size (words touching its edges may be cut off). */
+interface Framed {
+  image: Buffer;
+  width: number;
+  height: number;
+}
+
+async function framed(pipeline: ReturnType<typeof sharpOf>): Promise<Framed> {
+  const { data, info } = await pipeline.png().toBuffer({ resolveWithObject: true });
+  return { image: data, width: info.width, height: info.height };
+}
+
+/** Everything one image gives: the zone read first; barcode and printed text where needed; quality to explain a failure. */
 export async function analyseSide(side: Side, image: Buffer, options: AnalyseOptions = {}): Promise<SideAnalysis> {
   const now = options.now ?? new Date();
-  let quality: QualityReport;
-  try {
-    quality = await measureQuality(image);
-  } catch {
-    const empty = { width: 0, height: 0, sharpness: 0, glare: 0, contrast: 0 };
-    return { side, quality: { metrics: empty, problems: ['no_content'] }, undecodable: true, mrz: null, barcodeFound: false, barcode: null, printed: null };
+  const grey = await decodeBounded(image);
+  if (isRefusal(grey)) {
+    const problems: QualityProblem[] = grey.refused === 'quality' ? ['low_resolution'] : [];
+    return { side, quality: { ...EMPTY_QUALITY, problems }, undecodable: grey.refused === 'unreadable', refused: grey.reason, mrz: null, barcodeFound: false, barcode: null, printed: null };
   }
-  const result: SideAnalysis = { side, quality, mrz: null, barcodeFound: false, barcode: null, printed: null };
-  if (quality.problems.length > 0 && !options.readDespiteQuality) return result;
-  const barcodeText = await readPdf417(image).catch(() => null);
-  result.barcodeFound = barcodeText !== null;
-  result.barcode = barcodeText ? aamvaFields(barcodeText) : null;
-  const prepared = await prepareForOcr(image);
-  if (!result.barcode) result.mrz = await readMrz(prepared, now);
-  result.printed = readPrinted(await ocrText(prepared));
+  const zone = await readZone(grey, now);
+  const result: SideAnalysis = { side, quality: EMPTY_QUALITY, mrz: zone.mrz, barcodeFound: false, barcode: null, printed: null };
+  if (!zone.mrz?.valid) {
+    const barcodeText = await readPdf417(grey).catch(() => null);
+    result.barcodeFound = barcodeText !== null;
+    result.barcode = barcodeText ? aamvaFields(barcodeText) : null;
+  }
+  if (zone.mrz?.valid) {
+    const above = await printedAboveZone(zone);
+    if (above) result.printed = readPrinted(await ocrLines(above.image), above);
+  } else if (!zone.mrz && !result.barcodeFound) {
+    const page = await wholePage(grey, zone.textHeight);
+    result.printed = readPrinted(await ocrLines(page.image), page);
+  }
+  result.quality = await measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null });
   return result;
+}
+
+/** A printed number disagrees only when it is no cut-off part of the other (a word clipped by the frame or OCR). */
+function numbersDisagree(printed: string, machine: string): boolean {
+  const [a, b] = [confusionKey(printed), confusionKey(machine)];
+  return a !== b && !a.includes(b) && !b.includes(a);
+}
+
+/** OCR confidence a printed surname needs before it may contradict the zone or a barcode. */
+const NAME_CONFIDENCE = 88;
+
+const printedOf = (sides: SideAnalysis[]) => sides.map((s) => s.printed).filter((p): p is PrintedFields => !!p);
+
+/** Each confidently located printed field against a machine reading: the fields that disagree. */
+function printedDisagreements(printed: PrintedFields[], machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string }, prefix = 'printed_'): string[] {
+  const out: string[] = [];
+  for (const p of printed) {
+    const number = confident(p, 'number');
+    if (number && machine.number && numbersDisagree(number, machine.number)) out.push(`${prefix}document_number`);
+    const birth = confident(p, 'date_of_birth');
+    if (birth && machine.date_of_birth && birth !== machine.date_of_birth) out.push(`${prefix}date_of_birth`);
+    const expiry = confident(p, 'expiry_date');
+    if (expiry && machine.expiry_date && expiry !== machine.expiry_date) out.push(`${prefix}expiry_date`);
+    // Names are transliterated, abbreviated and printed in other scripts: only a very sure reading counts.
+    const surname = (p.labelled.last_name?.confidence ?? 0) >= NAME_CONFIDENCE ? p.labelled.last_name!.value : undefined;
+    if (surname && machine.last_name && !sameSurname(surname, machine.last_name)) out.push(`${prefix}last_name`);
+  }
+  return [...new Set(out)];
 }
 
 const sameName = (a?: string, b?: string) => !a || !b || a.replace(/[^A-Z]/gi, '').toUpperCase() === b.replace(/[^A-Z]/gi, '').toUpperCase();
 
-/** The barcode against the zone and the printed text: field names that disagree. */
+/** The barcode against a valid zone and the confidently located printed fields: field names that disagree. */
 function barcodeDisagreements(barcode: BarcodeFields, mrz: MrzResult | null, printed: PrintedFields[]): string[] {
   const out: string[] = [];
-  if (mrz) {
+  if (mrz?.valid) {
     if (barcode.number && mrz.fields.document_number !== barcode.number) out.push('document_number');
     if (barcode.date_of_birth && mrz.fields.date_of_birth && barcode.date_of_birth !== mrz.fields.date_of_birth) out.push('date_of_birth');
     if (!sameName(barcode.last_name, mrz.fields.last_name)) out.push('last_name');
   }
-  const all: PrintedFields = { dates: printed.flatMap((p) => p.dates), numbers: printed.flatMap((p) => p.numbers) };
-  if (barcode.number && comparePrintedNumber(all, barcode.number).verdict === 'disagrees') out.push('printed_document_number');
-  const printedBirth = printedBirthDate(all);
-  if (barcode.date_of_birth && printedBirth && printedBirth !== barcode.date_of_birth) out.push('printed_date_of_birth');
-  if (barcode.expiry_date && all.dates.length > 1 && !all.dates.includes(barcode.expiry_date)) out.push('printed_expiry_date');
+  out.push(...printedDisagreements(printed, barcode));
   return [...new Set(out)];
 }
 
 function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
   const f = mrz.fields;
-  const all: PrintedFields = { dates: printed.flatMap((p) => p.dates), numbers: printed.flatMap((p) => p.numbers) };
-  const number = comparePrintedNumber(all, f.document_number);
-  const printedBirth = printedBirthDate(all);
+  const number = printed.map((p) => confident(p, 'number')).find((n) => n && numbersDisagree(n, f.document_number));
+  const birth = printed.map((p) => confident(p, 'date_of_birth')).find((d) => d && d !== f.date_of_birth);
   return {
     type: documentTypeOf(f.document_code),
-    // The printed number and birth date stand as printed so the rules compare them with the zone (ID_INVALID).
-    number: number.verdict === 'disagrees' ? number.printed : f.document_number,
-    date_of_birth: printedBirth && all.dates.length > 1 ? printedBirth : f.date_of_birth,
+    // A confidently printed number or birth date that differs stands as printed, so the rules compare it with the zone (ID_INVALID).
+    number: number ?? f.document_number,
+    date_of_birth: birth ?? f.date_of_birth,
     expiry_date: f.expiry_date,
     issuing_country: f.issuing_country,
     nationality: f.nationality,
@@ -143,21 +193,29 @@ function readFromBarcode(b: BarcodeFields): ReadFields {
   return { type: 'driving_licence', number: b.number, date_of_birth: b.date_of_birth, expiry_date: b.expiry_date, issuing_country: b.issuing_country, first_name: b.first_name, last_name: b.last_name, sex: b.sex };
 }
 
-/** Combines the sides: the read fields, `mrz_valid`, `barcode_consistent` and the outcome. */
+const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
+
+/** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
 export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
-  const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];
-  const mrz = sides.map((s) => s.mrz).find((m) => m) ?? null;
+  const zones = sides.filter((s) => s.mrz).sort((a, b) => failures(a.mrz!) - failures(b.mrz!));
+  const mrzSide = zones[0];
+  const mrz = mrzSide?.mrz ?? null;
   const barcode = sides.map((s) => s.barcode).find((b) => b) ?? null;
-  const printed = sides.map((s) => s.printed).filter((p): p is PrintedFields => !!p);
-  const disagreements = barcode ? barcodeDisagreements(barcode, mrz, printed) : [];
-  const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null, barcode_consistent: barcode ? disagreements.length === 0 : null, disagreements };
-  const read = mrz ? readFromMrz(mrz, printed) : barcode ? readFromBarcode(barcode) : null;
-  // A poor capture decides the outcome even when something was read: what it hides cannot be checked.
-  if (sides.some((s) => s.undecodable) || problems.includes('no_content')) return { ...base, outcome: 'unreadable', read };
-  if (problems.length > 0) return { ...base, outcome: 'image_quality', read };
-  if (read) return { ...base, outcome: 'read', read };
-  const anyPrinted = printed.some((p) => p.dates.length > 0 || p.numbers.length > 0);
-  return { ...base, outcome: anyPrinted ? 'printed_only' : 'unreadable', read: null };
+  const printed = printedOf(sides);
+  const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];
+  const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null };
+  if (sides.some((s) => s.undecodable)) return { ...base, outcome: 'unreadable', read: null, barcode_consistent: null, disagreements: [] };
+  if (mrz?.valid || barcode) {
+    const disagreements = barcode ? barcodeDisagreements(barcode, mrz, printed) : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number });
+    const read = mrz?.valid ? readFromMrz(mrz, printed) : readFromBarcode(barcode!);
+    return { ...base, outcome: 'read', read, barcode_consistent: barcode ? disagreements.length === 0 : null, disagreements };
+  }
+  const none = { read: null, barcode_consistent: null, disagreements: [] };
+  if (problems.includes('no_content')) return { ...base, ...none, outcome: 'unreadable' };
+  if (mrz) return { ...base, ...none, outcome: mrzSide!.quality.problems.length > 0 ? 'image_quality' : 'uncertain' };
+  if (problems.length > 0) return { ...base, ...none, outcome: 'image_quality' };
+  const anyPrinted = printed.some((p) => p.dates.length > 0 || p.numbers.length > 0 || Object.keys(p.labelled).length > 0);
+  return { ...base, ...none, outcome: anyPrinted ? 'printed_only' : 'unreadable' };
 }
 
 /** Analyses a document's images (front required, back optional); pure data in, plain JSON out. */

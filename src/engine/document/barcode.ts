@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse as parseAamva } from 'aamva-parser';
-import sharp from 'sharp';
+import { type Grey, sharpOf } from './decode.js';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 
 /*
@@ -16,10 +16,10 @@ function prepare(): void {
   prepared = true;
 }
 
-/** The raw text of the first PDF417 on an image, or null. Large images are scaled to 1600 px first. */
-export async function readPdf417(image: Buffer): Promise<string | null> {
+/** The raw text of the first PDF417 on a working copy, or null. Large copies are scaled to 1600 px first. */
+export async function readPdf417(grey: Grey): Promise<string | null> {
   prepare();
-  const { data, info } = await sharp(image).rotate().resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpOf(grey).resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const found = await readBarcodes(
     { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, colorSpace: 'srgb' },
     { formats: ['PDF417'], textMode: 'Plain', tryHarder: true, tryRotate: true, maxNumberOfSymbols: 1 },

@@ -1,64 +1,6 @@
-import { parse as parseMrzLines } from 'mrz';
+import { FORMATS, type FieldSpec, type MrzFormat, SHAPES, formatOf } from './mrz-layouts.js';
 
-/** ICAO 9303 machine-readable zone formats by line count and length. */
-export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
-const SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
-  TD1: { lines: 3, length: 30 },
-  TD2: { lines: 2, length: 36 },
-  TD3: { lines: 2, length: 44 },
-};
-
-/** A field covered by a check digit: [line, start, end) and the check digit's [line, column]. */
-interface CheckedField {
-  name: 'document_number' | 'date_of_birth' | 'expiry_date' | 'optional';
-  line: number;
-  start: number;
-  end: number;
-  digit: [number, number];
-  numeric: boolean;
-}
-/** Positions that only ever hold letters (or the filler) and only digits: OCR confusions there are forced, not guessed. */
-interface Layout {
-  checked: CheckedField[];
-  composite?: { digit: [number, number]; parts: [number, number, number][] };
-  alpha: [number, number, number][];
-  /** The name field: after its first run of three fillers only fillers follow. */
-  names: [number, number, number];
-}
-
-const LAYOUTS: Record<MrzFormat, Layout> = {
-  TD3: {
-    checked: [
-      { name: 'document_number', line: 1, start: 0, end: 9, digit: [1, 9], numeric: false },
-      { name: 'date_of_birth', line: 1, start: 13, end: 19, digit: [1, 19], numeric: true },
-      { name: 'expiry_date', line: 1, start: 21, end: 27, digit: [1, 27], numeric: true },
-      { name: 'optional', line: 1, start: 28, end: 42, digit: [1, 42], numeric: false },
-    ],
-    composite: { digit: [1, 43], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 43]] },
-    alpha: [[0, 2, 44], [1, 10, 13]],
-    names: [0, 5, 44],
-  },
-  TD2: {
-    checked: [
-      { name: 'document_number', line: 1, start: 0, end: 9, digit: [1, 9], numeric: false },
-      { name: 'date_of_birth', line: 1, start: 13, end: 19, digit: [1, 19], numeric: true },
-      { name: 'expiry_date', line: 1, start: 21, end: 27, digit: [1, 27], numeric: true },
-    ],
-    composite: { digit: [1, 35], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 35]] },
-    alpha: [[0, 2, 36], [1, 10, 13]],
-    names: [0, 5, 36],
-  },
-  TD1: {
-    checked: [
-      { name: 'document_number', line: 0, start: 5, end: 14, digit: [0, 14], numeric: false },
-      { name: 'date_of_birth', line: 1, start: 0, end: 6, digit: [1, 6], numeric: true },
-      { name: 'expiry_date', line: 1, start: 8, end: 14, digit: [1, 14], numeric: true },
-    ],
-    composite: { digit: [1, 29], parts: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 29]] },
-    alpha: [[0, 2, 5], [1, 15, 18], [2, 0, 30]],
-    names: [2, 0, 30],
-  },
-};
+export { type MrzFormat } from './mrz-layouts.js';
 
 const WEIGHTS = [7, 3, 1];
 const charValue = (c: string): number => (c === '<' ? 0 : c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55);
@@ -71,26 +13,31 @@ export function checkDigit(value: string): string {
 }
 
 /** Letters OCR reads for digits and the other way round (OCR-B under a generic model). */
-const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', T: '7', B: '8' };
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', T: '7', B: '8' };
 const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
-/** A filler where a check digit stands (an empty optional field) counts as 0. */
-const digitAt = (lines: string[], [line, column]: [number, number]) => (lines[line][column] === '<' ? '0' : lines[line][column]);
+/** What OCR makes of a filler `<` (its strokes read as a letter). */
+const FILLER_LOOKALIKES = new Set(['K', 'L', 'C', 'E']);
+const isDigit = (c: string) => c >= '0' && c <= '9';
+const isLetter = (c: string) => c >= 'A' && c <= 'Z';
 
 export interface MrzRepair {
   line: number;
   column: number;
   from: string;
   to: string;
-  /** `check_digit`: a check digit confirmed it; `format`: the position can only hold that class of character. */
+  /** `check_digit`: the field's check digit and the composite confirmed the one candidate; `format`: the field's alphabet allows only that character. */
   by: 'check_digit' | 'format';
 }
 
 export interface MrzResult {
   format: MrzFormat;
   lines: string[];
-  /** Every check digit (each field's and the composite) passes. */
+  /** Every check digit (each field's and the composite) passes and no field is ambiguous. */
   valid: boolean;
+  /** Fields whose check digit fails, or whose value or check digit is unreadable. */
   failed: string[];
+  /** Alphanumeric fields for which two or more readings pass their check digits: never stored as read. */
+  ambiguous: string[];
   repairs: MrzRepair[];
   fields: {
     document_code: string;
@@ -110,92 +57,139 @@ const setChar = (lines: string[], line: number, column: number, c: string) => {
   lines[line] = lines[line].slice(0, column) + c + lines[line].slice(column + 1);
 };
 
-/** Squeezes a misread line to its format length by growing or shrinking its longest filler run. */
+/** Runs of fillers as OCR reads them: `<` mixed with its lookalikes, holding at least one real `<`. */
+const FILLERISH_RUN = /[<KLCE]*<[<KLCE]*/g;
+
+/**
+ * Squeezes a misread line to its format length: an overlong line loses filler lookalikes (then
+ * fillers) from its longest filler run, where OCR splits one `<` into two characters; a short
+ * one grows its longest filler run.
+ */
 export function fitLength(line: string, length: number): string {
   let out = line;
   while (out.length !== length) {
-    const runs = [...out.matchAll(/<+/g)].sort((a, b) => b[0].length - a[0].length);
+    const runs = [...out.matchAll(out.length > length ? FILLERISH_RUN : /<+/g)].sort((a, b) => b[0].length - a[0].length);
     const longest = runs[0];
     if (out.length > length) {
       if (!longest || longest[0].length < 2) return out.slice(0, length);
-      out = out.slice(0, longest.index!) + out.slice(longest.index! + 1);
+      const run = longest[0];
+      const lookalike = run.search(/[KLCE]/);
+      const at = longest.index! + (lookalike >= 0 ? lookalike : 0);
+      out = out.slice(0, at) + out.slice(at + 1);
     } else {
-      const at = longest ? longest.index! : out.length;
-      out = out.slice(0, at) + '<' + out.slice(at);
+      // No filler run to grow: the missing characters are unknown (a `?` fails whatever field it lands in).
+      if (!longest || longest[0].length < 2) return out + '?'.repeat(length - out.length);
+      out = out.slice(0, longest.index!) + '<' + out.slice(longest.index!);
     }
   }
   return out;
 }
 
-/** Forced repairs: digits in letter-only positions, letters in digit-only positions. */
-function repairByFormat(lines: string[], layout: Layout, repairs: MrzRepair[]): void {
-  const force = (line: number, column: number, map: Record<string, string>) => {
-    const c = lines[line][column];
-    if (map[c]) {
-      repairs.push({ line, column, from: c, to: map[c], by: 'format' });
-      setChar(lines, line, column, map[c]);
-    }
+/** Where a name field's trailing fillers start (-1: none found). */
+function namesFillerStart(value: string): number {
+  let tail = value.length;
+  while (tail > 0 && (value[tail - 1] === '<' || FILLER_LOOKALIKES.has(value[tail - 1]))) tail--;
+  const run = value.indexOf('<<<');
+  const starts = [run, value.length - tail >= 5 ? tail : -1].filter((i) => i >= 0);
+  return starts.length ? Math.min(...starts) : -1;
+}
+
+/** Decodes one field in its own alphabet (ICAO 9303 field types); records each forced change. */
+function decodeField(lines: string[], f: FieldSpec, repairs: MrzRepair[]): void {
+  const force = (column: number, to: string) => {
+    repairs.push({ line: f.line, column, from: lines[f.line][column], to, by: 'format' });
+    setChar(lines, f.line, column, to);
   };
-  for (const [line, start, end] of layout.alpha) for (let i = start; i < end; i++) force(line, i, TO_LETTER);
-  for (const f of layout.checked) {
-    if (f.numeric) for (let i = f.start; i < f.end; i++) force(f.line, i, TO_DIGIT);
-    force(f.digit[0], f.digit[1], TO_DIGIT);
+  // Fillers: after a name's first `<<<`, or in a trailing run of five or more filler lookalikes, only
+  // fillers follow; elsewhere a filler lookalike between fillers is one.
+  const value = lines[f.line].slice(f.start, f.end);
+  const from = f.kind === 'names' ? namesFillerStart(value) : f.kind === 'numeric' || f.kind === 'digit' ? -1 : value.indexOf('<');
+  const fillerish = (x: string | undefined) => x === undefined || x === '<' || FILLER_LOOKALIKES.has(x);
+  for (let i = Math.max(from, 0); from >= 0 && i < value.length; i++) {
+    const c = value[i];
+    if (c === '<') continue;
+    if (f.kind === 'names' || (FILLER_LOOKALIKES.has(c) && fillerish(value[i - 1]) && fillerish(value[i + 1]))) force(f.start + i, '<');
   }
-  if (layout.composite) force(layout.composite.digit[0], layout.composite.digit[1], TO_DIGIT);
-  const [line, start, end] = layout.names;
-  const run = lines[line].indexOf('<<<', start);
-  for (let i = run; run >= 0 && i < end; i++) {
-    if (lines[line][i] !== '<') {
-      repairs.push({ line, column: i, from: lines[line][i], to: '<', by: 'format' });
-      setChar(lines, line, i, '<');
-    }
+  for (let i = f.start; i < f.end; i++) {
+    const c = lines[f.line][i];
+    if ((f.kind === 'numeric' || f.kind === 'digit') && TO_DIGIT[c]) force(i, TO_DIGIT[c]);
+    if ((f.kind === 'alpha' || f.kind === 'names') && TO_LETTER[c]) force(i, TO_LETTER[c]);
   }
+}
+
+/** A check digit as read: a digit, `<` where ICAO allows it for an empty field, otherwise unreadable (null). */
+function checkDigitAt(lines: string[], [line, column]: [number, number], emptyField: boolean): string | null {
+  const c = lines[line][column];
+  if (isDigit(c)) return c;
+  return c === '<' && emptyField ? '0' : null;
+}
+
+const swapOf = (c: string) => TO_DIGIT[c] ?? TO_LETTER[c];
+const swapAt = (s: string, i: number) => s.slice(0, i) + swapOf(s[i]) + s.slice(i + 1);
+
+/** Every reading of `value` over the given positions (each as read or swapped) that its check digit accepts. */
+function passingReadings(value: string, positions: number[], digit: string, maxSwaps: number): string[] {
+  const out: string[] = [];
+  const walk = (from: number, current: string, swaps: number) => {
+    if (swaps > 0 && checkDigit(current) === digit) out.push(current);
+    if (swaps === maxSwaps) return;
+    for (let k = from; k < positions.length; k++) walk(k + 1, swapAt(current, positions[k]), swaps + 1);
+  };
+  walk(0, value, 0);
+  return out;
 }
 
 /**
- * An alphanumeric field whose check digit fails: tries swapping confusable characters (one,
- * then two) and keeps a repair only when exactly one candidate of the fewest swaps passes.
+ * Confusable letters read amid digits (one or two letters O between digits): the read is
+ * uncertain there even when the check digit passes, since two swaps can cancel.
  */
-function repairByCheckDigit(value: string, digit: string): { value: string; changed: number[] } | null {
-  const positions = [...value].map((c, i) => (TO_DIGIT[c] || TO_LETTER[c] ? i : -1)).filter((i) => i >= 0);
-  const swap = (s: string, i: number) => s.slice(0, i) + (TO_DIGIT[s[i]] ?? TO_LETTER[s[i]]) + s.slice(i + 1);
-  const single = positions.map((i) => ({ value: swap(value, i), changed: [i] })).filter((c) => checkDigit(c.value) === digit);
-  if (single.length === 1) return single[0];
-  if (single.length > 1) return null;
-  const double: { value: string; changed: number[] }[] = [];
-  for (let a = 0; a < positions.length; a++) {
-    for (let b = a + 1; b < positions.length; b++) {
-      const candidate = swap(swap(value, positions[a]), positions[b]);
-      if (checkDigit(candidate) === digit) double.push({ value: candidate, changed: [positions[a], positions[b]] });
+function uncertainPositions(value: string): number[] {
+  const out: number[] = [];
+  const classOf = (c: string | undefined) => (c === undefined ? 'edge' : isDigit(c) ? 'digit' : isLetter(c) ? 'letter' : 'other');
+  for (let i = 0; i < value.length; ) {
+    const kind = classOf(value[i]);
+    let j = i;
+    while (j < value.length && classOf(value[j]) === kind) j++;
+    if (kind === 'letter' && j - i <= 2 && classOf(value[i - 1]) === 'digit' && classOf(value[j]) === 'digit') {
+      for (let k = i; k < j; k++) if (swapOf(value[k])) out.push(k);
     }
+    i = j;
   }
-  return double.length === 1 ? double[0] : null;
+  return out.slice(0, 8);
 }
 
-const slice = (lines: string[], [line, start, end]: [number, number, number]) => lines[line].slice(start, end);
+type Resolution = { status: 'ok'; value: string } | { status: 'failed' } | { status: 'ambiguous' };
 
-function checkAll(lines: string[], layout: Layout): string[] {
-  const failed: string[] = layout.checked.filter((f) => checkDigit(lines[f.line].slice(f.start, f.end)) !== digitAt(lines, f.digit)).map((f) => f.name);
-  if (layout.composite) {
-    const composite = layout.composite.parts.map((p) => slice(lines, p)).join('');
-    if (checkDigit(composite) !== digitAt(lines, layout.composite.digit)) failed.push('composite');
-  }
-  return failed;
+/** Letters shaped like 0 or 1: amid digits they are read only when the digit reading is what passes. */
+const DIGIT_SHAPED = new Set(['O', 'Q', 'D', 'U', 'I', 'L']);
+
+/**
+ * A reading that passes its check digit, as read or repaired: ambiguous when a swap of its
+ * uncertain characters passes too (two swaps can cancel), unverifiable (failed) when a letter
+ * shaped like 0 or 1 stands amid digits and only that letter passes.
+ */
+function settle(value: string, digit: string): Resolution {
+  const uncertain = uncertainPositions(value);
+  if (passingReadings(value, uncertain, digit, uncertain.length).length > 0) return { status: 'ambiguous' };
+  if (uncertain.some((i) => DIGIT_SHAPED.has(value[i]))) return { status: 'failed' };
+  return { status: 'ok', value };
 }
 
 /**
- * A misread check digit (6 read as 0, say): when exactly one field's digit fails, the digit
- * its field computes is taken only if the composite check digit, which covers it, then passes.
+ * An alphanumeric field under its check digit. As read and passing: settled as above. Failing:
+ * confusable swaps (one, else two) are tried, a repair stands only when exactly one candidate
+ * passes, and the candidate is then settled like a reading.
  */
-function repairMisreadDigit(lines: string[], layout: Layout, repairs: MrzRepair[]): void {
-  const failing = layout.checked.filter((f) => checkDigit(lines[f.line].slice(f.start, f.end)) !== digitAt(lines, f.digit));
-  if (!layout.composite || failing.length !== 1) return;
-  const f = failing[0];
-  const before = lines[f.digit[0]][f.digit[1]];
-  const computed = checkDigit(lines[f.line].slice(f.start, f.end));
-  setChar(lines, f.digit[0], f.digit[1], computed);
-  if (checkAll(lines, layout).length === 0) repairs.push({ line: f.digit[0], column: f.digit[1], from: before, to: computed, by: 'check_digit' });
-  else setChar(lines, f.digit[0], f.digit[1], before);
+function resolveAlnum(value: string, digit: string | null): Resolution {
+  if (digit === null || /[^A-Z0-9<]/.test(value)) return { status: 'failed' };
+  if (checkDigit(value) === digit) return settle(value, digit);
+  const confusable = [...value].map((c, i) => (swapOf(c) ? i : -1)).filter((i) => i >= 0);
+  const single = passingReadings(value, confusable, digit, 1);
+  if (single.length > 1) return { status: 'ambiguous' };
+  if (single.length === 1) return settle(single[0], digit);
+  const double = passingReadings(value, confusable, digit, 2);
+  if (double.length > 1) return { status: 'ambiguous' };
+  return double.length === 1 ? settle(double[0], digit) : { status: 'failed' };
 }
 
 /** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are this century. */
@@ -205,94 +199,138 @@ export function mrzDate(value: string | undefined | null, kind: 'birth' | 'expir
   const thisYY = now.getUTCFullYear() % 100;
   const century = kind === 'birth' ? (yy > thisYY ? 1900 : 2000) : yy >= 70 ? 1900 : 2000;
   const iso = `${century + yy}-${value.slice(2, 4)}-${value.slice(4, 6)}`;
-  return Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) ? undefined : iso;
+  const parsed = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(iso) ? iso : undefined;
 }
 
 const clean = (value: string) => value.replace(/<+/g, ' ').trim();
 
-/** The fields read from repaired lines; the `mrz` package splits names and fields by format. */
-function fieldsOf(format: MrzFormat, lines: string[], now: Date): MrzResult['fields'] {
-  const parsed = parseMrzLines(lines, { autocorrect: false });
-  const raw = (field: string) => (parsed.details.find((d) => d.field === field)?.ranges[0] as { raw?: string } | undefined)?.raw ?? '';
-  const value = (field: string) => (parsed.fields as Record<string, string | null | undefined>)[field] ?? undefined;
-  const sex = lines[1][format === 'TD1' ? 7 : 20];
-  const number = format === 'TD1' ? lines[0].slice(5, 14) : lines[1].slice(0, 9);
+/** The fields read from decoded lines (names split at `<<`, fillers to spaces). */
+function fieldsOf(format: MrzFormat, lines: string[], number: string, now: Date): MrzResult['fields'] {
+  const spec = FORMATS[format];
+  const get = (name: string) => {
+    const f = spec.fields.find((x) => x.name === name);
+    return f ? lines[f.line].slice(f.start, f.end) : '';
+  };
+  const [last, ...given] = get('names').split('<<');
+  const sex = get('sex');
   return {
-    document_code: clean(lines[0].slice(0, 2)),
-    issuing_country: clean(lines[0].slice(2, 5)),
-    document_number: clean(value('documentNumber') ?? number),
-    date_of_birth: mrzDate(raw('birthDate'), 'birth', now),
-    expiry_date: mrzDate(raw('expirationDate'), 'expiry', now),
+    document_code: clean(get('document_code')),
+    issuing_country: clean(get('issuing_country')),
+    document_number: clean(number),
+    date_of_birth: mrzDate(get('date_of_birth'), 'birth', now),
+    expiry_date: mrzDate(get('expiry_date'), 'expiry', now),
     sex: sex === 'M' || sex === 'F' ? sex : undefined,
-    nationality: clean(format === 'TD1' ? lines[1].slice(15, 18) : lines[1].slice(10, 13)),
-    last_name: value('lastName') ?? undefined,
-    first_name: value('firstName') ?? undefined,
-    optional: clean(format === 'TD3' ? lines[1].slice(28, 42) : format === 'TD1' ? lines[0].slice(15, 30) : lines[1].slice(28, 35)) || undefined,
+    nationality: clean(get('nationality')),
+    last_name: clean(last) || undefined,
+    first_name: clean(given.join('<')) || undefined,
+    optional: clean(get('optional')) || undefined,
   };
 }
 
 /**
- * Validates and repairs MRZ lines of a known format: forced repairs by character class, then
- * swaps of confusable characters only where the field's check digit confirms them.
+ * Validates lines of a known format under ICAO 9303: each field decoded in its own alphabet,
+ * fillers normalised, numeric fields and check digits never guessed, alphanumeric fields
+ * repaired only where their check digit and the composite confirm exactly one candidate.
  */
 export function readMrzLines(format: MrzFormat, input: string[], now = new Date()): MrzResult {
-  const layout = LAYOUTS[format];
-  const lines = input.map((l) => fitLength(l, SHAPES[format].length));
+  const spec = FORMATS[format];
+  const lines = input.map((l) => fitLength(l.toUpperCase(), SHAPES[format].length));
   const repairs: MrzRepair[] = [];
-  repairByFormat(lines, layout, repairs);
-  const beforeGuesses = [...lines];
-  const forced = repairs.length;
-  for (const f of layout.checked) {
+  for (const f of spec.fields) decodeField(lines, f, repairs);
+  const failed: string[] = [];
+  const ambiguous: string[] = [];
+  for (const f of spec.fields.filter((x) => x.check)) {
     const value = lines[f.line].slice(f.start, f.end);
-    const digit = digitAt(lines, f.digit);
-    if (f.numeric || checkDigit(value) === digit) continue;
-    const fixed = repairByCheckDigit(value, digit);
-    if (!fixed) continue;
-    for (const i of fixed.changed) {
-      repairs.push({ line: f.line, column: f.start + i, from: value[i], to: fixed.value[i], by: 'check_digit' });
-      setChar(lines, f.line, f.start + i, fixed.value[i]);
+    const digit = checkDigitAt(lines, f.check!, f.name === 'optional' && /^<*$/.test(value));
+    const long = f.name === 'document_number' ? longNumber(format, lines) : null;
+    if (long) {
+      // A long TD1 number is taken only as read: its check digit ends the overflow in the optional data.
+      if (checkDigit(long) !== lines[0][15 + long.length - 9]) failed.push(f.name);
+      continue;
+    }
+    if (f.kind === 'numeric') {
+      if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit) failed.push(f.name);
+      continue;
+    }
+    const resolved = resolveAlnum(value, digit);
+    if (resolved.status === 'failed') failed.push(f.name);
+    else if (resolved.status === 'ambiguous') ambiguous.push(f.name);
+    else if (resolved.value !== value) {
+      for (let i = 0; i < value.length; i++) {
+        if (value[i] !== resolved.value[i]) repairs.push({ line: f.line, column: f.start + i, from: value[i], to: resolved.value[i], by: 'check_digit' });
+      }
+      lines[f.line] = lines[f.line].slice(0, f.start) + resolved.value + lines[f.line].slice(f.end);
     }
   }
-  repairMisreadDigit(lines, layout, repairs);
-  let failed = checkAll(lines, layout);
-  // A check digit has a one-in-ten chance of confirming a wrong swap: the composite must agree too.
-  if (failed.includes('composite') && repairs.length > forced) {
-    lines.splice(0, lines.length, ...beforeGuesses);
-    repairs.splice(forced);
-    repairMisreadDigit(lines, layout, repairs);
-    failed = checkAll(lines, layout);
+  if (spec.composite) {
+    const digit = checkDigitAt(lines, spec.composite.digit, false);
+    const value = spec.composite.parts.map(([line, start, end]) => lines[line].slice(start, end)).join('');
+    if (digit === null || checkDigit(value) !== digit) {
+      failed.push('composite');
+      // A repair the composite does not confirm is undone: the field stands as read and fails.
+      const guessed = repairs.filter((r) => r.by === 'check_digit');
+      for (const r of guessed) {
+        setChar(lines, r.line, r.column, r.from);
+        const field = spec.fields.find((f) => f.line === r.line && r.column >= f.start && r.column < f.end);
+        if (field && !failed.includes(field.name)) failed.push(field.name);
+      }
+      repairs.splice(0, repairs.length, ...repairs.filter((r) => r.by !== 'check_digit'));
+    }
   }
-  return { format, lines, valid: failed.length === 0, failed, repairs, fields: fieldsOf(format, lines, now) };
+  if (lines.some((l) => l.includes('?')) && failed.length === 0) failed.push('length');
+  const numberField = spec.fields.find((f) => f.name === 'document_number')!;
+  const number = longNumber(format, lines) ?? lines[numberField.line].slice(numberField.start, numberField.end);
+  return { format, lines, valid: failed.length === 0 && ambiguous.length === 0, failed, ambiguous, repairs, fields: fieldsOf(format, lines, number, now) };
+}
+
+/** TD1 numbers longer than nine characters continue in the optional data (ICAO 9303-5 note j). */
+function longNumber(format: MrzFormat, lines: string[]): string | null {
+  if (format !== 'TD1' || lines[0][14] !== '<' || lines[0][15] === '<') return null;
+  const rest = lines[0].slice(15, 30);
+  const end = rest.indexOf('<');
+  return end > 1 ? lines[0].slice(5, 14) + rest.slice(0, end - 1) : null;
 }
 
 const MRZ_CHARS = /^[A-Z0-9<]+$/;
 
+/** OCR text to candidate zone lines: spaces dropped, filler lookalikes (`«`, brackets) to `<`. */
+export function mrzLinesOf(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.toUpperCase().replace(/\s/g, '').replace(/[«‹(\[{]/g, '<'))
+    .filter((l) => l.length >= 20 && MRZ_CHARS.test(l) && (l.includes('<') || /\d{6}/.test(l)));
+}
+
 /**
- * Finds an MRZ among OCR'd lines: consecutive lines of MRZ characters whose lengths fit a
- * format (within a few characters of OCR slack), best valid reading first.
+ * Finds a zone among OCR'd lines: consecutive lines whose lengths fit a format (within a few
+ * characters of OCR slack), the reading with the fewest failures first.
  */
 export function findMrz(text: string, now = new Date()): MrzResult | null {
-  const lines = text
-    .split('\n')
-    .map((l) => l.toUpperCase().replace(/[\s«]/g, '').replace(/[(\[{]/g, '<'))
-    .filter((l) => l.length >= 20 && MRZ_CHARS.test(l) && (l.includes('<') || /\d{6}/.test(l)));
+  const lines = mrzLinesOf(text);
   const results: MrzResult[] = [];
-  for (const format of ['TD3', 'TD2', 'TD1'] as MrzFormat[]) {
-    const { lines: count, length } = SHAPES[format];
+  for (const shape of ['TD3', 'TD2', 'TD1'] as const) {
+    const { lines: count, length } = SHAPES[shape];
     for (let i = 0; i + count <= lines.length; i++) {
       const group = lines.slice(i, i + count);
-      if (!group.every((l) => Math.abs(l.length - length) <= 4)) continue;
-      if (!/^[A-Z]/.test(group[0]) || !/[<]/.test(group[0])) continue;
-      results.push(readMrzLines(format, group, now));
+      if (!group.every((l) => l.length >= length - 4 && l.length <= length + slack(l))) continue;
+      if (!/^[A-Z]/.test(group[0])) continue;
+      results.push(readMrzLines(formatOf(shape, group[0]), group, now));
     }
   }
-  results.sort((a, b) => a.failed.length - b.failed.length);
+  results.sort((a, b) => score(a) - score(b));
   return results[0] ?? null;
 }
 
-/** The document type a document code names (ICAO 9303: P passport, I/A/C identity cards; IR/RP residence permits). */
+const score = (r: MrzResult) => r.failed.length * 2 + r.ambiguous.length;
+
+/** Characters a line may run over its format's length: more where a long filler run can absorb them. */
+const slack = (line: string) => (Math.max(0, ...[...line.matchAll(FILLERISH_RUN)].map((m) => m[0].length)) >= 8 ? 10 : 4);
+
+/** The document type a document code names (ICAO 9303: P passport, V visa, I/A/C identity cards; IR/RP residence permits). */
 export function documentTypeOf(code: string): string {
   if (code.startsWith('P')) return 'passport';
+  if (code.startsWith('V')) return 'visa';
   if (['IR', 'RP', 'AR', 'RT'].includes(code)) return 'residence_permit';
   if (code.startsWith('D')) return 'driving_licence';
   return 'id_card';

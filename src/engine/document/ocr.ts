@@ -33,18 +33,45 @@ function serially<T>(task: () => Promise<T>): Promise<T> {
 export function ocrMrzText(image: Buffer): Promise<string> {
   return serially(async () => {
     const w = await ocrWorker();
-    await w.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '0' });
+    await w.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '0', user_defined_dpi: '300' });
     return (await w.recognize(image)).data.text;
   });
 }
 
-/** Free text of an image (the printed, labelled fields of a document). */
-export function ocrText(image: Buffer): Promise<string> {
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One word of printed text with where it stands and how sure the OCR is (0-100). */
+export interface OcrWord {
+  text: string;
+  confidence: number;
+  bbox: Box;
+}
+
+/** One line of printed text and its words. */
+export interface OcrLine extends OcrWord {
+  words: OcrWord[];
+}
+
+/** Printed text of an image as lines with boxes and confidences (labels and their values). */
+export function ocrLines(image: Buffer): Promise<OcrLine[]> {
   return serially(async () => {
     const w = await ocrWorker();
-    await w.setParameters({ tessedit_char_whitelist: '', tessedit_pageseg_mode: PSM.SPARSE_TEXT, preserve_interword_spaces: '0' });
-    return (await w.recognize(image)).data.text;
+    await w.setParameters({ tessedit_char_whitelist: '', tessedit_pageseg_mode: PSM.SPARSE_TEXT, preserve_interword_spaces: '0', user_defined_dpi: '300' });
+    const { data } = await w.recognize(image, {}, { text: true, blocks: true });
+    const lines: OcrLine[] = [];
+    for (const block of data.blocks ?? []) for (const p of block.paragraphs) for (const l of p.lines) lines.push({ text: l.text.trim(), confidence: l.confidence, bbox: l.bbox, words: l.words.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.bbox })) });
+    return lines;
   });
+}
+
+/** Free text of an image (the printed, labelled fields of a document). */
+export async function ocrText(image: Buffer): Promise<string> {
+  return (await ocrLines(image)).map((l) => l.text).join('\n');
 }
 
 /** Ends the worker (tests and the eval script, so the process can exit). */

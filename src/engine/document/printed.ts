@@ -1,10 +1,22 @@
-/** What the visual zone prints, as free-text OCR reads it (labels and values in reading order). */
+import type { Box, OcrLine, OcrWord } from './ocr.js';
+
+/** A printed value found beside or under its label, with the lower OCR confidence of the two. */
+export interface Labelled {
+  value: string;
+  confidence: number;
+}
+
+/** What the visual zone prints, as OCR reads it: labelled fields, and every date and number-like token. */
 export interface PrintedFields {
-  /** Every date found, ISO, in reading order. */
+  /** Every date found, ISO, in reading order (whatever its label). */
   dates: string[];
   /** Tokens shaped like a document number (6-12 letters and digits, at least 3 digits). */
   numbers: string[];
+  /** Fields located by their label; only these are ever compared with the zone or a barcode. */
+  labelled: Partial<Record<LabelledField, Labelled>>;
 }
+
+export type LabelledField = 'number' | 'date_of_birth' | 'expiry_date' | 'last_name';
 
 const MONTHS: Record<string, string> = {
   JAN: '01', FEB: '02', MAR: '03', APR: '04', MAY: '05', JUN: '06', JUL: '07', AUG: '08', SEP: '09', SEPT: '09', OCT: '10', NOV: '11', DEC: '12',
@@ -26,18 +38,112 @@ export function printedDates(text: string): string[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.iso);
 }
 
-/** Reads the printed dates and number-like tokens; MRZ lines (with fillers) are left out. */
-export function readPrinted(text: string): PrintedFields {
-  const upper = text
-    .toUpperCase()
-    .split('\n')
-    .filter((line) => !line.includes('<'))
-    .join('\n');
-  const numbers = [...upper.matchAll(/\b[A-Z0-9]{6,12}\b/g)]
-    .map((m) => m[0])
-    .filter((token) => (token.match(/\d/g) ?? []).length >= 3 && !/^\d{8}$/.test(token));
-  return { dates: printedDates(upper), numbers: [...new Set(numbers)] };
+/** Number-like tokens of free text (lines holding zone fillers left out). */
+function numberTokens(upper: string): string[] {
+  const numbers = [...upper.matchAll(/\b[A-Z0-9]{6,12}\b/g)].map((m) => m[0]).filter((token) => (token.match(/\d/g) ?? []).length >= 3 && !/^\d{8}$/.test(token));
+  return [...new Set(numbers)];
 }
+
+/** Labels as documents print them (English, French, German, Spanish captions and US licence codes). */
+const LABELS: Record<LabelledField, RegExp> = {
+  number: /\b(PASSPORT|PASSEPORT|DOCUMENT|DOC|CARD|LICEN[CS]E|PASS)\.?\s*(NO|NUMBER|NR|N°|Nº|NUM)\b\.?|^(DL|LIC|NO)\b\.?/,
+  date_of_birth: /DATE\s*OF\s*BIRTH|BIRTH\s*DATE|\bDOB\b|NAISSANCE|GEBURTSTAG|NACIMIENTO/,
+  expiry_date: /DATE\s*OF\s*EXPIRY|EXPIRY|EXPIRATION|EXPIRES|\bEXP\b|VALID\s*UNTIL|G[UÜ]LTIG\s*BIS|CADUCIDAD/,
+  last_name: /SURNAME|LAST\s*NAME|^LN\b|^NOM\b|FAMILIENNAME|APELLIDOS/,
+};
+
+const PARSERS: Record<LabelledField, (text: string) => string | undefined> = {
+  number: (text) => [...text.matchAll(/\b[A-Z0-9]{5,12}\b/g)].map((m) => m[0]).filter((t) => /\d/.test(t)).sort((a, b) => b.length - a.length)[0],
+  date_of_birth: (text) => printedDates(text)[0],
+  expiry_date: (text) => printedDates(text)[0],
+  last_name: (text) => {
+    const name = text.replace(/[^A-Z\s'-]/g, '').trim();
+    return name.replace(/[^A-Z]/g, '').length >= 2 && !Object.values(LABELS).some((l) => l.test(name)) ? name : undefined;
+  },
+};
+
+/** Confidence OCR must give both the label and its value for the field to count as located. */
+export const LABEL_CONFIDENCE = 70;
+
+const union = (words: OcrWord[]): Box => ({
+  x0: Math.min(...words.map((w) => w.bbox.x0)),
+  y0: Math.min(...words.map((w) => w.bbox.y0)),
+  x1: Math.max(...words.map((w) => w.bbox.x1)),
+  y1: Math.max(...words.map((w) => w.bbox.y1)),
+});
+
+/** The words of a line that a regex match covers, by character offsets in the joined words. */
+function wordsOfMatch(line: OcrLine, start: number, end: number): { label: OcrWord[]; after: OcrWord[] } {
+  const label: OcrWord[] = [];
+  const after: OcrWord[] = [];
+  let at = 0;
+  for (const w of line.words) {
+    const from = at;
+    at += w.text.length + 1;
+    if (from < end && at - 1 > start) label.push(w);
+    else if (from >= end) after.push(w);
+  }
+  return { label, after };
+}
+
+/** Words that follow one another on a line without a column's gap between them. */
+function phrase(words: OcrWord[], height: number): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const w of [...words].sort((a, b) => a.bbox.x0 - b.bbox.x0)) {
+    if (out.length && w.bbox.x0 - out[out.length - 1].bbox.x1 > height * 1.6) break;
+    out.push(w);
+  }
+  return out;
+}
+
+/** One labelled field: the value after the label on its line, else the phrase just below it. */
+function findLabelled(lines: OcrLine[], field: LabelledField): Labelled | undefined {
+  for (const line of lines) {
+    const upper = line.text.toUpperCase();
+    const m = LABELS[field].exec(upper);
+    if (!m) continue;
+    const { label, after } = wordsOfMatch(line, m.index, m.index + m[0].length);
+    if (!label.length) continue;
+    const box = union(label);
+    const height = Math.max(box.y1 - box.y0, 8);
+    const labelConfidence = Math.min(...label.map((w) => w.confidence));
+    const beside = phrase(after.filter((w) => w.bbox.x0 - box.x1 < height * 3), height);
+    const candidates: OcrWord[][] = [beside];
+    for (const other of lines) {
+      if (other === line) continue;
+      const below = other.words.filter((w) => w.bbox.y0 >= box.y1 - height * 0.3 && w.bbox.y0 - box.y1 <= height * 2.2 && w.bbox.x0 >= box.x0 - height * 1.5 && w.bbox.x0 <= box.x0 + height * 1.5);
+      if (below.length) candidates.push(phrase(other.words.filter((w) => w.bbox.x0 >= below[0].bbox.x0 - 1), height * 1.5));
+    }
+    for (const words of candidates) {
+      if (!words.length) continue;
+      const value = PARSERS[field](words.map((w) => w.text).join(' ').toUpperCase());
+      if (value) return { value, confidence: Math.min(labelConfidence, ...words.map((w) => w.confidence)) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Reads the printed side: labelled fields, and every date and number-like token; zone lines
+ * (with fillers) are left out, and so are words touching the frame's edge (they may be cut).
+ */
+export function readPrinted(lines: OcrLine[], frame?: { width: number; height: number }): PrintedFields {
+  const inside = (w: OcrWord) => !frame || (w.bbox.x0 > 2 && w.bbox.y0 > 2 && w.bbox.x1 < frame.width - 3 && w.bbox.y1 < frame.height - 3);
+  const printed = lines.filter((l) => !l.text.includes('<')).map((l) => ({ ...l, words: l.words.filter(inside) }));
+  const upper = printed.map((l) => l.text.toUpperCase()).join('\n');
+  const labelled: PrintedFields['labelled'] = {};
+  for (const field of Object.keys(LABELS) as LabelledField[]) {
+    const found = findLabelled(printed, field);
+    if (found) labelled[field] = found;
+  }
+  return { dates: printedDates(upper), numbers: numberTokens(upper), labelled };
+}
+
+/** A labelled field OCR read with confidence: the only printed reading that may contradict the zone. */
+export const confident = (printed: PrintedFields | null | undefined, field: LabelledField): string | undefined => {
+  const found = printed?.labelled[field];
+  return found && found.confidence >= LABEL_CONFIDENCE ? found.value : undefined;
+};
 
 /** OCR confusions folded together, so a printed 0 and a read O do not count as a disagreement. */
 export const confusionKey = (value: string) =>
@@ -52,18 +158,13 @@ export const confusionKey = (value: string) =>
     .replace(/T/g, '7')
     .replace(/B/g, '8');
 
-/**
- * The printed document number compared with a machine-read one: `agrees` when a printed token
- * matches it (up to OCR confusions), `disagrees` when exactly one candidate is printed and it
- * differs, `unknown` otherwise (nothing printed was read, or several candidates).
- */
-export function comparePrintedNumber(printed: PrintedFields, machine: string): { verdict: 'agrees' | 'disagrees' | 'unknown'; printed?: string } {
-  const key = confusionKey(machine);
-  const match = printed.numbers.find((n) => confusionKey(n) === key);
-  if (match) return { verdict: 'agrees', printed: machine };
-  if (printed.numbers.length === 1) return { verdict: 'disagrees', printed: printed.numbers[0] };
-  return { verdict: 'unknown' };
+/** Surnames as the zone and the printed side give them: equal once folded, or within two edits (Ü as UE). */
+export function sameSurname(printed: string, zone: string): boolean {
+  const fold = (v: string) => v.normalize('NFD').toUpperCase().replace(/[^A-Z]/g, '');
+  const [a, b] = [fold(printed), fold(zone)];
+  if (!a || !b || a === b || a.includes(b) || b.includes(a)) return true;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return d[a.length][b.length] <= 2;
 }
-
-/** The printed date of birth: the earliest date printed (issue and expiry dates come later in life). */
-export const printedBirthDate = (printed: PrintedFields): string | undefined => [...printed.dates].sort()[0];

@@ -58,8 +58,10 @@ export class EnginePool {
     if (!this.pool) {
       const { filename, execArgv } = this.workerFile();
       const threads = Math.max(1, this.options.concurrency);
-      // Idle threads are kept: a new thread pays the model load again.
-      this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 24 * 3600_000 });
+      // Idle threads are kept: a new thread pays the model load again. A thread whose JavaScript
+      // heap outgrows ENGINE_MAX_HEAP_MB is ended (its task fails as a crash) instead of the process.
+      const maxOldGenerationSizeMb = Number(process.env.ENGINE_MAX_HEAP_MB ?? 1536);
+      this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 24 * 3600_000, resourceLimits: { maxOldGenerationSizeMb } });
     }
     return this.pool;
   }

@@ -1,0 +1,73 @@
+import sharp, { type Sharp } from 'sharp';
+
+/**
+ * Bounds on every image the document check decodes, checked on the header before any pixel is
+ * decoded: an image bomb (a huge canvas, or a 1x250 strip that a resize to a fixed width would
+ * blow up) is refused, never decoded or enlarged.
+ */
+export const IMAGE_LIMITS = {
+  /** Pixels of the encoded image (a 48 MP phone photo passes). */
+  maxInputPixels: 50_000_000,
+  /** Longer side over shorter side: a document in any framing stays well below. */
+  maxAspect: 6,
+  /** Shorter side: below this nothing on a document can be read. */
+  minSide: 64,
+  /** The working copy's longer side: enough for zone characters ~10 px high on a document filling a quarter of a phone photo. */
+  workLongSide: 2400,
+};
+
+/** An EXIF-oriented greyscale working copy (raw, one byte a pixel). */
+export interface Grey {
+  data: Buffer;
+  width: number;
+  height: number;
+  /** The oriented size of the image as uploaded. */
+  original: { width: number; height: number };
+}
+
+export type Refusal = { refused: 'unreadable' | 'quality'; reason: 'not_an_image' | 'too_many_pixels' | 'aspect_ratio' | 'too_small' };
+
+export const isRefusal = (value: Grey | Refusal): value is Refusal => 'refused' in value;
+
+/** sharp with the pixel bound on the decoder itself, for every call on uploaded bytes. */
+export const boundedSharp = (input: Buffer) => sharp(input, { limitInputPixels: IMAGE_LIMITS.maxInputPixels, failOn: 'truncated' });
+
+/** Decodes an upload to the working copy, or says why it is refused (from the header alone). */
+export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
+  let meta: Awaited<ReturnType<Sharp['metadata']>>;
+  try {
+    // The header only: no pixel is decoded here, so the decoder's own limit is lifted to learn the real size.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return { refused: 'unreadable', reason: 'not_an_image' };
+  }
+  const { width = 0, height = 0 } = meta;
+  if (!width || !height) return { refused: 'unreadable', reason: 'not_an_image' };
+  if (width * height > IMAGE_LIMITS.maxInputPixels) return { refused: 'unreadable', reason: 'too_many_pixels' };
+  if (Math.max(width, height) / Math.min(width, height) > IMAGE_LIMITS.maxAspect) return { refused: 'unreadable', reason: 'aspect_ratio' };
+  if (Math.min(width, height) < IMAGE_LIMITS.minSide) return { refused: 'quality', reason: 'too_small' };
+  const sideways = (meta.orientation ?? 1) >= 5;
+  const original = sideways ? { width: height, height: width } : { width, height };
+  const long = IMAGE_LIMITS.workLongSide;
+  try {
+    const { data, info } = await boundedSharp(bytes)
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .resize({ width: long, height: long, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data: info.channels === 1 ? data : firstChannel(data, info.channels), width: info.width, height: info.height, original };
+  } catch {
+    return { refused: 'unreadable', reason: 'not_an_image' };
+  }
+}
+
+function firstChannel(data: Buffer, channels: number): Buffer {
+  const out = Buffer.alloc(data.length / channels);
+  for (let i = 0; i < out.length; i++) out[i] = data[i * channels];
+  return out;
+}
+
+/** A sharp pipeline over a working copy. */
+export const sharpOf = (grey: { data: Buffer; width: number; height: number }) => sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).toColourspace('b-w');

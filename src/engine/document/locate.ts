@@ -1,0 +1,263 @@
+import sharp from 'sharp';
+import { type Grey, sharpOf } from './decode.js';
+
+/** The copy the layout is found on: small enough to be cheap, large enough for ~4 px characters. */
+const SMALL = 1000;
+/** How much darker than its neighbourhood a pixel must be to count as ink. */
+const INK_CONTRAST = 22;
+
+/** A machine-readable zone's band: two or three long lines of equal length, stacked at a character's pitch. */
+export interface ZoneBand {
+  /** Degrees (sharp, clockwise) that turn the working copy so the zone's lines run horizontally. */
+  rotation: number;
+  /** The band in the working copy after that rotation. */
+  box: { left: number; top: number; width: number; height: number };
+  lines: number;
+  /** Ink height of one zone line in working-copy pixels: the zone's character height. */
+  charHeight: number;
+  /** More of the document's text lies above the band than below (the zone is at its foot). */
+  upright: boolean;
+}
+
+interface Component {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  count: number;
+}
+
+/** Connected components of a binary image (8-connected runs, union-find); bounding boxes and sizes. */
+export function components(mask: Uint8Array, width: number, height: number): Component[] {
+  const parent: number[] = [];
+  const find = (a: number): number => {
+    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  const runs: { y: number; x0: number; x1: number; id: number }[] = [];
+  let previous: typeof runs = [];
+  for (let y = 0; y < height; y++) {
+    const current: typeof runs = [];
+    for (let x = 0; x < width; ) {
+      if (!mask[y * width + x]) {
+        x++;
+        continue;
+      }
+      const x0 = x;
+      while (x < width && mask[y * width + x]) x++;
+      const run = { y, x0, x1: x - 1, id: parent.length };
+      parent.push(run.id);
+      for (const p of previous) if (p.x0 <= run.x1 + 1 && p.x1 >= run.x0 - 1) parent[find(p.id)] = find(run.id);
+      current.push(run);
+    }
+    runs.push(...current);
+    previous = current;
+  }
+  const byRoot = new Map<number, Component>();
+  for (const r of runs) {
+    const root = find(r.id);
+    const c = byRoot.get(root);
+    if (!c) byRoot.set(root, { left: r.x0, top: r.y, right: r.x1, bottom: r.y, count: r.x1 - r.x0 + 1 });
+    else {
+      c.left = Math.min(c.left, r.x0);
+      c.right = Math.max(c.right, r.x1);
+      c.bottom = Math.max(c.bottom, r.y);
+      c.count += r.x1 - r.x0 + 1;
+    }
+  }
+  return [...byRoot.values()];
+}
+
+/** How ink is told from paper: the contrast it needs, and how far a small image may be enlarged first. */
+export interface InkOptions {
+  contrast: number;
+  enlarge: number;
+}
+
+/**
+ * The settings tried in turn (measured on the tuning set and renders): each finds zones the
+ * others miss (faint scans need less contrast; small scans lose their strokes unless enlarged).
+ */
+export const INK_SETTINGS: InkOptions[] = [
+  { contrast: INK_CONTRAST, enlarge: 1 },
+  { contrast: 28, enlarge: 3 },
+  { contrast: 16, enlarge: 1.5 },
+];
+
+/** Dark ink against its neighbourhood (a local-mean threshold on a denoised copy). */
+async function inkOf(grey: Grey, options: InkOptions): Promise<{ mask: Uint8Array; width: number; height: number; scale: number }> {
+  // Small scans may be enlarged (still within SMALL) so the denoising keeps their strokes.
+  const factor = Math.min(SMALL / Math.max(grey.width, grey.height), options.enlarge);
+  const small = await sharpOf(grey)
+    .resize({ width: Math.max(1, Math.round(grey.width * factor)), height: Math.max(1, Math.round(grey.height * factor)), fit: 'fill' })
+    .median(3)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height } = small.info;
+  const background = await sharp(small.data, { raw: { width, height, channels: 1 } }).toColourspace('b-w').blur(Math.max(3, Math.max(width, height) / 120)).raw().toBuffer();
+  const mask = new Uint8Array(width * height);
+  for (let i = 0; i < mask.length; i++) mask[i] = small.data[i] + options.contrast < background[i] ? 1 : 0;
+  return { mask, width, height, scale: width / grey.width };
+}
+
+/**
+ * The direction of the text lines (degrees, -90 to 90): the angle whose projection stacks the
+ * ink into the fewest rows (the largest sum of squared row counts): 2° steps, then finer around the best.
+ */
+function textAngle(xs: Float64Array, ys: Float64Array, diagonal: number): number {
+  const bins = new Int32Array(Math.ceil(diagonal) + 4);
+  const offset = Math.ceil(diagonal / 2) + 2;
+  const score = (degrees: number) => {
+    const t = (degrees * Math.PI) / 180;
+    const s = Math.sin(t);
+    const c = Math.cos(t);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) bins[Math.round(-xs[i] * s + ys[i] * c) + offset]++;
+    let sum = 0;
+    for (const b of bins) sum += b * b;
+    return sum;
+  };
+  let best = { angle: 0, score: -1 };
+  const search = (from: number, to: number, step: number) => {
+    const around = best.angle;
+    for (let a = around + from; a <= around + to + 1e-9; a += step) {
+      const s = score(a);
+      if (s > best.score) best = { angle: a, score: s };
+    }
+  };
+  search(-90, 88, 2);
+  search(-1.5, 1.5, 0.5);
+  search(-0.25, 0.25, 0.25);
+  // The same direction named from the other end: keep within -90..90.
+  if (best.angle >= 90) best.angle -= 180;
+  if (best.angle < -90) best.angle += 180;
+  return best.angle;
+}
+
+/** Median height of character-sized components: the page's text height. */
+function textHeight(parts: Component[]): number {
+  const heights = parts
+    .map((c) => ({ h: c.bottom - c.top + 1, w: c.right - c.left + 1, n: c.count }))
+    .filter((c) => c.h >= 4 && c.h <= 80 && c.w <= c.h * 2 && c.n >= 6)
+    .map((c) => c.h)
+    .sort((a, b) => a - b);
+  return heights.length ? heights[Math.floor(heights.length / 2)] : 8;
+}
+
+export interface Layout {
+  /** Candidate zone bands, best first (none when no band of long equal lines is found). */
+  bands: ZoneBand[];
+  /** The median height of the page's characters in working-copy pixels (null: no ink). */
+  textHeight: number | null;
+}
+
+/** The page's text layout: its zone bands and its text height. */
+export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[0]): Promise<Layout> {
+  const ink = await inkOf(grey, options);
+  const { mask, width, height, scale } = ink;
+  const cx = width / 2;
+  const cy = height / 2;
+  let n = 0;
+  for (const v of mask) n += v;
+  if (n < 50) return { bands: [], textHeight: null };
+  const step = Math.max(1, Math.floor(n / 15_000));
+  const xs = new Float64Array(Math.ceil(n / step));
+  const ys = new Float64Array(xs.length);
+  let k = 0;
+  let seen = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || seen++ % step) continue;
+    xs[k] = (i % width) - cx;
+    ys[k++] = Math.floor(i / width) - cy;
+  }
+  const angle = textAngle(xs.subarray(0, k), ys.subarray(0, k), Math.hypot(width, height));
+  const t = (angle * Math.PI) / 180;
+  const [c, s] = [Math.cos(t), Math.sin(t)];
+  // The ink turned so the text runs horizontally.
+  const W = Math.ceil(width * Math.abs(c) + height * Math.abs(s)) + 2;
+  const H = Math.ceil(width * Math.abs(s) + height * Math.abs(c)) + 2;
+  const turned = new Uint8Array(W * H);
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const dx = (i % width) - cx;
+    const dy = Math.floor(i / width) - cy;
+    const X = Math.round(dx * c + dy * s + W / 2);
+    const Y = Math.round(-dx * s + dy * c + H / 2);
+    if (X >= 0 && X < W && Y >= 0 && Y < H) turned[Y * W + X] = 1;
+  }
+  const h = textHeight(components(turned, W, H));
+  // Characters of a line joined into one piece: gaps up to about a character's height are filled.
+  const gap = Math.max(2, Math.round(h * 1.1));
+  const smeared = new Uint8Array(turned);
+  for (let y = 0; y < H; y++) {
+    let last = -1;
+    for (let x = 0; x < W; x++) {
+      if (!turned[y * W + x]) continue;
+      if (last >= 0 && x - last > 1 && x - last <= gap) smeared.fill(1, y * W + last + 1, y * W + x);
+      last = x;
+    }
+  }
+  const lines = components(smeared, W, H)
+    .filter((p) => {
+      const ph = p.bottom - p.top + 1;
+      const pw = p.right - p.left + 1;
+      return ph >= 3 && pw >= ph * 12 && ph <= h * 3 && p.count >= pw * ph * 0.25;
+    })
+    .sort((a, b) => a.top - b.top);
+  const bands = groupLines(lines).map((group) => toBand(group, { turned, W, H, angle, scale, grey }));
+  return { bands: bands.sort((a, b) => b.box.width * b.lines - a.box.width * a.lines).slice(0, 3), textHeight: h / scale };
+}
+
+/** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
+function groupLines(lines: Component[]): Component[][] {
+  const groups: Component[][] = [];
+  const fits = (a: Component, b: Component) => {
+    const ha = a.bottom - a.top + 1;
+    const wa = a.right - a.left + 1;
+    const wb = b.right - b.left + 1;
+    const pitch = b.top - a.top;
+    return pitch >= ha * 1.05 && pitch <= ha * 2.8 && Math.abs(wa - wb) <= wa * 0.12 && Math.abs(a.left - b.left) <= ha * 2;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const group = [lines[i]];
+    for (let j = i + 1; j < lines.length && group.length < 3; j++) if (fits(group[group.length - 1], lines[j])) group.push(lines[j]);
+    if (group.length >= 2) groups.push(group);
+  }
+  // A group inside a longer one is the same zone.
+  return groups.filter((g) => !groups.some((o) => o !== g && o.length > g.length && g.every((l) => o.includes(l))));
+}
+
+function toBand(group: Component[], at: { turned: Uint8Array; W: number; H: number; angle: number; scale: number; grey: Grey }): ZoneBand {
+  const { turned, W, H, angle, scale, grey } = at;
+  const left = Math.min(...group.map((l) => l.left));
+  const right = Math.max(...group.map((l) => l.right));
+  const top = group[0].top;
+  const bottom = group[group.length - 1].bottom;
+  const lineHeight = group.reduce((sum, l) => sum + l.bottom - l.top + 1, 0) / group.length;
+  // Which side of the band holds the rest of the document's text.
+  const reach = right - left;
+  let above = 0;
+  let below = 0;
+  for (let y = Math.max(0, Math.round(top - reach * 0.8)); y < Math.min(H, Math.round(bottom + reach * 0.8)); y++) {
+    if (y >= top && y <= bottom) continue;
+    for (let x = left; x <= right; x++) if (turned[y * W + x]) (y < top ? (above += 1) : (below += 1));
+  }
+  // To working-copy pixels in the frame sharp's rotation gives (centred the same way).
+  const t = (angle * Math.PI) / 180;
+  const Ww = grey.width * Math.abs(Math.cos(t)) + grey.height * Math.abs(Math.sin(t));
+  const Hw = grey.width * Math.abs(Math.sin(t)) + grey.height * Math.abs(Math.cos(t));
+  const toX = (x: number) => (x - W / 2) / scale + Ww / 2;
+  const toY = (y: number) => (y - H / 2) / scale + Hw / 2;
+  const charHeight = lineHeight / scale;
+  const marginX = charHeight * 1.5;
+  const marginY = charHeight * 0.7;
+  const box = {
+    left: Math.max(0, Math.floor(toX(left) - marginX)),
+    top: Math.max(0, Math.floor(toY(top) - marginY)),
+    width: 0,
+    height: 0,
+  };
+  box.width = Math.min(Math.ceil(Ww) - box.left, Math.ceil(toX(right) + marginX) - box.left);
+  box.height = Math.min(Math.ceil(Hw) - box.top, Math.ceil(toY(bottom) + marginY) - box.top);
+  return { rotation: -angle, box, lines: group.length, charHeight, upright: above >= below };
+}
