@@ -60,9 +60,9 @@ describe('live document check over HTTP', () => {
     expect(v.applicant.fields).toMatchObject({ document_number: 'L898902C3', date_of_birth: '1974-08-12', last_name: 'ERIKSSON', document_type: 'passport' });
   }, SLOW);
 
-  it('sends a passport whose zone fails its check digits to review (MRZ_NOT_FOUND, mrz_valid false): a failed read is never a final rejection', async () => {
+  it('rejects a passport whose zone, read clearly, fails its check digits (ID_INVALID, mrz_valid false)', async () => {
     const v = await verify('passport_forged_mrz', 'clean');
-    expect(v).toMatchObject({ status: 'manual_review', verdict: 'review', reason_codes: ['MRZ_NOT_FOUND'] });
+    expect(v).toMatchObject({ status: 'rejected', verdict: 'reject', reason_codes: ['ID_INVALID'] });
     expect(v.evidence[0].mrz_valid).toBe(false);
   }, SLOW);
 

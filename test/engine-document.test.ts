@@ -81,13 +81,28 @@ function side(overrides: Partial<SideAnalysis>): SideAnalysis {
 const labelled = (value: string, confidence: number) => ({ dates: [], numbers: [], labelled: { number: { value, confidence } } });
 
 describe('verdict rules: a failed or uncertain read is never a final rejection', () => {
-  it('a zone failing its check digits on a clean capture goes to review (MRZ_NOT_FOUND), not ID_INVALID', async () => {
+  it('a forged zone on a clean capture, read the same way by two OCR passes, is ID_INVALID (positive evidence); nothing of it is stored', async () => {
     const { analysis, result } = await analyse('passport_forged_mrz');
     expect(analysis.mrz_valid).toBe(false);
-    expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    expect(analysis.outcome).toBe('contradicted');
+    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['ID_INVALID'] });
     expect(result.document).toBeUndefined();
     expect(result.evidence?.[0].analysis).toMatchObject({ mrz_valid: false, mrz_failed: expect.arrayContaining(['date_of_birth']) });
   }, SLOW);
+
+  it('the same failing zone read only once, or on a capture with a quality problem, or with an unreadable character, is review (MRZ_NOT_FOUND), never ID_INVALID', () => {
+    const [l1, l2] = td3(HOLDERS.anna);
+    const changed = readMrzLines('TD3', [l1, l2.slice(0, 13) + '84' + l2.slice(15)], now);
+    expect(changed.valid).toBe(false);
+    const once = documentResult(combineSides([side({ mrz: changed, mrzConfirmed: false })]), snapshot, now);
+    expect(once).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    const poor = side({ mrz: changed, mrzConfirmed: true });
+    poor.quality = { ...poor.quality, problems: ['blurred'] };
+    expect(documentResult(combineSides([poor]), snapshot, now)).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
+    const unreadable = readMrzLines('TD3', [l1, l2.slice(0, 13) + '8?' + l2.slice(15)], now);
+    expect(documentResult(combineSides([side({ mrz: unreadable, mrzConfirmed: true })]), snapshot, now)).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    expect(documentResult(combineSides([side({ mrz: changed, mrzConfirmed: true })]), snapshot, now)).toMatchObject({ verdict: 'reject', reasonCodes: ['ID_INVALID'] });
+  });
 
   it('an ambiguous zone (two readings pass) is never stored: review, no document', () => {
     const [l1, l2] = td3({ ...HOLDERS.anna, number: 'A0000000' });

@@ -102,12 +102,16 @@ const UNSUPPORTED_TYPES = new Set(['visa']);
  * The check's verdict from an analysis. A failed or uncertain read is never a final rejection:
  * a capture problem is a retryable IMAGE_QUALITY / IMAGE_UNREADABLE, a zone that cannot be
  * verified goes to review (MRZ_NOT_FOUND). A final rejection needs positive evidence: a verified
- * zone read by the rules (expired, type refused), or a confident disagreement (ID_INVALID).
+ * zone read by the rules (expired, type refused), or a confident disagreement (ID_INVALID): a
+ * printed field or barcode against the zone, or a zone read identically twice on a good capture
+ * whose check digits fail.
  */
 export function documentResult(analysis: DocumentAnalysis, snapshot: FlowSnapshot, now: Date): CheckResult {
   const evidence = analysis.sides.map((side) => evidenceOf(side, analysis));
   if (analysis.outcome === 'unreadable') return { ...result('reject', 0, ['IMAGE_UNREADABLE']), evidence };
   if (analysis.outcome === 'image_quality') return { ...result('reject', 0, ['IMAGE_QUALITY']), evidence };
+  // A complete zone read the same way twice on a good capture whose check digits fail: its data was altered. Nothing of it is stored.
+  if (analysis.outcome === 'contradicted') return { ...result('reject', 0.05, ['ID_INVALID']), evidence };
   if (analysis.outcome !== 'read' || !analysis.read) return { ...result('review', 0.3, ['MRZ_NOT_FOUND']), evidence };
   const read: DocumentRead = analysis.read;
   if (read.type && UNSUPPORTED_TYPES.has(read.type)) return { ...result('reject', 0.05, ['DOCUMENT_TYPE_NOT_ACCEPTED']), document: read, evidence };

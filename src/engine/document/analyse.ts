@@ -16,6 +16,8 @@ export interface SideAnalysis {
   undecodable?: boolean;
   refused?: Refusal['reason'];
   mrz: MrzResult | null;
+  /** The zone's reading came out the same from two OCR passes with different settings. */
+  mrzConfirmed?: boolean;
   /** Raw PDF417 text was found (whether or not it is AAMVA). */
   barcodeFound: boolean;
   barcode: BarcodeFields | null;
@@ -44,9 +46,11 @@ export interface DocumentAnalysis {
    * found but failed or was ambiguous on a capture with no quality problem to blame;
    * `image_quality`: nothing verified and the capture's problems explain it; `unreadable`:
    * nothing pictured, not an image, or refused by the decoding bounds; `printed_only`: printed
-   * text but nothing machine-readable.
+   * text but nothing machine-readable; `contradicted`: a complete zone, read the same way by two
+   * OCR passes on a capture with no quality problem, whose check digits say its data was changed
+   * (positive evidence, unlike a failed read).
    */
-  outcome: 'read' | 'uncertain' | 'image_quality' | 'unreadable' | 'printed_only';
+  outcome: 'read' | 'uncertain' | 'contradicted' | 'image_quality' | 'unreadable' | 'printed_only';
   problems: QualityProblem[];
   read: ReadFields | null;
   mrz_valid: boolean | null;
@@ -111,7 +115,7 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
     return { side, quality: { ...EMPTY_QUALITY, problems }, undecodable: grey.refused === 'unreadable', refused: grey.reason, mrz: null, barcodeFound: false, barcode: null, printed: null };
   }
   const zone = await readZone(grey, now);
-  const result: SideAnalysis = { side, quality: EMPTY_QUALITY, mrz: zone.mrz, barcodeFound: false, barcode: null, printed: null };
+  const result: SideAnalysis = { side, quality: EMPTY_QUALITY, mrz: zone.mrz, mrzConfirmed: zone.confirmed, barcodeFound: false, barcode: null, printed: null };
   if (!zone.mrz?.valid) {
     const barcodeText = await readPdf417(grey).catch(() => null);
     result.barcodeFound = barcodeText !== null;
@@ -195,6 +199,16 @@ function readFromBarcode(b: BarcodeFields): ReadFields {
 
 const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
 
+/**
+ * A zone that is evidence against the document rather than a failed read: every character
+ * readable, read identically by two OCR passes with different settings, nothing ambiguous, on a
+ * capture with no quality problem, and still failing a check digit. Anything less is `uncertain`.
+ */
+function contradicts(side: SideAnalysis): boolean {
+  const mrz = side.mrz!;
+  return !!side.mrzConfirmed && !mrz.valid && mrz.failed.length > 0 && !mrz.failed.includes('length') && mrz.ambiguous.length === 0 && !mrz.lines.some((l) => l.includes('?')) && side.quality.problems.length === 0;
+}
+
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
 export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   const zones = sides.filter((s) => s.mrz).sort((a, b) => failures(a.mrz!) - failures(b.mrz!));
@@ -212,6 +226,7 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   }
   const none = { read: null, barcode_consistent: null, disagreements: [] };
   if (problems.includes('no_content')) return { ...base, ...none, outcome: 'unreadable' };
+  if (mrz && contradicts(mrzSide!)) return { ...base, ...none, outcome: 'contradicted' };
   if (mrz) return { ...base, ...none, outcome: mrzSide!.quality.problems.length > 0 ? 'image_quality' : 'uncertain' };
   if (problems.length > 0) return { ...base, ...none, outcome: 'image_quality' };
   const anyPrinted = printed.some((p) => p.dates.length > 0 || p.numbers.length > 0 || Object.keys(p.labelled).length > 0);

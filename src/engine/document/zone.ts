@@ -31,6 +31,11 @@ export interface ZoneRead {
   turned: Grey | null;
   flip: boolean;
   attempts: number;
+  /**
+   * The reading kept came out character for character the same from two OCR passes with
+   * different settings: what the zone says was read with confidence, whether or not it checks.
+   */
+  confirmed: boolean;
   /** The page's median character height in working-copy pixels (null: no ink found). */
   textHeight: number | null;
 }
@@ -69,7 +74,8 @@ const better = (a: MrzResult | null, b: MrzResult | null) => !!a && (!b || a.fai
  * the lower and upper parts of the deskewed image are read as a last resort.
  */
 export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
-  let best: ZoneRead = { mrz: null, band: null, crop: null, turned: null, flip: false, attempts: 0, textHeight: null };
+  let best: ZoneRead = { mrz: null, band: null, crop: null, turned: null, flip: false, attempts: 0, textHeight: null, confirmed: false };
+  const readings = new Map<string, number>();
   const deadline = Date.now() + BUDGET_MS;
   const turned = new Map<number, Grey>();
   const tried: ZoneBand[] = [];
@@ -81,7 +87,7 @@ export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
     for (const band of fresh.slice(0, 2)) {
       tried.push(band);
       if (!turned.has(band.rotation)) turned.set(band.rotation, await turn(grey, band.rotation));
-      best = await readBand(turned.get(band.rotation)!, band, best, now, deadline);
+      best = await readBand(turned.get(band.rotation)!, band, best, now, deadline, readings);
       if (best.mrz?.valid || best.attempts >= MAX_ATTEMPTS) return best;
     }
   }
@@ -92,6 +98,8 @@ export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
   return best;
 }
 
+const readingKey = (mrz: MrzResult) => mrz.lines.join('\n');
+
 /** The same band found by another setting: same turn, boxes overlapping by most of their area. */
 function sameBand(a: ZoneBand, b: ZoneBand): boolean {
   if (Math.abs(a.rotation - b.rotation) > 1) return false;
@@ -101,7 +109,7 @@ function sameBand(a: ZoneBand, b: ZoneBand): boolean {
 }
 
 /** One band OCR'd upright first (each variant in turn), the other way up when nothing zone-shaped came out. */
-async function readBand(turned: Grey, band: ZoneBand, best: ZoneRead, now: Date, deadline: number): Promise<ZoneRead> {
+async function readBand(turned: Grey, band: ZoneBand, best: ZoneRead, now: Date, deadline: number, readings: Map<string, number>): Promise<ZoneRead> {
   for (const flip of band.upright ? [false, true] : [true, false]) {
     const crop = await cropBand(turned, band, flip);
     let foundHere = false;
@@ -110,8 +118,12 @@ async function readBand(turned: Grey, band: ZoneBand, best: ZoneRead, now: Date,
       if (best.attempts >= MAX_ATTEMPTS || (best.attempts >= 2 && Date.now() > deadline)) return best;
       const mrz = findMrz(await ocrMrzText(await forOcr(crop, band.charHeight, variant)), now);
       best = { ...best, attempts: best.attempts + 1 };
-      if (mrz) foundHere = true;
+      if (mrz) {
+        foundHere = true;
+        readings.set(readingKey(mrz), (readings.get(readingKey(mrz)) ?? 0) + 1);
+      }
       if (better(mrz, best.mrz)) best = { ...best, mrz, band, crop, turned, flip };
+      best = { ...best, confirmed: !!best.mrz && (readings.get(readingKey(best.mrz)) ?? 0) >= 2 };
       if (best.mrz?.valid) return best;
       // Nothing shaped like a zone this way up: the other way up before another variant.
       if (!foundHere) break;
