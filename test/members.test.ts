@@ -80,12 +80,13 @@ describe('team member sessions', () => {
       email: `sandbox-only-${Date.now()}@example.com`,
       name: 'Sandbox only',
       password: 'a-long-enough-password',
-      permissions: ['logs.read'],
+      // keys.manage: minting is allowed, so what refuses the live key below is the seat's environments.
+      permissions: ['logs.read', 'keys.manage'],
       environments: ['sandbox'],
     });
     const { body } = await signIn(member.email, 'a-long-enough-password');
     const res = await server.graphql(body.token, '{ viewer { environments member { permissions } } apiKeys(first: 100) { nodes { environment } } }');
-    expect(res.body.data.viewer).toEqual({ environments: ['sandbox'], member: { permissions: ['logs.read'] } });
+    expect(res.body.data.viewer).toEqual({ environments: ['sandbox'], member: { permissions: ['logs.read', 'keys.manage'] } });
     expect(res.body.data.apiKeys.nodes.every((k: { environment: string }) => k.environment === 'sandbox')).toBe(true);
     const liveOnly = await server.graphql(body.token, '{ apiKeys(environment: live) { nodes { id } } }');
     expect(liveOnly.body.data.apiKeys.nodes).toEqual([]);
