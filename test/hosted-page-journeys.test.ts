@@ -216,7 +216,7 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     await fitsWidth(page, zoomed.width);
     await press(page, 'Continue');
     await heading(page, 'Front of your passport');
-    for (const [title, next] of [['Front of your passport', 'A photo of your face'], ['A photo of your face', 'A short video of your face']] as const) {
+    for (const [title, next] of [['Front of your passport', 'A photo of your face'], ['A photo of your face', 'Follow the prompts']] as const) {
       await heading(page, title);
       await press(page, 'Take a photo');
       await cameraLive(page);
@@ -237,12 +237,21 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
       await press(page, 'Use this photo');
       await heading(page, next);
     }
-    await press(page, 'Open the camera');
+    // The liveness prompts: started by keyboard; the face's oval inside the camera's box; no animation.
+    await press(page, 'Start');
+    await page.waitForFunction(() => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera', { timeout: 15_000 });
     await cameraLive(page);
-    await press(page, 'Start recording');
-    await page.waitForFunction(() => /seconds left/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    await fitsWidth(page, zoomed.width);
+    const oval = await page.evaluate(() => {
+      const outer = document.querySelector('.viewfinder').getBoundingClientRect();
+      const inner = document.querySelector('.face-oval').getBoundingClientRect();
+      return inner.left >= outer.left && inner.right <= outer.right && inner.top >= outer.top && inner.bottom <= outer.bottom && inner.height > outer.height / 2;
+    });
+    expect(oval).toBe(true);
     expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
-    await heading(page, 'Ready to submit', 45_000);
+    await page.waitForFunction(() => document.querySelector('#screen .viewfinder.capturing'), { timeout: 15_000 });
+    expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
+    await heading(page, 'Ready to submit', 60_000);
     await fitsWidth(page, zoomed.width);
     await press(page, 'Submit');
     await heading(page, 'Thank you');

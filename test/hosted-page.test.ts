@@ -92,20 +92,20 @@ describe('the hosted page in Chromium', () => {
     await screenshot(page, 'desktop-5-selfie');
     await useFile(page, files['selfie.png']!);
 
-    await heading(page, 'A short video of your face');
-    // Two buttons, two names: the one that opens the camera and the one that records.
-    await clickButton(page, 'Open the camera');
+    // Active liveness, the default in a hosted session: the challenge's prompts, one at a time
+    // (hosted-page-liveness.test.ts checks their order and frames against the challenge).
+    await heading(page, 'Follow the prompts');
+    await clickButton(page, 'Start');
+    await page.waitForFunction(() => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera', { timeout: 15_000 });
     await cameraLive(page);
     // The preview's box is 4:3 whatever the camera sends (Chromium's fake camera is 16:9), so the
     // buttons below it stay where they were when the camera started.
     const box = await page.$eval('video.camera', (el) => ({ width: el.clientWidth, height: el.clientHeight, camera: el.videoWidth / el.videoHeight }));
     expect(box.camera).not.toBeCloseTo(4 / 3, 1);
     expect(box.height).toBeCloseTo((box.width * 3) / 4, -1);
-    await expectAccessible(page, 'liveness camera');
-    await clickButton(page, 'Start recording');
-    await page.waitForFunction(() => /seconds left/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    await expectAccessible(page, 'liveness prompt');
     await screenshot(page, 'desktop-6-liveness');
-    await heading(page, 'Ready to submit', 45_000);
+    await heading(page, 'Ready to submit', 60_000);
     await screenshot(page, 'desktop-7-submit');
     expect(await statusOf(v.id)).toBe('pending');
     await clickButton(page, 'Submit');
@@ -118,8 +118,8 @@ describe('the hosted page in Chromium', () => {
     // No return_url: no way back is invented.
     expect(await page.$$('#screen a')).toEqual([]);
 
-    const uploads = await server.sql<{ kind: string; status: string }>('select kind, status from uploads where verification_id = $1 order by kind', [v.id]);
-    expect(uploads).toEqual([{ kind: 'document', status: 'uploaded' }, { kind: 'selfie', status: 'uploaded' }, { kind: 'video', status: 'uploaded' }]);
+    const uploads = await server.sql<{ kind: string; status: string; frame: boolean }>('select distinct kind, status, challenge_step is not null as frame from uploads where verification_id = $1 order by kind, frame', [v.id]);
+    expect(uploads).toEqual([{ kind: 'document', status: 'uploaded', frame: false }, { kind: 'selfie', status: 'uploaded', frame: false }, { kind: 'selfie', status: 'uploaded', frame: true }]);
     await waitFor(async () => (await statusOf(v.id)) === 'approved', 20_000, 'the verdict');
     const read = await server.request(`/v1/verifications/${v.id}`, { token: sandbox });
     expect(read.body.consent).toMatchObject({ language: 'en', version: expect.any(String) });
@@ -185,9 +185,10 @@ describe('the hosted page in Chromium', () => {
   });
 
   it('on a phone-sized viewport in German, with the flow\'s branding, nothing overflows and every step reads in German', async () => {
+    // This flow's liveness step is passive: the short clip (the prompts are the other walks').
     const flow = await server.request('/v1/flows', {
       token: sandbox,
-      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness' }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E', privacy_url: 'https://acme.example/datenschutz' },
+      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness', config: { mode: 'passive' } }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E', privacy_url: 'https://acme.example/datenschutz' },
     });
     expect(flow.status).toBe(201);
     const back = `${receiver.url}/zurueck`;
@@ -235,6 +236,7 @@ describe('the hosted page in Chromium', () => {
     await screenshot(page, 'phone-5-selfie');
     await useFile(page, files['selfie.png']!, 'Foto prüfen', 'Dieses Foto verwenden');
     await heading(page, 'Ein kurzes Video Ihres Gesichts');
+    expect((await server.request(`/v1/hosted/verifications/${v.id}`, { token: v.client_token! })).body.liveness_mode).toBe('passive');
     await clickButton(page, 'Kamera öffnen');
     await cameraLive(page);
     await clickButton(page, 'Aufnahme starten');

@@ -32,6 +32,7 @@ export function presentHostedSession(view: HostedView) {
     language: view.language,
     expires_at: view.expiresAt.toISOString(),
     steps: view.steps,
+    liveness_mode: view.livenessMode,
     accepted_document_types: view.acceptedDocumentTypes,
     branding: view.branding,
     progress: view.progress,

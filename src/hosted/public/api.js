@@ -35,6 +35,7 @@ export function createApi(sessionId, token) {
     handoff: () => call('GET', '/handoff'),
     startEmail: (email) => call('POST', '/email', { email }),
     confirmEmail: (code) => call('POST', '/email/confirm', { code }),
+    livenessChallenge: () => call('POST', '/liveness/challenge', {}),
     requestUpload: (input) => call('POST', '/uploads', input),
     completeUpload: (uploadId) => call('POST', `/uploads/${encodeURIComponent(uploadId)}/complete`, {}),
     submit: () => call('POST', '/submit', {}),

@@ -7,6 +7,7 @@ import { h, nextId, show } from './dom.js';
 import { finishScreen } from './finish.js';
 import { handoffScreen } from './handoff.js';
 import { setLanguage, t } from './i18n.js';
+import { livenessChallengeStep } from './liveness-challenge.js';
 
 const IMAGE_TYPES = 'image/jpeg,image/png,image/webp,image/heic,image/heif';
 const ALL_DOCUMENT_TYPES = ['passport', 'id_card', 'driving_licence', 'residence_permit'];
@@ -262,7 +263,10 @@ function screenRunners(api, local, device) {
     'document-front': docStep('front'),
     'document-back': docStep('back'),
     selfie: capture({ title: t('selfieTitle'), intro: t('selfieIntro'), kind: 'selfie', facing: 'user', accept: IMAGE_TYPES }),
-    liveness: capture({ title: t('livenessTitle'), intro: t('livenessIntro'), kind: 'video', facing: 'user', accept: 'video/webm,video/mp4,video/quicktime' }),
+    // Active (the default in a hosted session): the challenge's prompts, which need the camera.
+    liveness: (ctx) => (ctx.view.liveness_mode === 'active' && device.camera
+      ? livenessChallengeStep(screen, api, { done: ctx.done, back: true })
+      : capture({ title: t('livenessTitle'), intro: t('livenessIntro'), kind: 'video', facing: 'user', accept: 'video/webm,video/mp4,video/quicktime' })(ctx)),
     submit: () => submitScreen(api),
   };
 }

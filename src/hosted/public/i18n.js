@@ -1,5 +1,17 @@
 // The page's words in its four languages. Keys are shared; a missing key falls back to English.
 const en = {
+  challengeTitle: 'Follow the prompts',
+  challengeIntro: 'With your camera on, follow a few short prompts: look at the camera, turn your head and blink. Keep your face inside the oval. It takes about 15 seconds.',
+  challengeStart: 'Start',
+  challengeProgress: 'Prompt {n} of {total}',
+  challengeCountdown: 'Get ready: {n}',
+  challengeHold: 'Hold it…',
+  'move.face_camera': 'Look straight at the camera',
+  'move.turn_left': 'Turn your head to the left',
+  'move.turn_right': 'Turn your head to the right',
+  'move.blink': 'Blink',
+  'error.LIVENESS_CHALLENGE_EXPIRED': 'The time for the prompts ran out. Please start again.',
+  'error.LIVENESS_CHALLENGE_MISSING': 'The prompts were interrupted. Please start again.',
   'step.consent': 'Consent',
   'docTitle.passport': 'passport',
   'docTitle.id_card': 'identity card',
@@ -144,6 +156,18 @@ const en = {
 };
 
 const de = {
+  challengeTitle: 'Folgen Sie den Anweisungen',
+  challengeIntro: 'Folgen Sie bei eingeschalteter Kamera ein paar kurzen Anweisungen: in die Kamera schauen, den Kopf drehen und blinzeln. Halten Sie Ihr Gesicht im Oval. Das dauert etwa 15 Sekunden.',
+  challengeStart: 'Starten',
+  challengeProgress: 'Anweisung {n} von {total}',
+  challengeCountdown: 'Gleich geht es los: {n}',
+  challengeHold: 'Halten…',
+  'move.face_camera': 'Schauen Sie direkt in die Kamera',
+  'move.turn_left': 'Drehen Sie den Kopf nach links',
+  'move.turn_right': 'Drehen Sie den Kopf nach rechts',
+  'move.blink': 'Blinzeln Sie',
+  'error.LIVENESS_CHALLENGE_EXPIRED': 'Die Zeit für die Anweisungen ist abgelaufen. Bitte starten Sie erneut.',
+  'error.LIVENESS_CHALLENGE_MISSING': 'Die Anweisungen wurden unterbrochen. Bitte starten Sie erneut.',
   'step.consent': 'Einwilligung',
   'docTitle.passport': 'Reisepass',
   'docTitle.id_card': 'Personalausweis',
@@ -288,6 +312,18 @@ const de = {
 };
 
 const fr = {
+  challengeTitle: 'Suivez les instructions',
+  challengeIntro: 'Caméra allumée, suivez quelques courtes instructions : regarder la caméra, tourner la tête et cligner des yeux. Gardez votre visage dans l\'ovale. Cela prend environ 15 secondes.',
+  challengeStart: 'Commencer',
+  challengeProgress: 'Instruction {n} sur {total}',
+  challengeCountdown: 'Préparez-vous : {n}',
+  challengeHold: 'Ne bougez plus…',
+  'move.face_camera': 'Regardez droit vers la caméra',
+  'move.turn_left': 'Tournez la tête vers la gauche',
+  'move.turn_right': 'Tournez la tête vers la droite',
+  'move.blink': 'Clignez des yeux',
+  'error.LIVENESS_CHALLENGE_EXPIRED': 'Le temps imparti est écoulé. Veuillez recommencer.',
+  'error.LIVENESS_CHALLENGE_MISSING': 'Les instructions ont été interrompues. Veuillez recommencer.',
   'step.consent': 'Consentement',
   'docTitle.passport': 'passeport',
   'docTitle.id_card': "carte d'identité",
@@ -432,6 +468,18 @@ const fr = {
 };
 
 const es = {
+  challengeTitle: 'Siga las indicaciones',
+  challengeIntro: 'Con la cámara encendida, siga unas indicaciones breves: mirar a la cámara, girar la cabeza y parpadear. Mantenga la cara dentro del óvalo. Dura unos 15 segundos.',
+  challengeStart: 'Empezar',
+  challengeProgress: 'Indicación {n} de {total}',
+  challengeCountdown: 'Prepárese: {n}',
+  challengeHold: 'No se mueva…',
+  'move.face_camera': 'Mire directamente a la cámara',
+  'move.turn_left': 'Gire la cabeza a la izquierda',
+  'move.turn_right': 'Gire la cabeza a la derecha',
+  'move.blink': 'Parpadee',
+  'error.LIVENESS_CHALLENGE_EXPIRED': 'Se acabó el tiempo para las indicaciones. Vuelva a empezar.',
+  'error.LIVENESS_CHALLENGE_MISSING': 'Las indicaciones se interrumpieron. Vuelva a empezar.',
   'step.consent': 'Consentimiento',
   'docTitle.passport': 'pasaporte',
   'docTitle.id_card': 'documento de identidad',

@@ -18,6 +18,8 @@ export const hostedSession = z
     language: z.enum(['en', 'de', 'fr', 'es']),
     expires_at: timestamp,
     steps: z.array(z.enum(['email', 'document', 'selfie', 'liveness'])),
+    /** How the liveness step runs: `active` (the default: the prompts of POST .../liveness/challenge) or `passive` (a short clip); null without a liveness step. */
+    liveness_mode: z.enum(['active', 'passive']).nullable(),
     accepted_document_types: z.array(z.string()),
     branding: z.object({ brand_name: z.string().nullable(), logo_url: z.string().nullable(), accent_color: z.string().nullable(), support_url: z.string().nullable(), privacy_url: z.string().nullable() }),
     progress: z.object({

@@ -99,6 +99,16 @@ export function stepsOf(v: Verification): string[] {
   return steps;
 }
 
+/**
+ * How the page runs the liveness step: the step's `config.mode`, `active` (the challenge's
+ * prompts) by default in a hosted session; null without a liveness step.
+ */
+export function livenessModeOf(v: Verification): 'active' | 'passive' | null {
+  const step = v.flowSnapshot.steps.find((s) => s.type === 'liveness');
+  if (!step) return null;
+  return (step.config as { mode?: string } | undefined)?.mode === 'passive' ? 'passive' : 'active';
+}
+
 export interface Progress {
   email_confirmed: boolean;
   document_type: string | null;
@@ -119,8 +129,15 @@ export async function progressOf(ctx: ServiceContext, v: Verification): Promise<
     document_front: documents.some((u) => (u.side ?? 'front') === 'front'),
     document_back: documents.some((u) => u.side === 'back'),
     selfie: uploads.some((u) => u.kind === 'selfie'),
-    liveness: uploads.some((u) => u.kind === 'video'),
+    // The clip, or a frame for every prompt of the session's current challenge.
+    liveness: uploads.some((u) => u.kind === 'video') || challengeFramesComplete(identity.liveness_challenge, uploads),
   };
+}
+
+function challengeFramesComplete(challenge: Identity['liveness_challenge'], uploads: Upload[]): boolean {
+  if (!challenge) return false;
+  const seen = new Set(uploads.filter((u) => u.kind === 'selfie' && u.challengeId === challenge.id).map((u) => u.challengeStep));
+  return challenge.steps.every((_, i) => seen.has(i));
 }
 
 /** The hosted page's languages; a session locale outside them falls back to English. */

@@ -8,6 +8,7 @@ import { challengeForFrame } from './liveness-step.js';
 import {
   brandingOf,
   identityOf,
+  livenessModeOf,
   loadSession,
   pageLanguage,
   progressOf,
@@ -29,6 +30,8 @@ export interface HostedView {
   language: string;
   expiresAt: Date;
   steps: string[];
+  /** The liveness step's `mode` (`active`: the challenge's prompts), null without one. */
+  livenessMode: 'active' | 'passive' | null;
   acceptedDocumentTypes: string[];
   branding: Branding;
   progress: Progress;
@@ -47,6 +50,7 @@ export async function readHostedSession(session: ApplicantSession): Promise<Host
     language: pageLanguage(v.locale),
     expiresAt: v.expiresAt,
     steps: stepsOf(v),
+    livenessMode: livenessModeOf(v),
     acceptedDocumentTypes: [...v.flowSnapshot.acceptedDocumentTypes],
     branding: await brandingOf(ctx, v),
     progress: await progressOf(ctx, v),
