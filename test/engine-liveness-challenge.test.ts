@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { jest } from '@jest/globals';
 import { CHALLENGE_RULES, challengeDecision, challengeFailure, newChallenge, MOVES, type ChallengeAnalysis, type FrameReading } from '../src/engine/face/challenge.js';
 import { REAL_DIR } from '../src/engine/face/real-eval.js';
+import { livenessRunner } from '../src/engine/face/runners.js';
+import type { Check } from '../src/entities/check.entity.js';
 import { EnginePool } from '../src/engine/pool/index.js';
 import type { LivenessChallenge } from '../src/engine/types.js';
 import { stepSchema } from '../src/services/catalog/flow.schema.js';
@@ -72,6 +74,18 @@ describe('the challenge', () => {
       expect(decided.findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: move, reason }]);
     }
     expect(challengeDecision(analysis(kept(), 0.2), challenge, {}).findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: 'face_camera', reason: 'not_the_selfie' }]);
+  });
+});
+
+describe('a hosted session takes its challenge', () => {
+  const input = (config: Record<string, unknown>, hosted: boolean) =>
+    ({ check: { type: 'liveness', config } as unknown as Check, snapshot: {} as never, identity: {}, sandbox: null, now: new Date(), images: { selfie: Buffer.from('x'), video: true }, engine: {} as never, hosted });
+
+  it('a hosted session (consent recorded) whose active liveness step never asked for a challenge fails: a clip or a selfie instead is not enough', async () => {
+    const result = await livenessRunner.run(input({}, true));
+    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'] });
+    expect(result.findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: null, reason: 'challenge_not_taken' }]);
+    expect(await livenessRunner.run(input({ mode: 'active' }, true))).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'] });
   });
 });
 

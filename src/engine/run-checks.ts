@@ -63,7 +63,7 @@ async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader
   const runner = RUNNERS[check.type];
   if (!runner) return errored;
   try {
-    const input = { check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), engine: runtime.engine };
+    const input = { check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), engine: runtime.engine, hosted: !!v.consent };
     let outcome = await runner.run(runner.needsImages && !v.sandbox ? { ...input, images: await images() } : input);
     if (v.sandbox && check.position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     return outcome;

@@ -73,6 +73,11 @@ export interface CheckInput {
   images?: CheckImages;
   /** The worker pool analyses run in (absent: the runner cannot analyse images). */
   engine?: EnginePool;
+  /**
+   * The applicant worked the session on the hosted page (its consent is recorded there):
+   * liveness is active unless the step says passive, so a missing challenge fails.
+   */
+  hosted?: boolean;
 }
 
 /** What a check found on one image, stored on its upload and served as evidence (never identity). */

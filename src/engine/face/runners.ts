@@ -23,8 +23,9 @@ export const faceMatchRunner: CheckRunner = {
 };
 
 /**
- * liveness: active (the session's challenge, verified on its frames) when the hosted page asked
- * for a challenge, unless the step says `mode: passive`; otherwise passive (antispoof and
+ * liveness: active (the session's challenge, verified on its frames) in a hosted session, or
+ * when a challenge was asked for, unless the step says `mode: passive` (a hosted session that
+ * never took its challenge fails); otherwise passive (antispoof and
  * liveness models on the selfie frames, one face only), the only mode for key-API uploads.
  */
 export const livenessRunner: CheckRunner = {
@@ -36,8 +37,8 @@ export const livenessRunner: CheckRunner = {
     const images = input.images ?? {};
     const challenge = input.identity.liveness_challenge;
     const mode = (input.check.config as { mode?: string } | undefined)?.mode;
-    if (mode !== 'passive' && (challenge || images.challengeFrames?.length)) {
-      if (!challenge) return challengeDecisionWithout();
+    if (mode !== 'passive' && (challenge || images.challengeFrames?.length || input.hosted)) {
+      if (!challenge) return images.challengeFrames?.length ? challengeDecisionWithout() : challengeNotTaken();
       const analysis = await input.engine.run('face.challenge', { frames: images.challengeFrames ?? [], selfie: images.selfie });
       return challengeDecision(analysis, challenge, input.check);
     }
@@ -52,6 +53,15 @@ export const livenessRunner: CheckRunner = {
 const challengeDecisionWithout = (): CheckResult => ({
   ...result('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']),
   findings: [{ code: 'LIVENESS_CHALLENGE', failed_move: null, reason: 'not_for_this_challenge' }],
+});
+
+/**
+ * A hosted session whose liveness step is active but no challenge was ever asked for (a client
+ * that skipped the prompts, or sent a clip instead): the challenge was not completed.
+ */
+const challengeNotTaken = (): CheckResult => ({
+  ...result('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']),
+  findings: [{ code: 'LIVENESS_CHALLENGE', failed_move: null, reason: 'challenge_not_taken' }],
 });
 
 /** The age estimate from the selfie, for the age check when no date of birth was read: review only. */
