@@ -3,7 +3,7 @@ import type { AmlSubject } from './types.js';
 /**
  * Labelled screening cases against the synthetic lists of data/aml: who should hit which entry
  * (`expect`: the entry id) and who must not hit anything (`expect`: null). Used by
- * `npm run engine:eval:aml` and by test/engine-aml.test.ts.
+ * `npm run engine:eval:aml` and by test/checks/engine-aml.test.ts.
  */
 export interface AmlCase {
   label: string;

@@ -1,0 +1,100 @@
+/**
+ * Active liveness on the hosted page (issue 28) in Chromium: the session's challenge, one prompt
+ * at a time over the fake camera, frames uploaded with their challenge_step; the fake camera's
+ * still pattern is not a head that moves, so the live check fails the challenge.
+ */
+import { jest } from '@jest/globals';
+import type { HTTPResponse } from 'puppeteer-core';
+import type { BootstrapResult } from '../../src/services/access/index.js';
+import { createVerification } from '../support/factories.js';
+import { agree, clickButton, expectAccessible, heading, open, pageUrl, screenshot, useFile, useHostedBrowser } from '../support/hosted-browser.js';
+import type { TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait.js';
+
+// Page code run by page.evaluate: typed loosely here (the project's lib has no DOM types).
+declare const document: any;
+
+let server: TestServer;
+let account: BootstrapResult;
+let files: Record<string, string>;
+jest.setTimeout(240_000);
+useHostedBrowser((h) => ({ server, account, files } = h));
+
+const PROMPTS: Record<string, string> = {
+  face_camera: 'Look straight at the camera',
+  turn_left: 'Turn your head to the left',
+  turn_right: 'Turn your head to the right',
+  blink: 'Blink',
+};
+
+describe('active liveness on the hosted page', () => {
+  it('walks the prompts of the server\'s challenge one at a time, uploads each prompt\'s frames with its challenge_step, and a replayed still fails', async () => {
+    const v = await createVerification(server, account, 'live', { checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }] });
+    const session = await server.request(`/v1/hosted/verifications/${v.id}`, { token: v.client_token! });
+    expect(session.body.liveness_mode).toBe('active');
+    const { page, problems, context } = await open(pageUrl(v.id, v.client_token!));
+    const challenges: { challenge_id: string; steps: string[] }[] = [];
+    page.on('response', (res: HTTPResponse) => {
+      if (res.url().endsWith('/liveness/challenge') && res.request().method() === 'POST') void res.json().then((body) => challenges.push(body), () => undefined);
+    });
+    await agree(page);
+    await heading(page, 'Your identity document');
+    await page.click('input[value=passport]');
+    await clickButton(page, 'Continue');
+    await heading(page, 'Front of your passport');
+    await useFile(page, files['document.png']!);
+    await heading(page, 'A photo of your face');
+    await useFile(page, files['selfie.png']!);
+
+    await heading(page, 'Follow the prompts');
+    await expectAccessible(page, 'liveness intro');
+    await clickButton(page, 'Start');
+    await waitFor(async () => challenges.length === 1, 15_000, 'the challenge');
+    const [challenge] = challenges;
+    expect(challenge!.steps).toHaveLength(4);
+    expect(challenge!.steps[0]).toBe('face_camera');
+    // One prompt at a time, in the challenge's order.
+    const seen: string[] = [];
+    for (const [i, move] of challenge!.steps.entries()) {
+      await page.waitForFunction((m: string) => document.querySelector('#screen [data-prompt]')?.dataset.prompt === m, { timeout: 30_000 }, move);
+      expect(await page.$$eval('#screen .prompt', (els) => els.map((el: any) => el.textContent))).toEqual([PROMPTS[move]]);
+      expect(await page.$eval('#screen', (el) => el.textContent ?? '')).toContain(`Prompt ${i + 1} of 4`);
+      if (i === 0) {
+        await page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, { timeout: 15_000 });
+        expect(await page.$('#screen .face-oval')).not.toBeNull();
+        await expectAccessible(page, 'liveness prompt');
+        await screenshot(page, 'desktop-6-liveness-prompt');
+      }
+      seen.push(move);
+    }
+    expect(seen).toEqual(challenge!.steps);
+    await heading(page, 'Ready to submit', 60_000);
+    await clickButton(page, 'Submit');
+    await heading(page, 'Thank you');
+
+    const frames = await server.sql<{ challenge_id: string; challenge_step: number; status: string; content_type: string }>(
+      "select challenge_id, challenge_step, status, content_type from uploads where verification_id = $1 and kind = 'selfie' and challenge_step is not null order by created_at",
+      [v.id],
+    );
+    expect(frames.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(frames.map((f) => f.challenge_id))).toEqual(new Set([challenge!.challenge_id]));
+    expect(frames.every((f) => f.status === 'uploaded' && f.content_type === 'image/jpeg')).toBe(true);
+    // Requested in the prompts' order, every prompt with its frames.
+    const steps = frames.map((f) => f.challenge_step);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect([...new Set(steps)]).toEqual([0, 1, 2, 3]);
+
+    // The fake camera's pattern does not turn or blink: the challenge fails, a replayed still fails.
+    const settled = await waitFor(async () => {
+      const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
+      return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
+    }, 180_000, 'the verdict');
+    expect(settled.status).not.toBe('approved');
+    const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
+    expect(liveness).toMatchObject({ status: 'completed', verdict: 'reject' });
+    expect(liveness.reason_codes).toEqual(expect.arrayContaining(['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']));
+    expect(liveness.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'LIVENESS_CHALLENGE', reason: expect.any(String) })]));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

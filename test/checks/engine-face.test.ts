@@ -1,0 +1,187 @@
+// The face engine on real photos (test/engine/faces, sources in its README), through the
+// worker pool the service uses: face match, passive liveness, the age estimate, and how the
+// pool fails (timeout, a crashed thread) without taking the caller down.
+import sharp from 'sharp';
+import { faceMatchDecision, livenessDecision, ageEstimateDecision } from '../../src/engine/face/index.js';
+import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../src/engine/face/corpus.js';
+import { EnginePool, EngineTaskError } from '../../src/engine/pool/index.js';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { FACES_DIR } from '../../src/engine/face/corpus.js';
+import { REAL_DIR } from '../../src/engine/face/real-eval.js';
+
+import { jest } from '@jest/globals';
+
+jest.setTimeout(180_000);
+
+let pool: EnginePool;
+let people: FaceIdentity[];
+let doc: Buffer[];
+
+beforeAll(async () => {
+  pool = new EnginePool({ concurrency: 1, timeoutMs: 120_000 });
+  people = await loadIdentities({ files: ['sample1.jpg', 'sample2.jpg'], read: (image) => pool.run('face.read', { image }) });
+  doc = await Promise.all(people.map((p) => documentImage(p.portrait)));
+});
+
+afterAll(async () => {
+  await pool.close();
+});
+
+const match = (document: Buffer, selfie: Buffer) => pool.run('face.match', { document, selfie });
+
+describe('face_match on real faces', () => {
+  it('the corpus has several distinct people with a detectable face on the document rendering', async () => {
+    expect(people.length).toBeGreaterThanOrEqual(4);
+    const found = await Promise.all(doc.map((d) => pool.run('face.read', { image: d })));
+    expect(found.every((r) => r.readable && r.faces.length === 1)).toBe(true);
+    expect(found[0].faces[0].embedding.length).toBeGreaterThan(100);
+  });
+
+  it('the same person scores higher than every other person, under crop, rotation and brightness changes', async () => {
+    const embeddingOf = async (image: Buffer) => (await pool.run('face.read', { image })).faces[0].embedding;
+    const documents = await Promise.all(doc.map(embeddingOf));
+    for (const condition of ['tight_crop', 'rotate_12', 'dark', 'bright'] as const) {
+      const selfie = await embeddingOf(await variant(people[0].portrait, condition));
+      const same = await pool.run('face.similarity', { a: documents[0], b: selfie });
+      for (let other = 1; other < people.length; other++) {
+        expect(same).toBeGreaterThan(await pool.run('face.similarity', { a: documents[other], b: selfie }));
+      }
+    }
+  });
+
+  it('a matching selfie is approved at the default threshold; another person is SELFIE_MISMATCH', async () => {
+    const same = await match(doc[1], await variant(people[1].portrait, 'tight_crop'));
+    expect(faceMatchDecision(same, {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    const other = await match(doc[1], await variant(people[3].portrait, 'tight_crop'));
+    expect(other.similarity!).toBeLessThan(same.similarity!);
+    const decided = faceMatchDecision(other, { threshold: same.similarity!, sensitivity: 0 });
+    expect(decided).toMatchObject({ verdict: 'reject', reasonCodes: ['SELFIE_MISMATCH'] });
+  });
+
+  it("the step's threshold and sensitivity decide: approve at or above, review in the band, reject below", () => {
+    const analysis = (similarity: number) => ({ document: { readable: true, faces: 1 }, selfie: { readable: true, faces: 1 }, similarity, ageEstimate: 30, selfieEmbedding: null });
+    expect(faceMatchDecision(analysis(0.8), { threshold: 0.8 }).verdict).toBe('approve');
+    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0.5 })).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] });
+    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0 })).toMatchObject({ verdict: 'reject', reasonCodes: ['SELFIE_MISMATCH'] });
+    expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 0.5 }).verdict).toBe('reject');
+    expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 1 }).verdict).toBe('review');
+  });
+
+  it('a pair is approved only when both faces were found with good quality; the reason codes say which image and what is wrong', () => {
+    const analysis = (document: string[], selfie: string[], similarity = 0.95) => ({
+      document: { readable: true, faces: 1, quality: document as never },
+      selfie: { readable: true, faces: 1, quality: selfie as never },
+      similarity,
+      ageEstimate: 30,
+      selfieEmbedding: null,
+    });
+    expect(faceMatchDecision(analysis([], []), {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    expect(faceMatchDecision(analysis(['small'], []), {})).toMatchObject({ verdict: 'review', reasonCodes: ['DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'] });
+    expect(faceMatchDecision(analysis([], ['turned', 'uncertain']), {})).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_TURNED', 'FACE_UNCERTAIN'] });
+    expect(faceMatchDecision(analysis([], ['no_descriptor'], 0), {})).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_NOT_COMPARABLE'] });
+    expect(faceMatchDecision(analysis(['small'], [], 0.1), {})).toMatchObject({ verdict: 'reject', reasonCodes: ['SELFIE_MISMATCH', 'DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'] });
+  });
+
+  it('two real photos of one person are approved; two look-alike actors score below them (tuning-set people)', async () => {
+    const photo = (file: string) => readFile(path.join(REAL_DIR, file));
+    const same = await match(await photo('df-person06/1.jpg'), await photo('df-person06/2.jpg'));
+    expect(faceMatchDecision(same, {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    const lookalikes = await match(await photo('df-person11/2.jpg'), await photo('df-person12/3.jpg'));
+    expect(lookalikes.similarity!).toBeLessThan(same.similarity!);
+  });
+
+  it('no face on the selfie or an undecodable image is a retryable IMAGE_UNREADABLE, never a pass', async () => {
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c8c8c8' } }).jpeg().toBuffer();
+    const noFace = await match(doc[0], blank);
+    expect(noFace.selfie).toEqual({ readable: true, faces: 0 });
+    expect(faceMatchDecision(noFace, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND'] });
+    const garbage = await match(doc[0], Buffer.from('not an image at all'));
+    expect(garbage.selfie.readable).toBe(false);
+    expect(faceMatchDecision(garbage, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE'] });
+  });
+});
+
+describe('liveness and the age estimate', () => {
+  it('one face: antispoof and liveness confidences in 0..1 and a decision against the step', async () => {
+    const analysis = await pool.run('face.liveness', { frames: [people[0].portrait] });
+    expect(analysis).toMatchObject({ readable: true, frames: 1, faces: 1 });
+    for (const value of [analysis.real, analysis.live]) {
+      expect(value).toBeGreaterThanOrEqual(0);
+      expect(value).toBeLessThanOrEqual(1);
+    }
+    const decided = livenessDecision(analysis, {});
+    expect(decided.score).toBe(Math.min(analysis.real!, analysis.live!));
+    expect(livenessDecision(analysis, { threshold: 0 }).verdict).toBe('approve');
+    expect(livenessDecision(analysis, { threshold: 1, sensitivity: 0 })).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED'] });
+  });
+
+  it('more than one face fails liveness (one face only)', async () => {
+    const group = await readFile(path.join(FACES_DIR, 'sample1.jpg'));
+    const analysis = await pool.run('face.liveness', { frames: [group] });
+    expect(analysis.faces).toBeGreaterThan(1);
+    expect(livenessDecision(analysis, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'MULTIPLE_FACES'] });
+  });
+
+  it('the age estimate is a plausible adult age and only ever sends the age check to review', async () => {
+    const read = await pool.run('face.read', { image: people[0].portrait });
+    const age = read.faces[0].age!;
+    expect(age).toBeGreaterThan(12);
+    expect(age).toBeLessThan(70);
+    const rules = { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }, { fromAge: 18, toAge: 99, action: 'pass' }] };
+    expect(ageEstimateDecision(age, rules)).toMatchObject({ verdict: 'review', reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE'] });
+    expect(ageEstimateDecision(10, rules)).toMatchObject({ verdict: 'review', reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE', 'AGE_REVIEW'] });
+  });
+});
+
+describe('the worker pool', () => {
+  it('an analysis past ENGINE_TIMEOUT_MS is aborted with a timeout error, and the pool keeps working', async () => {
+    const slow = new EnginePool({ concurrency: 1, timeoutMs: 50 });
+    try {
+      await expect(slow.run('face.match', { document: doc[0], selfie: doc[0] })).rejects.toMatchObject({ reason: 'timeout' });
+    } finally {
+      await slow.close();
+    }
+    expect((await pool.run('face.read', { image: doc[0] })).faces).toHaveLength(1);
+  });
+
+  it('a thread that dies mid-analysis fails that task only; the next task runs on a new thread', async () => {
+    const crashing = new EnginePool({ concurrency: 1, timeoutMs: 120_000, filename: new URL('../engine/crash-worker.ts', import.meta.url) });
+    try {
+      const failed = await crashing.run('face.liveness', { frames: [doc[0]] }).catch((e) => e);
+      expect(failed).toBeInstanceOf(EngineTaskError);
+      expect(failed.reason).toBe('crash');
+      const after = await crashing.run('face.read', { image: Buffer.from('x') });
+      expect(after).toEqual({ readable: false, faces: [] });
+    } finally {
+      await crashing.close();
+    }
+  });
+
+  it('threads start under the V8 flags npm start gives node (--max-semi-space-size), which a worker refuses explicitly', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'engine-pool-'));
+    try {
+      const script = path.join(dir, 'start.mts');
+      const pool = new URL('../../src/engine/pool/index.ts', import.meta.url).href;
+      await writeFile(script, `import { EnginePool } from '${pool}';\nconst p = new EnginePool({ concurrency: 1, timeoutMs: 60000 });\nconst r = await p.run('face.read', { image: Buffer.from('x') });\nawait p.close();\nprocess.stdout.write(JSON.stringify(r));\n`);
+      const cwd = path.resolve(FACES_DIR, '../../..');
+      const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', script], { cwd, env: { ...process.env, NODE_OPTIONS: '' } });
+      expect(JSON.parse(stdout)).toEqual({ readable: false, faces: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('analyses run at a lower CPU priority than the thread answering HTTP (Linux: per-thread nice)', async () => {
+    expect(await pool.run('pool.priority', {})).toBe(Math.min(19, os.getPriority() + 10));
+  });
+
+  it('a closed pool refuses work with reason closed (the job retries; the check stays pending)', async () => {
+    const closed = new EnginePool({ concurrency: 1, timeoutMs: 1000 });
+    await closed.close();
+    await expect(closed.run('face.read', { image: doc[0] })).rejects.toMatchObject({ reason: 'closed' });
+  });
+});
