@@ -82,12 +82,15 @@ interface Bootstrap {
   sandboxKey: string;
   liveKey: string;
   memberToken: string;
+  /** The owner's sign-in, for the browser scenarios (console-pages.ts). */
+  ownerEmail: string;
+  ownerPassword: string;
 }
 
 /** stdout should be pure JSON, but tolerate stray lines before it rather than fail on them. */
 function parseBootstrap(stdout: string): Bootstrap {
   const start = stdout.search(/^\{/m);
-  let parsed: { merchant?: { id?: string }; member?: { session_token?: string }; keys?: { sandbox?: { secret_key?: string }; live?: { secret_key?: string } } };
+  let parsed: { merchant?: { id?: string }; member?: { session_token?: string; email?: string; password?: string }; keys?: { sandbox?: { secret_key?: string }; live?: { secret_key?: string } } };
   try {
     parsed = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
   } catch {
@@ -97,7 +100,7 @@ function parseBootstrap(stdout: string): Bootstrap {
   if (!sandboxKey) throw new Error(`cli bootstrap --json has no keys.sandbox.secret_key:\n${stdout.slice(0, 2000)}`);
   const memberToken = parsed.member?.session_token;
   if (!memberToken) throw new Error(`cli bootstrap --json has no member.session_token:\n${stdout.slice(0, 2000)}`);
-  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, liveKey: parsed.keys?.live?.secret_key ?? '', memberToken };
+  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, liveKey: parsed.keys?.live?.secret_key ?? '', memberToken, ownerEmail: parsed.member?.email ?? '', ownerPassword: parsed.member?.password ?? '' };
 }
 
 const children: Child[] = [];

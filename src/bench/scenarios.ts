@@ -11,6 +11,7 @@ import { engineScenarios } from './engine.js';
 import { deadEndpointComparisons, deadEndpointScenarios } from './dead-endpoint.js';
 import { graphqlAbuseComparisons, graphqlAbuseScenarios } from './graphql-abuse.js';
 import { faceNetworkScenarios } from './face-network.js';
+import { consolePageScenarios } from './console-pages.js';
 
 /** Everything a scenario may need; run.ts builds it once both servers are up and an account exists. */
 export interface BenchContext {
@@ -26,7 +27,7 @@ export interface BenchContext {
   memberToken: string;
   merchantId: string;
   /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
-  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string }>;
+  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string; memberToken: string; ownerEmail: string; ownerPassword: string }>;
   /** Another service process on the same database and store with `env` added (stopped with the rest); resolves with its URL. */
   startService(name: string, env: Record<string, string>): Promise<string>;
   settings: LoadSettings;
@@ -89,6 +90,7 @@ export const scenarios: Scenario[] = [
   ...reportingScenarios,
   ...engineScenarios,
   ...faceNetworkScenarios,
+  ...consolePageScenarios,
 ];
 
 /**
