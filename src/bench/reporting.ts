@@ -5,7 +5,6 @@ import { foldReportingDeltas } from '../services/reporting/compaction.js';
 import { inTransaction } from '../services/shared/sql.js';
 import { call, expectStatus, graphqlTarget } from './api.js';
 import { measureLoop, openPool } from './database.js';
-import type { Measurement } from './load.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';
 
 /**

@@ -5,7 +5,7 @@ import { pathOfNulCharacter } from './body.js';
 import type { Logger } from '../logger.js';
 import { maskPath, maskRoute } from '../services/logs/index.js';
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,200}$/;
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /** Echoes a safe caller `X-Request-Id`, else issues a `req_` id; set on every response. */
 function assignRequestId(ctx: Context): void {

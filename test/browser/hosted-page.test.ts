@@ -19,7 +19,6 @@ import {
   open,
   pageUrl,
   PHONE,
-  press,
   screenshot,
   statusOf,
   useFile,

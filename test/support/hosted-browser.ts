@@ -23,8 +23,6 @@ const shots = process.env.HOSTED_SCREENSHOTS;
 // Page code run by page.evaluate: typed loosely here (the project's lib has no DOM types).
 declare const document: any;
 declare const window: any;
-declare const location: any;
-declare const navigator: any;
 
 export const PHONE = { width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { BootstrapResult } from '../../src/services/access/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
 
 let server: TestServer;
-let account: BootstrapResult;
 let token: string;
-withTestAccount((t) => ({ server, account, sandbox: token } = t));
+withTestAccount((t) => ({ server, sandbox: token } = t));
 
 const create = (body: Record<string, unknown>, key?: string, as = token) =>
   server.request('/v1/verifications', { token: as, body, headers: key ? { 'idempotency-key': key } : {} });

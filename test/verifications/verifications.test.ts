@@ -1,14 +1,12 @@
-import type { BootstrapResult } from '../../src/services/access/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
 import { waitFor } from '../support/wait.js';
 
 let server: TestServer;
-let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-withTestAccount((t) => ({ server, account, sandbox, live } = t));
+withTestAccount((t) => ({ server, sandbox, live } = t));
 
 const create = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   server.request('/v1/verifications', { token, body, headers });

@@ -1,5 +1,4 @@
 import { Webhook } from 'standardwebhooks';
-import type { BootstrapResult } from '../../src/services/access/index.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
@@ -7,12 +6,11 @@ import { waitFor } from '../support/wait.js';
 
 let server: TestServer;
 let receiver: Receiver;
-let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
 // The ladder shrunk to three attempts: at once, then 1 s, then 1 s.
-withTestAccount((t) => ({ server, account, sandbox, live } = t), { env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } });
+withTestAccount((t) => ({ server, sandbox, live } = t), { env: { WEBHOOK_RETRY_SCHEDULE: '0,1,1' } });
 beforeAll(async () => {
   receiver = await startReceiver();
 });

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { fanOutBatch } from '../../src/services/webhooks/index.js';
 import { sql } from '../support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait.js';
 
 let receiver: Receiver;

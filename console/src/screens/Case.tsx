@@ -65,7 +65,7 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
       window.clearInterval(id);
       void gql(UnlockReviewDocument, { id: reviewId }).catch(() => undefined);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per case and heartbeat
+    // Once per case and heartbeat.
   }, [reviewId, heartbeat]);
 
   const refresh = async () => {

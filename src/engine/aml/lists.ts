@@ -39,7 +39,7 @@ async function loadFtm(file: string): Promise<AmlEntry[]> {
       const entry = parseFtmLine(line, fallback);
       if (entry) entries.push(entry);
     } catch (error) {
-      throw new Error(`AML list ${file}:${number}: not a JSON entity (${(error as Error).message})`);
+      throw new Error(`AML list ${file}:${number}: not a JSON entity (${(error as Error).message})`, { cause: error });
     }
   }
   return entries;

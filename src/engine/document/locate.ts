@@ -240,7 +240,10 @@ function toBand(group: Component[], at: { turned: Uint8Array; W: number; H: numb
   let below = 0;
   for (let y = Math.max(0, Math.round(top - reach * 0.8)); y < Math.min(H, Math.round(bottom + reach * 0.8)); y++) {
     if (y >= top && y <= bottom) continue;
-    for (let x = left; x <= right; x++) if (turned[y * W + x]) (y < top ? (above += 1) : (below += 1));
+    for (let x = left; x <= right; x++) if (turned[y * W + x]) {
+      if (y < top) above += 1;
+      else below += 1;
+    }
   }
   // To working-copy pixels in the frame sharp's rotation gives (centred the same way).
   const t = (angle * Math.PI) / 180;

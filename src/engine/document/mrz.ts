@@ -298,7 +298,7 @@ const MRZ_CHARS = /^[A-Z0-9<]+$/;
 export function mrzLinesOf(text: string): string[] {
   return text
     .split('\n')
-    .map((l) => l.toUpperCase().replace(/\s/g, '').replace(/[«‹(\[{]/g, '<'))
+    .map((l) => l.toUpperCase().replace(/\s/g, '').replace(/[«‹([{]/g, '<'))
     .filter((l) => l.length >= 20 && MRZ_CHARS.test(l) && (l.includes('<') || /\d{6}/.test(l)));
 }
 

@@ -1,7 +1,7 @@
 import type { Mode } from '../../config.js';
 import type { Step } from '../../entities/flow.entity.js';
 import { Upload } from '../../entities/upload.entity.js';
-import { Verification, type SandboxInput, type VerificationStatus } from '../../entities/verification.entity.js';
+import { Verification, type SandboxInput } from '../../entities/verification.entity.js';
 import type { DocumentRead, Identity } from '../../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
