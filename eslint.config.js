@@ -9,19 +9,44 @@ const domainsThroughTheirIndex = {
 };
 
 const ENGINE_NOT_YET_PURE = [
-  'src/engine/run-checks.ts', 'src/engine/document-record.ts', 'src/engine/rollup.ts', 'src/engine/aml/runner.ts', 'src/engine/types.ts',
-  'src/engine/images.ts', 'src/engine/runners.ts', 'src/engine/sandbox.ts', 'src/engine/document.ts', 'src/engine/face/runners.ts',
-  'src/engine/face/challenge.ts', 'src/engine/face/decide.ts', 'src/engine/age.ts', 'src/engine/email.ts',
+  'src/engine/run-checks.ts',
+  'src/engine/document-record.ts',
+  'src/engine/rollup.ts',
+  'src/engine/aml/runner.ts',
+  'src/engine/types.ts',
+  'src/engine/images.ts',
+  'src/engine/runners.ts',
+  'src/engine/sandbox.ts',
+  'src/engine/document.ts',
+  'src/engine/face/runners.ts',
+  'src/engine/face/challenge.ts',
+  'src/engine/face/decide.ts',
+  'src/engine/age.ts',
+  'src/engine/email.ts',
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-eval/**', 'console/dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'test/graphql/generated.ts', 'console/src/graphql/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-eval/**',
+      'console/dist/**',
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'test/graphql/generated.ts',
+      'console/src/graphql/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-unsafe-declaration-merging': 'off',
     },
   },
@@ -39,7 +64,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [domainsThroughTheirIndex, { regex: '(^|/)(services|entities|rest|resolvers|graphql|jobs)/', message: 'The engine imports no service, entity or adapter.' }] },
+        {
+          patterns: [
+            domainsThroughTheirIndex,
+            {
+              regex: '(^|/)(services|entities|rest|resolvers|graphql|jobs)/',
+              message: 'The engine imports no service, entity or adapter.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -55,5 +88,45 @@ export default tseslint.config(
     files: ['src/entities/**/*.ts'],
     rules: { '@typescript-eslint/prefer-as-const': 'off' },
   },
-  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly', window: 'readonly', document: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', navigator: 'readonly', URL: 'readonly', Blob: 'readonly', FormData: 'readonly', performance: 'readonly', requestAnimationFrame: 'readonly', sessionStorage: 'readonly', location: 'readonly', history: 'readonly', matchMedia: 'readonly', Image: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', crypto: 'readonly', getComputedStyle: 'readonly', HTMLElement: 'readonly', Event: 'readonly', MediaRecorder: 'readonly', XMLHttpRequest: 'readonly', URLSearchParams: 'readonly', CustomEvent: 'readonly', createImageBitmap: 'readonly', OffscreenCanvas: 'readonly', globalThis: 'readonly', Buffer: 'readonly' } } },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        navigator: 'readonly',
+        URL: 'readonly',
+        Blob: 'readonly',
+        FormData: 'readonly',
+        performance: 'readonly',
+        requestAnimationFrame: 'readonly',
+        sessionStorage: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        matchMedia: 'readonly',
+        Image: 'readonly',
+        AbortController: 'readonly',
+        TextEncoder: 'readonly',
+        crypto: 'readonly',
+        getComputedStyle: 'readonly',
+        HTMLElement: 'readonly',
+        Event: 'readonly',
+        MediaRecorder: 'readonly',
+        XMLHttpRequest: 'readonly',
+        URLSearchParams: 'readonly',
+        CustomEvent: 'readonly',
+        createImageBitmap: 'readonly',
+        OffscreenCanvas: 'readonly',
+        globalThis: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
+  },
 );

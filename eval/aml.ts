@@ -8,7 +8,10 @@ const pct = (n: number, d: number) => (d === 0 ? '–' : `${Math.round((100 * n)
 export const amlEvaluator: Evaluator = {
   name: 'aml',
   async run(options) {
-    const threshold = amlOptions({ config: {}, sensitivity: null, threshold: null } as never, { steps: [], acceptedDocumentTypes: [] }).threshold;
+    const threshold = amlOptions({ config: {}, sensitivity: null, threshold: null } as never, {
+      steps: [],
+      acceptedDocumentTypes: [],
+    }).threshold;
     const e = await evaluateAml(threshold);
     const rows = e.byCondition
       .filter((c) => !options.conditions || options.conditions.includes(c.condition))

@@ -31,21 +31,41 @@ function expectedCode(c: DocumentCase, condition: Condition): string | undefined
 function readsCorrectly(c: DocumentCase, a: DocumentAnalysis): boolean {
   const r = a.read;
   const e = c.expected;
-  return !!r && (!e.number || r.mrz?.document_number === e.number || r.number === e.number) && (!e.date_of_birth || r.date_of_birth === e.date_of_birth) && (!e.expiry_date || r.expiry_date === e.expiry_date);
+  return (
+    !!r &&
+    (!e.number || r.mrz?.document_number === e.number || r.number === e.number) &&
+    (!e.date_of_birth || r.date_of_birth === e.date_of_birth) &&
+    (!e.expiry_date || r.expiry_date === e.expiry_date)
+  );
 }
 
 async function measure(condition: Condition, now: Date): Promise<string[]> {
-  const t = { mrzFound: tally(), mrzValid: tally(), forgedCaught: tally(), barcodeRead: tally(), barcodeRight: tally(), verdict: tally(), falseReject: tally() };
+  const t = {
+    mrzFound: tally(),
+    mrzValid: tally(),
+    forgedCaught: tally(),
+    barcodeRead: tally(),
+    barcodeRight: tally(),
+    verdict: tally(),
+    falseReject: tally(),
+  };
   let ms = 0;
   for (const c of DOCUMENT_CASES) {
     const a = await analyseDocument(await photograph(c, condition), { readDespiteQuality: true, now });
     ms += a.ms;
     const codes = documentResult(a, snapshot, now).reasonCodes;
-    if (c.expected.mrz_valid !== null) count(t.mrzFound, a.sides.some((s) => s.mrz));
+    if (c.expected.mrz_valid !== null)
+      count(
+        t.mrzFound,
+        a.sides.some((s) => s.mrz),
+      );
     if (c.expected.mrz_valid === true) count(t.mrzValid, a.mrz_valid === true && readsCorrectly(c, a));
     if (c.expected.mrz_valid === false) count(t.forgedCaught, a.mrz_valid === false);
     if (c.expected.barcode_consistent !== null) {
-      count(t.barcodeRead, a.sides.some((s) => s.barcodeFound));
+      count(
+        t.barcodeRead,
+        a.sides.some((s) => s.barcodeFound),
+      );
       count(t.barcodeRight, a.barcode_consistent === c.expected.barcode_consistent);
     }
     const want = expectedCode(c, condition);
@@ -53,7 +73,17 @@ async function measure(condition: Condition, now: Date): Promise<string[]> {
     // A genuine, unexpired document on a good capture refused as ID_INVALID: the costly error.
     if (!want) count(t.falseReject, codes.includes('ID_INVALID'));
   }
-  return [condition, rate(t.mrzFound), rate(t.mrzValid), rate(t.forgedCaught), rate(t.barcodeRead), rate(t.barcodeRight), rate(t.verdict), rate(t.falseReject), `${Math.round(ms / DOCUMENT_CASES.length)}`];
+  return [
+    condition,
+    rate(t.mrzFound),
+    rate(t.mrzValid),
+    rate(t.forgedCaught),
+    rate(t.barcodeRead),
+    rate(t.barcodeRight),
+    rate(t.verdict),
+    rate(t.falseReject),
+    `${Math.round(ms / DOCUMENT_CASES.length)}`,
+  ];
 }
 
 export const documentEvaluator: Evaluator = {
@@ -68,15 +98,29 @@ export const documentEvaluator: Evaluator = {
       if (details && real.details.length) real.table.notes = [...(real.table.notes ?? []), ...real.details];
       tables.push(real.table);
     }
-    if (wanted('synthetic')) tables.push(await evaluateSynthetic({ conditions, perCondition, log: (line) => process.stderr.write(`${line}\n`) }));
+    if (wanted('synthetic'))
+      tables.push(
+        await evaluateSynthetic({ conditions, perCondition, log: (line) => process.stderr.write(`${line}\n`) }),
+      );
     // The test corpus (forged zones, barcodes, the quality gate's cases): opt in with --sets=corpus.
     if (!sets?.includes('corpus')) return tables;
     const now = new Date();
     const rows: string[][] = [];
-    for (const condition of CONDITIONS.filter((c) => !conditions || conditions.includes(c))) rows.push(await measure(condition, now));
+    for (const condition of CONDITIONS.filter((c) => !conditions || conditions.includes(c)))
+      rows.push(await measure(condition, now));
     const table: EvalTable = {
       title: `Document check: the test corpus (${DOCUMENT_CASES.length} rendered documents per condition; synthetic)`,
-      columns: ['condition', 'MRZ found', 'MRZ read, check digits pass', 'forged MRZ caught', 'barcode read', 'barcode consistency right', 'reason code right', 'genuine refused ID_INVALID', 'ms / document'],
+      columns: [
+        'condition',
+        'MRZ found',
+        'MRZ read, check digits pass',
+        'forged MRZ caught',
+        'barcode read',
+        'barcode consistency right',
+        'reason code right',
+        'genuine refused ID_INVALID',
+        'ms / document',
+      ],
       rows,
       notes: [
         '"MRZ read, check digits pass": genuine zones read with every check digit passing and number, birth and expiry dates equal to what was rendered.',

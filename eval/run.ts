@@ -32,16 +32,36 @@ export interface Evaluator {
 }
 
 /** One evaluator per check; `--check=<name>` runs one. */
-export const EVALUATORS: Evaluator[] = [documentEvaluator, faceRealEvaluator, faceEvaluator, livenessEvaluator, amlEvaluator];
+export const EVALUATORS: Evaluator[] = [
+  documentEvaluator,
+  faceRealEvaluator,
+  faceEvaluator,
+  livenessEvaluator,
+  amlEvaluator,
+];
 
 export const markdown = (t: EvalTable): string =>
-  [`### ${t.title}`, '', `| ${t.columns.join(' | ')} |`, `|${t.columns.map(() => '---').join('|')}|`, ...t.rows.map((r) => `| ${r.join(' | ')} |`), '', ...(t.notes ?? []).map((n) => `- ${n}`)].join('\n');
+  [
+    `### ${t.title}`,
+    '',
+    `| ${t.columns.join(' | ')} |`,
+    `|${t.columns.map(() => '---').join('|')}|`,
+    ...t.rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    ...(t.notes ?? []).map((n) => `- ${n}`),
+  ].join('\n');
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.find((a) => a.startsWith('--check='))?.slice(8);
-  const conditions = args.find((a) => a.startsWith('--conditions='))?.slice(13).split(',');
-  const sets = args.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
+  const conditions = args
+    .find((a) => a.startsWith('--conditions='))
+    ?.slice(13)
+    .split(',');
+  const sets = args
+    .find((a) => a.startsWith('--sets='))
+    ?.slice(7)
+    .split(',');
   const details = args.includes('--details');
   const perCondition = Number(args.find((a) => a.startsWith('--per-condition='))?.slice(16)) || undefined;
   const started = Date.now();

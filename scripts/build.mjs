@@ -24,7 +24,10 @@ function newest(entries) {
   return latest;
 }
 
-if (!fs.existsSync('dist/.tsbuildinfo')) console.log('Building the service into dist/ (first build after install: about 30 s; later builds only what changed)');
+if (!fs.existsSync('dist/.tsbuildinfo'))
+  console.log(
+    'Building the service into dist/ (first build after install: about 30 s; later builds only what changed)',
+  );
 run(['node_modules/typescript/bin/tsc', '--build', 'tsconfig.build.json']);
 
 if (!process.argv.includes('--server')) {

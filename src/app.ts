@@ -29,7 +29,9 @@ export async function createApp(runtime: Runtime): Promise<App> {
   const koa = new Koa({ proxy: false });
   const graphql = await graphqlMiddleware(runtime);
   // Errors after the answer began (a failed stream) reach Koa's `error` event, not the edge.
-  koa.on('error', (error: Error, ctx?: { state?: { log?: Logger } }) => (ctx?.state?.log ?? runtime.logger).error({ err: error }, 'response failed'));
+  koa.on('error', (error: Error, ctx?: { state?: { log?: Logger } }) =>
+    (ctx?.state?.log ?? runtime.logger).error({ err: error }, 'response failed'),
+  );
   koa.use(edge(runtime.logger));
   koa.use(securityHeaders(runtime.config.publicUrl));
   koa.use(systemRoutes());

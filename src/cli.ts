@@ -30,7 +30,11 @@ function flag(args: string[], name: string): string | undefined {
 }
 
 /** Runs one CLI command against the server's database (DATABASE_URL or the embedded one); returns the exit code. */
-export async function runCli(args: string[], config: Config = loadConfig(), io: CliIo = { out: console.log, err: console.error }): Promise<number> {
+export async function runCli(
+  args: string[],
+  config: Config = loadConfig(),
+  io: CliIo = { out: console.log, err: console.error },
+): Promise<number> {
   const [command, sub] = args;
   if (!command || command === 'help' || command === '--help') {
     io.out(USAGE);
@@ -45,16 +49,25 @@ export async function runCli(args: string[], config: Config = loadConfig(), io: 
     io.err(`unknown command "${command}"\n${USAGE}`);
     return 2;
   }
-  const runtime = await startRuntime(config, { logger: createLogger(config.logLevel, 2), workJobs: false, storage: false });
+  const runtime = await startRuntime(config, {
+    logger: createLogger(config.logLevel, 2),
+    workJobs: false,
+    storage: false,
+  });
   try {
     const em = systemFork(runtime.orm);
     if (command === 'migrate') {
       // startRuntime applied any pending migration (and logged which to stderr).
-      io.out(`migrations are up to date (${runtime.appliedMigrations.length ? `applied ${runtime.appliedMigrations.join(', ')}` : 'nothing to apply'})`);
+      io.out(
+        `migrations are up to date (${runtime.appliedMigrations.length ? `applied ${runtime.appliedMigrations.join(', ')}` : 'nothing to apply'})`,
+      );
       return 0;
     }
     if (command === 'bootstrap') {
-      const result = await bootstrapAccount(em, { name: flag(args, 'name'), sessionTtlSeconds: config.memberSessionTtlSeconds });
+      const result = await bootstrapAccount(em, {
+        name: flag(args, 'name'),
+        sessionTtlSeconds: config.memberSessionTtlSeconds,
+      });
       if (args.includes('--json')) io.out(JSON.stringify(result, null, 2));
       else {
         io.out(`account ${result.merchant.id}`);
@@ -83,7 +96,14 @@ export async function runCli(args: string[], config: Config = loadConfig(), io: 
       permissions: (flag(args, 'permissions') ?? MEMBER_PERMISSIONS.join(',')).split(',').filter(Boolean),
       environments: (flag(args, 'environments') ?? MODES.join(',')).split(',').filter(Boolean) as Mode[],
     });
-    io.out(JSON.stringify({ id: member.id, email: member.email, permissions: member.permissions, environments: member.environments }));
+    io.out(
+      JSON.stringify({
+        id: member.id,
+        email: member.email,
+        permissions: member.permissions,
+        environments: member.environments,
+      }),
+    );
     return 0;
   } catch (error) {
     io.err(error instanceof ApiError ? `${error.code}: ${error.message}` : String((error as Error).stack ?? error));

@@ -77,7 +77,8 @@ function smtpUrl(raw: string | undefined): string | undefined {
   } catch {
     throw new Error('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
   }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must use smtp: or smtps:, got "${url.protocol}"`);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must use smtp: or smtps:, got "${url.protocol}"`);
   return raw;
 }
 
@@ -85,12 +86,14 @@ function smtpUrl(raw: string | undefined): string | undefined {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const jobsBackend = env.JOBS_BACKEND ?? (env.MONGODB_URL ? 'mongodb' : 'postgres');
-  if (jobsBackend !== 'postgres' && jobsBackend !== 'mongodb') throw new Error(`JOBS_BACKEND must be postgres or mongodb, got "${jobsBackend}"`);
+  if (jobsBackend !== 'postgres' && jobsBackend !== 'mongodb')
+    throw new Error(`JOBS_BACKEND must be postgres or mongodb, got "${jobsBackend}"`);
   if (jobsBackend === 'mongodb' && !env.MONGODB_URL) throw new Error('JOBS_BACKEND=mongodb needs MONGODB_URL');
   const schedule = env.WEBHOOK_RETRY_SCHEDULE
     ? env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => Number(s.trim()))
     : DEFAULT_RETRY_SCHEDULE;
-  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds');
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0))
+    throw new Error('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -120,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityEncryptionKey: env.IDENTITY_ENCRYPTION_KEY || undefined,
     logLevel: logLevelOf(env.LOG_LEVEL),
     requestLog: bool(env, 'REQUEST_LOG', true),
-    engine: { concurrency: int(env, 'ENGINE_CONCURRENCY', defaultConcurrency()) || 1, timeoutMs: int(env, 'ENGINE_TIMEOUT_MS', 60_000) || 1 },
+    engine: {
+      concurrency: int(env, 'ENGINE_CONCURRENCY', defaultConcurrency()) || 1,
+      timeoutMs: int(env, 'ENGINE_TIMEOUT_MS', 60_000) || 1,
+    },
   };
 }

@@ -66,22 +66,40 @@ export const permissionError = (code: string, message: string, options?: ApiErro
   new ApiError(403, 'permission_error', code, message, options);
 
 export const notFound = (resource: string, id?: string) =>
-  new ApiError(404, 'not_found_error', 'RESOURCE_NOT_FOUND', id ? `No such ${resource}: '${id}'.` : `No such ${resource}.`, {
-    param: id ? 'id' : undefined,
-  });
+  new ApiError(
+    404,
+    'not_found_error',
+    'RESOURCE_NOT_FOUND',
+    id ? `No such ${resource}: '${id}'.` : `No such ${resource}.`,
+    {
+      param: id ? 'id' : undefined,
+    },
+  );
 
-export const idempotencyError = (code: string, message: string) => new ApiError(409, 'idempotency_error', code, message);
+export const idempotencyError = (code: string, message: string) =>
+  new ApiError(409, 'idempotency_error', code, message);
 
 export const rateLimited = (retryAfterSeconds: number) =>
-  new ApiError(429, 'rate_limit_error', 'RATE_LIMITED', 'Too many requests: the key has spent its budget. Retry after the Retry-After seconds.', {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
+  new ApiError(
+    429,
+    'rate_limit_error',
+    'RATE_LIMITED',
+    'Too many requests: the key has spent its budget. Retry after the Retry-After seconds.',
+    {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    },
+  );
 
 export const serviceUnavailable = (code: string, message: string) => new ApiError(503, 'api_error', code, message);
 
 /** Anything that is not an ApiError is an internal failure; its details stay in the log. */
 export const internalError = () =>
-  new ApiError(500, 'api_error', 'INTERNAL_ERROR', 'An internal error occurred. It is safe to retry with backoff; quote the request id when reporting it.');
+  new ApiError(
+    500,
+    'api_error',
+    'INTERNAL_ERROR',
+    'An internal error occurred. It is safe to retry with backoff; quote the request id when reporting it.',
+  );
 
 /**
  * PostgreSQL's data-exception class (SQLSTATE 22xxx: a NUL character, a malformed uuid, a value
@@ -90,5 +108,8 @@ export const internalError = () =>
 export function fromDatabaseError(caught: unknown): ApiError | null {
   const code = (caught as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return null;
-  return invalidRequest('PARAMETER_INVALID', 'A value in the request is not acceptable (for example a NUL character or a malformed identifier).');
+  return invalidRequest(
+    'PARAMETER_INVALID',
+    'A value in the request is not acceptable (for example a NUL character or a malformed identifier).',
+  );
 }

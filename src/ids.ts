@@ -34,7 +34,29 @@ export function randomBase62(length: number): string {
   return scratch.toString('latin1', 0, length);
 }
 
-export type IdPrefix = 'vs' | 'flw' | 'whe' | 'tag' | 'app' | 'doc' | 'bio' | 'rvg' | 'req' | 'mer' | 'mem' | 'evt' | 'chk' | 'del' | 'prv' | 'ntf' | 'aud' | 'act' | 'idv' | 'rlg' | 'fn' | 'fsg';
+export type IdPrefix =
+  | 'vs'
+  | 'flw'
+  | 'whe'
+  | 'tag'
+  | 'app'
+  | 'doc'
+  | 'bio'
+  | 'rvg'
+  | 'req'
+  | 'mer'
+  | 'mem'
+  | 'evt'
+  | 'chk'
+  | 'del'
+  | 'prv'
+  | 'ntf'
+  | 'aud'
+  | 'act'
+  | 'idv'
+  | 'rlg'
+  | 'fn'
+  | 'fsg';
 
 /** A random URL-safe prefixed id: `vs_` + 24 base62 characters, and so on. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;
@@ -43,4 +65,5 @@ export const newUuid = (): string => randomUUID();
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const isPrefixedId = (value: string, prefix: IdPrefix): boolean => new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`).test(value);
+export const isPrefixedId = (value: string, prefix: IdPrefix): boolean =>
+  new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`).test(value);

@@ -12,16 +12,50 @@ export const LOG_LEVELS: readonly LogLevel[] = ['silent', 'fatal', 'error', 'war
  */
 const SENSITIVE_KEYS = [
   // identity
-  'applicant', 'email', 'emails', 'document', 'first_name', 'last_name', 'date_of_birth',
-  'national_id', 'reference_id', 'address', 'identity', 'mrz',
+  'applicant',
+  'email',
+  'emails',
+  'document',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'national_id',
+  'reference_id',
+  'address',
+  'identity',
+  'mrz',
   // secrets and tokens
-  'secret_key', 'signing_secret', 'client_token', 'password', 'token', 'session_token',
-  'authorization', 'cookie', 'upload_url', 'download_url',
+  'secret_key',
+  'signing_secret',
+  'client_token',
+  'password',
+  'token',
+  'session_token',
+  'authorization',
+  'cookie',
+  'upload_url',
+  'download_url',
   // the same under GraphQL's camelCase names
-  'firstName', 'lastName', 'dateOfBirth', 'nationalId', 'referenceId', 'secretKey', 'signingSecret', 'clientToken', 'sessionToken', 'uploadUrl', 'downloadUrl',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'nationalId',
+  'referenceId',
+  'secretKey',
+  'signingSecret',
+  'clientToken',
+  'sessionToken',
+  'uploadUrl',
+  'downloadUrl',
 ];
 
-export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`, `*.*.*.*.${key}`]);
+export const REDACT_PATHS = SENSITIVE_KEYS.flatMap((key) => [
+  key,
+  `*.${key}`,
+  `*.*.${key}`,
+  `*.*.*.${key}`,
+  `*.*.*.*.${key}`,
+]);
 
 /**
  * The process's JSON logger: one line per entry, ISO time, level as a word, sensitive keys

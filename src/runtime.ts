@@ -75,7 +75,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       // Signed requests only, with this installation's own key pair (never s3rver's well-known one).
       s3Credentials = embeddedStoreCredentials(s3Credentials, config.dataDir, logger);
       // The hosted page PUTs from the browser: the embedded store answers CORS for the page's origin.
-      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, s3Credentials, 0, [new URL(config.publicUrl).origin]);
+      const store = await startEmbeddedS3(path.join(config.dataDir, 's3'), config.s3.bucket, s3Credentials, 0, [
+        new URL(config.publicUrl).origin,
+      ]);
       stops.push(['store', store.stop]);
       s3Endpoint = store.endpoint;
     }
@@ -92,7 +94,21 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const vault = new Vault(loadMasterKey(config.identityEncryptionKey, config.dataDir, logger));
     const engine = new EnginePool({ ...config.engine, logger });
     stops.push(['engine pool', () => engine.close()]);
-    const runtime: Runtime = { config, orm, storage, jobs, vault, engine, keyCache: new KeyCache(), merchantCache: new MerchantCache(), signInThrottle: new SignInThrottle(), databaseUrl, appliedMigrations: applied, logger, stop: stopAll };
+    const runtime: Runtime = {
+      config,
+      orm,
+      storage,
+      jobs,
+      vault,
+      engine,
+      keyCache: new KeyCache(),
+      merchantCache: new MerchantCache(),
+      signInThrottle: new SignInThrottle(),
+      databaseUrl,
+      appliedMigrations: applied,
+      logger,
+      stop: stopAll,
+    };
     jobs.register(runtime);
     // Runs after the HTTP server stopped, before the database connections close: the last calls are written.
     stops.push(['request log', () => closeRequestLog(runtime)]);

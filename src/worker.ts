@@ -10,7 +10,9 @@ const logger = createLogger(logLevelOf(process.env.LOG_LEVEL));
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl) {
-    logger.fatal('npm run worker needs DATABASE_URL (and S3_ENDPOINT): workers share the operator database with the servers.');
+    logger.fatal(
+      'npm run worker needs DATABASE_URL (and S3_ENDPOINT): workers share the operator database with the servers.',
+    );
     process.exit(1);
   }
   const runtime = await startRuntime(config, { logger, workJobs: true });

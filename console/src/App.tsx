@@ -1,5 +1,16 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { AppShell, Burger, Button, Group, Loader, NavLink, SegmentedControl, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  Loader,
+  NavLink,
+  SegmentedControl,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { match, navigate, PathContext, usePath } from './router';
 import { useSession } from './session';
@@ -37,8 +48,10 @@ const SECTIONS: Section[] = [
 
 function route(path: string): { title: string; element: ReactNode } {
   let params: Record<string, string> | null;
-  if ((params = match('/console/reviews/:id', path))) return { title: 'Case', element: <CaseScreen reviewId={params.id!} /> };
-  if ((params = match('/console/verifications/:id', path))) return { title: 'Verification', element: <VerificationScreen id={params.id!} /> };
+  if ((params = match('/console/reviews/:id', path)))
+    return { title: 'Case', element: <CaseScreen reviewId={params.id!} /> };
+  if ((params = match('/console/verifications/:id', path)))
+    return { title: 'Verification', element: <VerificationScreen id={params.id!} /> };
   if (match('/console/verifications', path)) return { title: 'Verifications', element: <VerificationsScreen /> };
   if (match('/console/reporting', path)) return { title: 'Reporting', element: <ReportingScreen /> };
   if (match('/console/logs', path)) return { title: 'Logs', element: <LogsScreen /> };
@@ -68,7 +81,11 @@ export function App() {
   const visible = SECTIONS.filter((s) => !s.permission || session.can(s.permission));
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -10,7 +10,11 @@ export interface QueryState<T> {
 }
 
 /** Runs a query when its variables change (compared as JSON); `poll` re-runs it every so many ms. */
-export function useQuery<Result, Variables>(document: DocumentTypeDecoration<Result, Variables>, variables: Variables, options: { skip?: boolean; poll?: number } = {}): QueryState<Result> {
+export function useQuery<Result, Variables>(
+  document: DocumentTypeDecoration<Result, Variables>,
+  variables: Variables,
+  options: { skip?: boolean; poll?: number } = {},
+): QueryState<Result> {
   const [data, setData] = useState<Result | null>(null);
   const [error, setError] = useState<GraphqlError | null>(null);
   const [loading, setLoading] = useState(!options.skip);
@@ -27,7 +31,8 @@ export function useQuery<Result, Variables>(document: DocumentTypeDecoration<Res
         setError(null);
       }
     } catch (caught) {
-      if (mine === generation.current) setError(caught instanceof GraphqlError ? caught : new GraphqlError(String(caught), undefined));
+      if (mine === generation.current)
+        setError(caught instanceof GraphqlError ? caught : new GraphqlError(String(caught), undefined));
     } finally {
       if (mine === generation.current) setLoading(false);
     }

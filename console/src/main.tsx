@@ -20,7 +20,10 @@ const darker: Record<string, [string, string, string, string]> = {
   gray: ['#5c636a', '#495057', '#343a40', '#212529'],
 };
 const colors = Object.fromEntries(
-  Object.entries(darker).map(([name, shades]) => [name, [...DEFAULT_THEME.colors[name]!.slice(0, 6), ...shades] as unknown as MantineColorsTuple]),
+  Object.entries(darker).map(([name, shades]) => [
+    name,
+    [...DEFAULT_THEME.colors[name]!.slice(0, 6), ...shades] as unknown as MantineColorsTuple,
+  ]),
 );
 const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm', primaryShade: 7, colors });
 

@@ -40,7 +40,11 @@ export function match(pattern: string, path: string): Record<string, string> | n
   return params;
 }
 
-export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorProps & { 'aria-current'?: 'page' | undefined }) {
+export function Link({
+  to,
+  children,
+  ...rest
+}: { to: string; children: ReactNode } & AnchorProps & { 'aria-current'?: 'page' | undefined }) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();

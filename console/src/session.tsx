@@ -1,6 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { gql, setToken, whenSignedOut } from './api';
-import { SignInDocument, SignOutDocument, ViewerDocument, type Environment, type ViewerQuery } from './graphql/generated';
+import {
+  SignInDocument,
+  SignOutDocument,
+  ViewerDocument,
+  type Environment,
+  type ViewerQuery,
+} from './graphql/generated';
 
 /** Signed out after this long without a key press, click or scroll. */
 export const INACTIVITY_MS = 15 * 60_000;
@@ -61,7 +67,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!viewer) return;
     const restart = () => {
       window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => void signOut('You were signed out after 15 minutes without activity.'), INACTIVITY_MS);
+      timer.current = window.setTimeout(
+        () => void signOut('You were signed out after 15 minutes without activity.'),
+        INACTIVITY_MS,
+      );
     };
     const events = ['keydown', 'pointerdown', 'wheel', 'touchstart'] as const;
     events.forEach((e) => window.addEventListener(e, restart, { passive: true }));

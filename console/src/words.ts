@@ -38,7 +38,12 @@ export const REASON_WORDS: Record<string, string> = {
   FRAUD_NETWORK: 'The same document was presented by another person (fraud network)',
 };
 
-export const reasonInWords = (code: string) => REASON_WORDS[code] ?? code.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+export const reasonInWords = (code: string) =>
+  REASON_WORDS[code] ??
+  code
+    .toLowerCase()
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
 
 export const CHECK_WORDS: Record<string, string> = {
   document: 'Document',
@@ -88,5 +93,6 @@ export const PERMISSIONS = [
   'settings.manage',
 ] as const;
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+export const when = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 export const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 12)}…` : id);

@@ -25,7 +25,8 @@ const GATE = ['IMAGE_QUALITY', 'IMAGE_UNREADABLE'];
 const normalise = (value: string | undefined) => (value ?? '').toUpperCase().replace(/[^0-9A-Z]/g, '');
 
 /** Whether the check reported some side's zone valid (its evidence, as the service stores it). */
-export const reportedValid = (result: CheckResult): boolean => (result.evidence ?? []).some((e) => e.analysis.mrz_valid === true);
+export const reportedValid = (result: CheckResult): boolean =>
+  (result.evidence ?? []).some((e) => e.analysis.mrz_valid === true);
 
 /**
  * Grades a check result on a genuine document. Outcomes exclude each other (refused by the
@@ -39,8 +40,16 @@ export function gradeGenuine(truth: GradeTruth, result: CheckResult): Graded {
     expiry: !!read && (truth.expiry_date === null ? !read.expiry_date : read.expiry_date === truth.expiry_date),
   };
   const gate = result.reasonCodes.find((c) => GATE.includes(c));
-  const problems = [...new Set((result.evidence ?? []).flatMap((e) => (e.analysis.problems as string[] | undefined) ?? []))];
-  const outcome: Outcome = gate ? 'refused' : !read ? 'no_zone' : right.number && right.birth && right.expiry ? 'read_right' : 'misread';
+  const problems = [
+    ...new Set((result.evidence ?? []).flatMap((e) => (e.analysis.problems as string[] | undefined) ?? [])),
+  ];
+  const outcome: Outcome = gate
+    ? 'refused'
+    : !read
+      ? 'no_zone'
+      : right.number && right.birth && right.expiry
+        ? 'read_right'
+        : 'misread';
   return {
     outcome,
     refusedAs: gate ? `${gate}${problems.length ? ` (${problems.join(', ')})` : ''}` : undefined,
@@ -64,7 +73,18 @@ export interface GradedRun {
   readableDespiteGate?: boolean;
 }
 
-export const COLUMNS = ['condition', 'pictures', 'fields read right', 'refused by the gate (reason)', 'no zone read (MRZ_NOT_FOUND)', 'misread', 'genuine refused ID_INVALID', 'wrong number reported valid', 'p50 ms', 'p99 ms'];
+export const COLUMNS = [
+  'condition',
+  'pictures',
+  'fields read right',
+  'refused by the gate (reason)',
+  'no zone read (MRZ_NOT_FOUND)',
+  'misread',
+  'genuine refused ID_INVALID',
+  'wrong number reported valid',
+  'p50 ms',
+  'p99 ms',
+];
 
 const pct = (n: number, of: number) => (of === 0 ? '–' : `${Math.round((100 * n) / of)}% (${n}/${of})`);
 const ms = (v: number | null) => (v === null ? '–' : String(Math.round(v)));
@@ -82,14 +102,30 @@ export function row(label: string, runs: GradedRun[]): string[] {
   return [
     label,
     String(n),
-    pct(count((r) => r.graded.outcome === 'read_right'), n),
-    refused.length ? `${pct(refused.length, n)}: ${codes}${wouldRead ? `; ${wouldRead} readable past the gate` : ''}` : pct(0, n),
-    pct(count((r) => r.graded.outcome === 'no_zone'), n),
-    pct(count((r) => r.graded.outcome === 'misread'), n),
-    pct(count((r) => r.graded.idInvalid), n),
-    pct(count((r) => r.graded.wrongNumberValid), n),
+    pct(
+      count((r) => r.graded.outcome === 'read_right'),
+      n,
+    ),
+    refused.length
+      ? `${pct(refused.length, n)}: ${codes}${wouldRead ? `; ${wouldRead} readable past the gate` : ''}`
+      : pct(0, n),
+    pct(
+      count((r) => r.graded.outcome === 'no_zone'),
+      n,
+    ),
+    pct(
+      count((r) => r.graded.outcome === 'misread'),
+      n,
+    ),
+    pct(
+      count((r) => r.graded.idInvalid),
+      n,
+    ),
+    pct(
+      count((r) => r.graded.wrongNumberValid),
+      n,
+    ),
     ms(percentile(times, 50)),
     ms(percentile(times, 99)),
   ];
 }
-

@@ -72,7 +72,8 @@ export interface Manifest {
   excluded?: { source: Omit<Source, 'licence'>; why: string }[];
 }
 
-export const documentsDir = (): string => path.resolve(process.env.DOCUMENTS_DIR ?? path.join(process.cwd(), 'data', 'documents'));
+export const documentsDir = (): string =>
+  path.resolve(process.env.DOCUMENTS_DIR ?? path.join(process.cwd(), 'data', 'documents'));
 
 export function loadManifest(dir = documentsDir()): Manifest {
   return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -82,14 +83,25 @@ export const sha256 = (bytes: Buffer | string): string => createHash('sha256').u
 
 /** The held-out entries as the seal hashes them: their manifest JSON, in manifest order. */
 export function heldoutDigest(manifest: Manifest): string {
-  const heldout = { documents: manifest.documents.filter((d) => d.set === 'heldout'), negatives: manifest.negatives.filter((n) => n.set === 'heldout') };
+  const heldout = {
+    documents: manifest.documents.filter((d) => d.set === 'heldout'),
+    negatives: manifest.negatives.filter((n) => n.set === 'heldout'),
+  };
   return sha256(JSON.stringify(heldout));
 }
 
 /** data/documents/heldout.sha256: `<sha256>  <name>` lines (sha256sum format for the shipped files). */
 export function readSeal(dir = documentsDir()): Map<string, string> {
-  const lines = fs.readFileSync(path.join(dir, 'heldout.sha256'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
-  return new Map(lines.map((l) => { const [hash, ...name] = l.trim().split(/\s+/); return [name.join(' '), hash]; }));
+  const lines = fs
+    .readFileSync(path.join(dir, 'heldout.sha256'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'));
+  return new Map(
+    lines.map((l) => {
+      const [hash, ...name] = l.trim().split(/\s+/);
+      return [name.join(' '), hash];
+    }),
+  );
 }
 
 export type Loaded = { bytes: Buffer; from: string } | { skipped: string };
@@ -99,13 +111,24 @@ export type Loaded = { bytes: Buffer; from: string } | { skipped: string };
  * (a checkout of the source repository at the recorded commit). Bytes whose SHA-256 differs
  * from the manifest's are refused, so the truth always belongs to the picture graded.
  */
-export function loadPicture(entry: { file: string | null; source: Source; sha256: string }, dir = documentsDir(), externalDir = process.env.DOCUMENTS_EXTERNAL_DIR): Loaded {
-  const candidates = [entry.file ? path.join(dir, entry.file) : null, externalDir ? path.join(externalDir, entry.source.repo, entry.source.path) : null].filter((p): p is string => !!p);
+export function loadPicture(
+  entry: { file: string | null; source: Source; sha256: string },
+  dir = documentsDir(),
+  externalDir = process.env.DOCUMENTS_EXTERNAL_DIR,
+): Loaded {
+  const candidates = [
+    entry.file ? path.join(dir, entry.file) : null,
+    externalDir ? path.join(externalDir, entry.source.repo, entry.source.path) : null,
+  ].filter((p): p is string => !!p);
   for (const file of candidates) {
     if (!fs.existsSync(file)) continue;
     const bytes = fs.readFileSync(file);
     if (sha256(bytes) !== entry.sha256) return { skipped: `${file}: SHA-256 differs from the manifest` };
     return { bytes, from: file };
   }
-  return { skipped: entry.file ? `${entry.file} missing` : `not shipped (${entry.source.licence}); set DOCUMENTS_EXTERNAL_DIR to a folder holding ${entry.source.repo} at ${entry.source.commit.slice(0, 10)}` };
+  return {
+    skipped: entry.file
+      ? `${entry.file} missing`
+      : `not shipped (${entry.source.licence}); set DOCUMENTS_EXTERNAL_DIR to a folder holding ${entry.source.repo} at ${entry.source.commit.slice(0, 10)}`,
+  };
 }

@@ -17,16 +17,34 @@ const snapshot = { steps: [], acceptedDocumentTypes: [], policyTree: {}, expiryP
 /** The live check on one front image, as the service runs it without a pool. */
 export async function liveDocumentCheck(front: Buffer, now: Date): Promise<{ result: CheckResult; ms: number }> {
   const started = performance.now();
-  const result = await documentRunner.run({ check: { type: 'document' } as unknown as Check, snapshot, identity: {} as Identity, sandbox: null, now, images: { document_front: front } });
+  const result = await documentRunner.run({
+    check: { type: 'document' } as unknown as Check,
+    snapshot,
+    identity: {} as Identity,
+    sandbox: null,
+    now,
+    images: { document_front: front },
+  });
   return { result, ms: performance.now() - started };
 }
 
-const orientationBucket = (o: string) => (o === 'upright' ? 'upright' : o.startsWith('exif_') ? 'EXIF orientation tag' : o === 'tilted' ? 'tilted (10–30°)' : 'rotated 90/180/270');
+const orientationBucket = (o: string) =>
+  o === 'upright'
+    ? 'upright'
+    : o.startsWith('exif_')
+      ? 'EXIF orientation tag'
+      : o === 'tilted'
+        ? 'tilted (10–30°)'
+        : 'rotated 90/180/270';
 const layoutBucket = (l: string) => (l.startsWith('MRV') ? 'visa (MRV-A/B)' : l);
 
 /** The conditions a picture is counted under (one row each). */
 function conditionsOf(d: ManifestDocument): string[] {
-  return [`capture: ${d.capture}`, `orientation: ${orientationBucket(d.orientation)}`, `layout: ${layoutBucket(d.layout)}`];
+  return [
+    `capture: ${d.capture}`,
+    `orientation: ${orientationBucket(d.orientation)}`,
+    `layout: ${layoutBucket(d.layout)}`,
+  ];
 }
 
 interface PictureRun {
@@ -48,7 +66,10 @@ export interface RealSetResult {
 }
 
 /** Runs one set of the manifest through the live check and tabulates it by condition. */
-export async function evaluateRealSet(set: DocumentSet, options: { now?: Date; log?: (line: string) => void } = {}): Promise<RealSetResult> {
+export async function evaluateRealSet(
+  set: DocumentSet,
+  options: { now?: Date; log?: (line: string) => void } = {},
+): Promise<RealSetResult> {
   const now = options.now ?? new Date();
   const manifest = loadManifest();
   const runs: PictureRun[] = [];
@@ -66,12 +87,32 @@ export async function evaluateRealSet(set: DocumentSet, options: { now?: Date; l
     if (graded.outcome === 'refused') {
       const anyway = await analyseDocument({ front: picture.bytes }, { readDespiteQuality: true, now });
       const r = anyway.read;
-      readableDespiteGate = !!r && r.number === doc.truth.document_number && r.date_of_birth === doc.truth.date_of_birth && (doc.truth.expiry_date === null || r.expiry_date === doc.truth.expiry_date);
-      pastGate = r ? `${r.number ?? '–'} ${r.date_of_birth ?? '–'} ${r.expiry_date ?? '–'} (zone ${anyway.mrz_valid === true ? 'valid' : anyway.mrz_valid === false ? 'invalid' : 'absent'})` : 'nothing';
+      readableDespiteGate =
+        !!r &&
+        r.number === doc.truth.document_number &&
+        r.date_of_birth === doc.truth.date_of_birth &&
+        (doc.truth.expiry_date === null || r.expiry_date === doc.truth.expiry_date);
+      pastGate = r
+        ? `${r.number ?? '–'} ${r.date_of_birth ?? '–'} ${r.expiry_date ?? '–'} (zone ${anyway.mrz_valid === true ? 'valid' : anyway.mrz_valid === false ? 'invalid' : 'absent'})`
+        : 'nothing';
     }
-    runs.push({ doc, graded, ms: took, readableDespiteGate, pastGate, read: result.document ? `${result.document.number ?? '–'} ${result.document.date_of_birth ?? '–'} ${result.document.expiry_date ?? '–'}` : undefined, codes: result.reasonCodes });
+    runs.push({
+      doc,
+      graded,
+      ms: took,
+      readableDespiteGate,
+      pastGate,
+      read: result.document
+        ? `${result.document.number ?? '–'} ${result.document.date_of_birth ?? '–'} ${result.document.expiry_date ?? '–'}`
+        : undefined,
+      codes: result.reasonCodes,
+    });
     // Held-out progress names no picture and no outcome: its failures are not for tuning on.
-    options.log?.(set === 'heldout' ? `heldout: ${runs.length} measured` : `tuning ${doc.id}: ${graded.outcome} ${Math.round(took)} ms`);
+    options.log?.(
+      set === 'heldout'
+        ? `heldout: ${runs.length} measured`
+        : `tuning ${doc.id}: ${graded.outcome} ${Math.round(took)} ms`,
+    );
   }
   const negatives = manifest.negatives.filter((n) => n.set === set);
   let negativeRuns = 0;
@@ -96,9 +137,19 @@ export async function evaluateRealSet(set: DocumentSet, options: { now?: Date; l
     notes: [
       'Each picture goes through documentRunner.run (the live check) with the quality gate on, as a session would; "fields read right": the stored number, birth date and expiry all equal the truth.',
       `No-zone pictures (negatives): ${negativeRuns === 0 ? 'none present' : `${falseValid} of ${negativeRuns} reported a valid zone`}.`,
-      ...(skipped.length ? [`Skipped (licence forbids shipping them; set DOCUMENTS_EXTERNAL_DIR to include them): ${skipped.join(', ')}.`] : []),
+      ...(skipped.length
+        ? [
+            `Skipped (licence forbids shipping them; set DOCUMENTS_EXTERNAL_DIR to include them): ${skipped.join(', ')}.`,
+          ]
+        : []),
     ],
   };
-  const details = set === 'tuning' ? runs.map((r) => `${r.doc.id}: ${r.graded.outcome}${r.graded.refusedAs ? ` ${r.graded.refusedAs}` : ''}; read ${r.read ?? 'nothing'}${r.pastGate ? `, past the gate ${r.pastGate}` : ''}; truth ${r.doc.truth.document_number} ${r.doc.truth.date_of_birth} ${r.doc.truth.expiry_date ?? '–'}; codes ${r.codes.join(',') || 'none'}; ${Math.round(r.ms)} ms`) : [];
+  const details =
+    set === 'tuning'
+      ? runs.map(
+          (r) =>
+            `${r.doc.id}: ${r.graded.outcome}${r.graded.refusedAs ? ` ${r.graded.refusedAs}` : ''}; read ${r.read ?? 'nothing'}${r.pastGate ? `, past the gate ${r.pastGate}` : ''}; truth ${r.doc.truth.document_number} ${r.doc.truth.date_of_birth} ${r.doc.truth.expiry_date ?? '–'}; codes ${r.codes.join(',') || 'none'}; ${Math.round(r.ms)} ms`,
+        )
+      : [];
   return { table, details };
 }

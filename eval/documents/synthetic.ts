@@ -1,4 +1,8 @@
-import { ROBUSTNESS_CONDITIONS, type RobustnessCondition, robustnessCases } from '../../test/engine/corpus/robustness.js';
+import {
+  ROBUSTNESS_CONDITIONS,
+  type RobustnessCondition,
+  robustnessCases,
+} from '../../test/engine/corpus/robustness.js';
 import type { EvalTable } from '../run.js';
 import { COLUMNS, type GradedRun, gradeGenuine, row } from './grade.js';
 import { liveDocumentCheck } from './real.js';
@@ -8,7 +12,9 @@ import { liveDocumentCheck } from './real.js';
  * each capture condition, through the same live check and grading as the real pictures.
  * They say which conditions the check survives, not how accurate it is on real documents.
  */
-export async function evaluateSynthetic(options: { perCondition?: number; conditions?: string[]; log?: (line: string) => void } = {}): Promise<EvalTable> {
+export async function evaluateSynthetic(
+  options: { perCondition?: number; conditions?: string[]; log?: (line: string) => void } = {},
+): Promise<EvalTable> {
   const now = new Date();
   const conditions = ROBUSTNESS_CONDITIONS.filter((c) => !options.conditions || options.conditions.includes(c));
   const cases = robustnessCases(options.perCondition ?? 1, conditions);

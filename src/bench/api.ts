@@ -8,10 +8,21 @@ export interface ApiResponse {
 }
 
 /** `token`: an API key or a member session token, sent as a bearer token. */
-export async function call(url: string, token: string, method: 'GET' | 'POST', body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export async function call(
+  url: string,
+  token: string,
+  method: 'GET' | 'POST',
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), connection: 'close', ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      connection: 'close',
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -26,7 +37,8 @@ export async function call(url: string, token: string, method: 'GET' | 'POST', b
 
 /** Throws with the answer when `res` is not `status`. */
 export function expectStatus(res: ApiResponse, status: number, what: string): ApiResponse {
-  if (res.status !== status) throw new Error(`${what} answered ${res.status} (expected ${status}): ${JSON.stringify(res.body).slice(0, 500)}`);
+  if (res.status !== status)
+    throw new Error(`${what} answered ${res.status} (expected ${status}): ${JSON.stringify(res.body).slice(0, 500)}`);
   return res;
 }
 
@@ -49,7 +61,12 @@ export async function inParallel<T>(count: number, concurrency: number, task: (i
  * A member's GraphQL query as a load target. GraphQL reports failures in a 200, so a body
  * carrying `errors` fails the run: a page of errors must not pass for throughput.
  */
-export const graphqlTarget = (serviceUrl: string, memberToken: string, query: string, variables?: Record<string, unknown>): LoadTarget => ({
+export const graphqlTarget = (
+  serviceUrl: string,
+  memberToken: string,
+  query: string,
+  variables?: Record<string, unknown>,
+): LoadTarget => ({
   url: `${serviceUrl}/graphql`,
   method: 'POST',
   headers: { authorization: `Bearer ${memberToken}` },

@@ -24,9 +24,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function startChild(name: string, script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeFlags?: string[] }): Child {
+export function startChild(
+  name: string,
+  script: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeFlags?: string[] },
+): Child {
   const out = fs.openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], { cwd: options.cwd, env: options.env, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', out, out],
+  });
   fs.closeSync(out); // the child holds its own descriptor
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -62,7 +70,9 @@ function getStatus(url: string): Promise<number> {
 export async function waitForOk(child: Child, url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let died: string | undefined;
-  void child.exited.then(({ code, signal }) => { died = `exited with ${signal ?? `code ${code}`}`; });
+  void child.exited.then(({ code, signal }) => {
+    died = `exited with ${signal ?? `code ${code}`}`;
+  });
   while (Date.now() < deadline) {
     if (died) break;
     if ((await getStatus(url)) === 200) return;
@@ -81,7 +91,9 @@ export async function stopChild(child: Child, graceMs = 20_000): Promise<'stoppe
   if (proc.exitCode !== null || proc.signalCode !== null) return 'already exited';
   proc.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<true>((resolve) => { timer = setTimeout(() => resolve(true), graceMs); });
+  const timedOut = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), graceMs);
+  });
   const outcome = await Promise.race([child.exited.then(() => false as const), timedOut]);
   clearTimeout(timer);
   if (!outcome) return 'stopped';
@@ -91,19 +103,39 @@ export async function stopChild(child: Child, graceMs = 20_000): Promise<'stoppe
 }
 
 /** Runs a node script to completion, returning its stdout; stderr only matters when it fails. */
-export async function runNode(script: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<string> {
+export async function runNode(
+  script: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    child.on('error', (error) => { clearTimeout(timer); reject(error); });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(stdout);
-      else reject(new Error(`node ${script} ${args.join(' ')} ${signal ? `killed (${signal})` : `exited with code ${code}`}:\n${stderr.trim() || stdout.trim()}`));
+      else
+        reject(
+          new Error(
+            `node ${script} ${args.join(' ')} ${signal ? `killed (${signal})` : `exited with code ${code}`}:\n${stderr.trim() || stdout.trim()}`,
+          ),
+        );
     });
   });
 }

@@ -40,7 +40,12 @@ declare const window: any;
 declare const requestAnimationFrame: any;
 
 /** As test/support/browser.ts: the Lambda defaults that turn web security off are dropped. */
-const DROPPED = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials', '--single-process'];
+const DROPPED = [
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+  '--single-process',
+];
 
 async function launch(): Promise<Browser> {
   return puppeteer.launch({
@@ -51,11 +56,17 @@ async function launch(): Promise<Browser> {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /** The bench's Measurement for RUNS page loads; the target and its verdict (on p99) go in details. */
-function summary(times: number[], elapsedMs: number, targetMs: number, extra: Record<string, number | string> = {}): Measurement {
+function summary(
+  times: number[],
+  elapsedMs: number,
+  targetMs: number,
+  extra: Record<string, number | string> = {},
+): Measurement {
   const sorted = [...times].sort((a, b) => a - b);
   const p99 = percentile(sorted, 99);
   return {
@@ -76,7 +87,9 @@ async function shown(page: Page, what: string, wait: Promise<unknown>): Promise<
   try {
     await wait;
   } catch (error) {
-    const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500)).catch(() => '(no page)');
+    const text = await page
+      .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 1500))
+      .catch(() => '(no page)');
     throw new Error(`waited for ${what}; the page shows: ${text}`, { cause: error });
   }
 }
@@ -94,8 +107,13 @@ interface Account {
 async function seedAccount(ctx: BenchContext): Promise<Account> {
   const started = Date.now();
   const account = await ctx.bootstrap('console pages bench');
-  if (!account.ownerEmail || !account.ownerPassword) throw new Error('console pages bench: cli bootstrap --json gave no owner email and password');
-  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, account.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }), 201, 'POST /v1/verifications (template)');
+  if (!account.ownerEmail || !account.ownerPassword)
+    throw new Error('console pages bench: cli bootstrap --json gave no owner email and password');
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications`, account.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }),
+    201,
+    'POST /v1/verifications (template)',
+  );
   const templateId = created.body.id as string;
   const pool = openPool(ctx);
   try {
@@ -144,7 +162,9 @@ async function seedAccount(ctx: BenchContext): Promise<Account> {
               (select count(*)::int from checks where merchant_id = $1) as checks`,
       [account.merchantId],
     );
-    ctx.log(`  seeded ${rows[0]!.all} verifications (${rows[0]!.queued} queued for review, ${rows[0]!.checks} checks) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    ctx.log(
+      `  seeded ${rows[0]!.all} verifications (${rows[0]!.queued} queued for review, ${rows[0]!.checks} checks) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await pool.end();
   }
@@ -153,7 +173,10 @@ async function seedAccount(ctx: BenchContext): Promise<Account> {
 
 async function typeInto(page: Page, label: string, text: string) {
   const id = await page.waitForFunction(
-    (want: string) => [...document.querySelectorAll('label')].find((l: any) => l.textContent.replace('*', '').trim() === want)?.getAttribute('for'),
+    (want: string) =>
+      [...document.querySelectorAll('label')]
+        .find((l: any) => l.textContent.replace('*', '').trim() === want)
+        ?.getAttribute('for'),
     { timeout: TIMEOUT },
     label,
   );
@@ -165,7 +188,15 @@ const QUEUE_ROWS = 'table[aria-label="Review queue"] tbody a[href^="/console/rev
 
 /** The queue shows rows: at least 20 case links (a page of the queue, not a first one). */
 const queueShown = (page: Page) =>
-  shown(page, 'the review queue rows', page.waitForFunction((sel: string) => document.querySelectorAll(sel).length >= 20, { timeout: TIMEOUT, polling: 'raf' }, QUEUE_ROWS));
+  shown(
+    page,
+    'the review queue rows',
+    page.waitForFunction(
+      (sel: string) => document.querySelectorAll(sel).length >= 20,
+      { timeout: TIMEOUT, polling: 'raf' },
+      QUEUE_ROWS,
+    ),
+  );
 
 /** The case page shows its checks (the overall line and a check card) and its evidence section. */
 const caseShown = (page: Page) =>
@@ -175,7 +206,12 @@ const caseShown = (page: Page) =>
     page.waitForFunction(
       () => {
         const checks = document.querySelector('section[aria-labelledby="checks-heading"]');
-        return !!checks && checks.innerText.includes('Overall: score') && !!checks.querySelector('[aria-label$=" check"]') && !!document.querySelector('section[aria-labelledby="evidence-heading"]');
+        return (
+          !!checks &&
+          checks.innerText.includes('Overall: score') &&
+          !!checks.querySelector('[aria-label$=" check"]') &&
+          !!document.querySelector('section[aria-labelledby="evidence-heading"]')
+        );
       },
       { timeout: TIMEOUT, polling: 'raf' },
     ),
@@ -211,9 +247,23 @@ async function measureConsole(ctx: BenchContext): Promise<ConsoleFigures> {
 
     for (let run = 0; run <= RUNS; run++) {
       // From another section, so the queue is fetched and drawn anew.
-      await (await page.waitForSelector('nav[aria-label="Sections"] a[href="/console/verifications"]', { visible: true, timeout: TIMEOUT }))!.click();
-      await shown(page, 'the Verifications screen', page.waitForFunction((sel: string) => !document.querySelector(sel) && location.pathname === '/console/verifications', { timeout: TIMEOUT }, QUEUE_ROWS));
-      const reviews = await page.waitForSelector('nav[aria-label="Sections"] a[href="/console/reviews"]', { visible: true, timeout: TIMEOUT });
+      await (await page.waitForSelector('nav[aria-label="Sections"] a[href="/console/verifications"]', {
+        visible: true,
+        timeout: TIMEOUT,
+      }))!.click();
+      await shown(
+        page,
+        'the Verifications screen',
+        page.waitForFunction(
+          (sel: string) => !document.querySelector(sel) && location.pathname === '/console/verifications',
+          { timeout: TIMEOUT },
+          QUEUE_ROWS,
+        ),
+      );
+      const reviews = await page.waitForSelector('nav[aria-label="Sections"] a[href="/console/reviews"]', {
+        visible: true,
+        timeout: TIMEOUT,
+      });
       t0 = performance.now();
       await reviews!.click();
       await queueShown(page);
@@ -239,7 +289,10 @@ async function measureConsole(ctx: BenchContext): Promise<ConsoleFigures> {
     await browser.close();
   }
   return {
-    queue: summary(queueMs, queueElapsed, CONSOLE_TARGET_MS, { signInToQueueMs: round(signInMs[0]!), verifications: VERIFICATIONS }),
+    queue: summary(queueMs, queueElapsed, CONSOLE_TARGET_MS, {
+      signInToQueueMs: round(signInMs[0]!),
+      verifications: VERIFICATIONS,
+    }),
     caseMeasurement: summary(caseMs, caseElapsed, CONSOLE_TARGET_MS, { verifications: VERIFICATIONS }),
   };
 }
@@ -254,7 +307,11 @@ async function measureHosted(ctx: BenchContext): Promise<Measurement> {
   // One new verification per run (and one for the unmeasured first run): each load is an applicant's first.
   const urls: string[] = [];
   for (let i = 0; i <= RUNS; i++) {
-    const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', {}), 201, 'POST /v1/verifications (hosted page)');
+    const created = expectStatus(
+      await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', {}),
+      201,
+      'POST /v1/verifications (hosted page)',
+    );
     const link = new URL(created.body.hosted_verify_url as string);
     urls.push(`${ctx.serviceUrl}${link.pathname}${link.hash}`);
   }
@@ -286,10 +343,16 @@ async function measureHosted(ctx: BenchContext): Promise<Measurement> {
         });
         const started = performance.now();
         await page.goto(urls[run]!, { waitUntil: 'domcontentloaded', timeout: TIMEOUT });
-        const handle = await page.waitForFunction(() => window.__consentShownAt, { timeout: TIMEOUT }).catch(async (error: Error) => {
-          const text = await page.evaluate(() => document.body?.innerText.replace(/\s+/g, ' ').slice(0, 400)).catch(() => '(no page)');
-          throw new Error(`hosted page bench: waited for the consent heading; the page shows: ${text}`, { cause: error });
-        });
+        const handle = await page
+          .waitForFunction(() => window.__consentShownAt, { timeout: TIMEOUT })
+          .catch(async (error: Error) => {
+            const text = await page
+              .evaluate(() => document.body?.innerText.replace(/\s+/g, ' ').slice(0, 400))
+              .catch(() => '(no page)');
+            throw new Error(`hosted page bench: waited for the consent heading; the page shows: ${text}`, {
+              cause: error,
+            });
+          });
         // The page's clock starts at the navigation's start.
         const ms = (await handle.jsonValue()) as number;
         if (run > 0) {

@@ -27,14 +27,25 @@ export interface CreateTemplate {
   metadata: string;
   sandbox: string | null;
   identity: string | null;
-  checks: { position: number; type: string; required: boolean; sensitivity: number | null; threshold: number | null; config: string }[];
+  checks: {
+    position: number;
+    type: string;
+    required: boolean;
+    sensitivity: number | null;
+    threshold: number | null;
+    config: string;
+  }[];
   /** The service's 201 body, stored as the idempotency row's response. */
   responseBody: string;
   ttlSeconds: number;
 }
 
 /** Reads what the service wrote for `verificationId`, the created response to store beside it. */
-export async function readTemplate(client: pg.PoolClient, verificationId: string, responseBody: unknown): Promise<CreateTemplate> {
+export async function readTemplate(
+  client: pg.PoolClient,
+  verificationId: string,
+  responseBody: unknown,
+): Promise<CreateTemplate> {
   const v = await client.query(
     `select merchant_id, mode, flow_id, api_key_id, flow_snapshot::text, locale, metadata::text, sandbox::text, identity,
             extract(epoch from expires_at - created_at)::int as ttl
@@ -43,7 +54,10 @@ export async function readTemplate(client: pg.PoolClient, verificationId: string
   );
   const row = v.rows[0];
   if (!row) throw new Error(`create ceiling: template verification ${verificationId} not found`);
-  const checks = await client.query(`select position, type, required, sensitivity, threshold, config::text from checks where verification_id = $1 order by position`, [verificationId]);
+  const checks = await client.query(
+    `select position, type, required, sensitivity, threshold, config::text from checks where verification_id = $1 order by position`,
+    [verificationId],
+  );
   return {
     merchantId: row.merchant_id,
     mode: row.mode,
@@ -64,11 +78,30 @@ const hex = () => randomBytes(32).toString('hex');
 
 /** `insert ... values ($1..$n), ($n+1..)` for `rows` rows of `width` parameters, with per-column casts. */
 function multiRow(head: string, rows: number, casts: string[]): string {
-  const groups = Array.from({ length: rows }, (_, r) => `(${casts.map((cast, c) => `$${r * casts.length + c + 1}${cast}`).join(', ')})`);
+  const groups = Array.from(
+    { length: rows },
+    (_, r) => `(${casts.map((cast, c) => `$${r * casts.length + c + 1}${cast}`).join(', ')})`,
+  );
   return `${head} values ${groups.join(', ')}`;
 }
 
-const CHECK_COLUMNS = ['', '', '', '', '', '', '::int', '', '::boolean', '::float8', '::float8', '::jsonb', '', '', '::text[]'];
+const CHECK_COLUMNS = [
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '::int',
+  '',
+  '::boolean',
+  '::float8',
+  '::float8',
+  '::jsonb',
+  '',
+  '',
+  '::text[]',
+];
 const EVENT_COLUMNS = ['', '', '', '', '', '', '', '::uuid', '::jsonb', '::boolean'];
 
 /** The statements of one create, built once for the template's number of checks. */
@@ -86,14 +119,29 @@ export function createStatements(t: CreateTemplate) {
           CHECK_COLUMNS,
         )
       : null,
-    events: multiRow(`insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)`, 2, EVENT_COLUMNS),
+    events: multiRow(
+      `insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)`,
+      2,
+      EVENT_COLUMNS,
+    ),
   };
 }
 
 export type CreateStatements = ReturnType<typeof createStatements>;
 
 const eventPayload = (id: string, flowId: string, sequence: number) =>
-  JSON.stringify({ verification: { id, status: 'pending', verdict: null, decline_type: null, reason_codes: [], changeReason: null, flow: flowId, sequence } });
+  JSON.stringify({
+    verification: {
+      id,
+      status: 'pending',
+      verdict: null,
+      decline_type: null,
+      reason_codes: [],
+      changeReason: null,
+      flow: flowId,
+      sequence,
+    },
+  });
 
 /** One create: idempotency row, verification, its checks, verification.created and verification.pending. */
 export async function insertCreate(client: pg.PoolClient, t: CreateTemplate, sql: CreateStatements): Promise<void> {
@@ -104,18 +152,66 @@ export async function insertCreate(client: pg.PoolClient, t: CreateTemplate, sql
   try {
     await client.query(sql.idempotency, [t.apiKeyId, `${PREFIX.key}${randomBase62(24)}`, hex(), t.responseBody, now]);
     await client.query(sql.verification, [
-      id, m, now, mode, t.flowId, t.flowSnapshot, createHash('sha256').update(randomBytes(30)).digest('hex'), t.locale, t.metadata,
-      new Date(now.getTime() + t.ttlSeconds * 1000), t.sandbox, t.apiKeyId, t.identity, hex(),
+      id,
+      m,
+      now,
+      mode,
+      t.flowId,
+      t.flowSnapshot,
+      createHash('sha256').update(randomBytes(30)).digest('hex'),
+      t.locale,
+      t.metadata,
+      new Date(now.getTime() + t.ttlSeconds * 1000),
+      t.sandbox,
+      t.apiKeyId,
+      t.identity,
+      hex(),
     ]);
     if (sql.checks) {
       const params = t.checks.flatMap((c) => [
-        `${PREFIX.check}${randomBase62(15)}`, m, now, mode, now, id, c.position, c.type, c.required, c.sensitivity, c.threshold, c.config, 'pending', 'standard', [],
+        `${PREFIX.check}${randomBase62(15)}`,
+        m,
+        now,
+        mode,
+        now,
+        id,
+        c.position,
+        c.type,
+        c.required,
+        c.sensitivity,
+        c.threshold,
+        c.config,
+        'pending',
+        'standard',
+        [],
       ]);
       await client.query(sql.checks, params);
     }
     await client.query(sql.events, [
-      ...[`${PREFIX.event}${randomBase62(15)}`, m, now, mode, now, 'verification.created', id, t.apiKeyId, eventPayload(id, t.flowId, 1), false],
-      ...[`${PREFIX.event}${randomBase62(15)}`, m, now, mode, now, 'verification.pending', id, t.apiKeyId, eventPayload(id, t.flowId, 2), false],
+      ...[
+        `${PREFIX.event}${randomBase62(15)}`,
+        m,
+        now,
+        mode,
+        now,
+        'verification.created',
+        id,
+        t.apiKeyId,
+        eventPayload(id, t.flowId, 1),
+        false,
+      ],
+      ...[
+        `${PREFIX.event}${randomBase62(15)}`,
+        m,
+        now,
+        mode,
+        now,
+        'verification.pending',
+        id,
+        t.apiKeyId,
+        eventPayload(id, t.flowId, 2),
+        false,
+      ],
     ]);
     await client.query('commit');
   } catch (error) {

@@ -16,7 +16,10 @@ export const dataDir = fileURLToPath(new URL('../../.data/bench/', import.meta.u
 /** The service's embedded PostgreSQL: started under DATA_DIR, its port and password in pg-state.json. */
 export function databaseUrl(): string {
   if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'pg-state.json'), 'utf8')) as { port: number; password: string };
+  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'pg-state.json'), 'utf8')) as {
+    port: number;
+    password: string;
+  };
   return `postgresql://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${state.port}/idv`;
 }
 
@@ -44,7 +47,8 @@ export async function closePools(): Promise<void> {
   await Promise.all([...open].map((pool) => pool.end().catch(() => undefined)));
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /**

@@ -27,7 +27,10 @@ async function deadUrl(): Promise<string> {
 
 async function createWithBacklog(ctx: BenchContext): Promise<Measurement> {
   const other = await ctx.bootstrap(`dead-endpoint-${RUN}`);
-  const created = await call(`${ctx.serviceUrl}/v1/webhooks`, other.sandboxKey, 'POST', { url: await deadUrl(), events: ['verification.tag_added'] });
+  const created = await call(`${ctx.serviceUrl}/v1/webhooks`, other.sandboxKey, 'POST', {
+    url: await deadUrl(),
+    events: ['verification.tag_added'],
+  });
   expectStatus(created, 201, 'POST /v1/webhooks (dead endpoint; run with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)');
   const endpointId = created.body.id as string;
   const pool = openPool(ctx);
@@ -43,22 +46,42 @@ async function createWithBacklog(ctx: BenchContext): Promise<Measurement> {
       [BACKLOG, RUN, endpointId],
     );
     ctx.log(`  ${BACKLOG} due deliveries (and their jobs) to a dead endpoint of another account`);
-    return await ctx.measure({ url: `${ctx.serviceUrl}/v1/verifications`, method: 'POST', headers: { authorization: `Bearer ${ctx.sandboxKey}` }, perRequest: pendingCreate });
+    return await ctx.measure({
+      url: `${ctx.serviceUrl}/v1/verifications`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.sandboxKey}` },
+      perRequest: pendingCreate,
+    });
   } finally {
     // Later scenarios measure without the backlog.
-    await pool.query(`delete from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' like $1`, [`del_dead${RUN}%`]);
+    await pool.query(`delete from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' like $1`, [
+      `del_dead${RUN}%`,
+    ]);
     await pool.query(`update webhook_endpoints set deleted_at = now() where id = $1`, [endpointId]);
     await pool.end();
   }
 }
 
 export const deadEndpointScenarios: Scenario[] = [
-  { name: 'verifications-create-dead-endpoint', label: `service POST /v1/verifications, ${BACKLOG} due deliveries to a dead endpoint`, run: createWithBacklog },
+  {
+    name: 'verifications-create-dead-endpoint',
+    label: `service POST /v1/verifications, ${BACKLOG} due deliveries to a dead endpoint`,
+    run: createWithBacklog,
+  },
 ];
 
 export const deadEndpointComparisons: Comparison[] = [
   // Create keeps its ratio to the raw-pg ceiling while a dead endpoint's backlog is worked.
-  { name: 'create-dead-endpoint/sql-ceiling', numerator: 'verifications-create-dead-endpoint', denominator: 'verifications-create-sql', target: 0.5 },
+  {
+    name: 'create-dead-endpoint/sql-ceiling',
+    numerator: 'verifications-create-dead-endpoint',
+    denominator: 'verifications-create-sql',
+    target: 0.5,
+  },
   // Context: the same create without the backlog.
-  { name: 'create-dead-endpoint/create', numerator: 'verifications-create-dead-endpoint', denominator: 'verifications-create' },
+  {
+    name: 'create-dead-endpoint/create',
+    numerator: 'verifications-create-dead-endpoint',
+    denominator: 'verifications-create',
+  },
 ];

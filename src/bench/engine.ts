@@ -22,7 +22,28 @@ const PROBE_RATE = 20;
 const int = (name: string, fallback: number) => Math.max(1, Number(process.env[name]) || fallback);
 
 /** One synthetic passport holder per face (the same face always carries the same identity, so no fraud network forms). */
-const SURNAMES = ['NOVAK', 'SILVA', 'HANSEN', 'KOWALSKI', 'MURPHY', 'ROSSI', 'DUBOIS', 'MEYER', 'JANSEN', 'LARSEN', 'PETROV', 'OKAFOR', 'TANAKA', 'MORENO', 'LINDQVIST', 'FISCHER', 'COSTA', 'BERG', 'KELLY', 'WALSH'];
+const SURNAMES = [
+  'NOVAK',
+  'SILVA',
+  'HANSEN',
+  'KOWALSKI',
+  'MURPHY',
+  'ROSSI',
+  'DUBOIS',
+  'MEYER',
+  'JANSEN',
+  'LARSEN',
+  'PETROV',
+  'OKAFOR',
+  'TANAKA',
+  'MORENO',
+  'LINDQVIST',
+  'FISCHER',
+  'COSTA',
+  'BERG',
+  'KELLY',
+  'WALSH',
+];
 const GIVEN = ['ANNA', 'MARIA', 'ELENA', 'SOFIA', 'LAURA', 'NORA', 'CLARA', 'EVA', 'IRIS', 'LENA'];
 const holderFor = (i: number) => ({
   lastName: SURNAMES[i % SURNAMES.length]!,
@@ -44,8 +65,13 @@ interface Renderer {
 
 async function renderer(): Promise<Renderer> {
   const { tsImport } = await import('tsx/esm/api');
-  const from = (file: string) => tsImport(new URL(`../../test/engine/corpus/${file}`, import.meta.url).href, import.meta.url);
-  const [render, documents, conditions] = await Promise.all([from('render.ts'), from('documents.ts'), from('conditions.ts')]);
+  const from = (file: string) =>
+    tsImport(new URL(`../../test/engine/corpus/${file}`, import.meta.url).href, import.meta.url);
+  const [render, documents, conditions] = await Promise.all([
+    from('render.ts'),
+    from('documents.ts'),
+    from('conditions.ts'),
+  ]);
   return { passportPage: render.passportPage, td3: documents.td3, applyCondition: conditions.applyCondition };
 }
 
@@ -62,7 +88,10 @@ async function buildImages(): Promise<SessionImages[]> {
     const r = await renderer();
     return Promise.all(
       people.map(async (p, i) => ({
-        document: await r.applyCondition(await withPortrait(await r.passportPage(holderFor(i), r.td3(holderFor(i))), p.portrait), 'photo'),
+        document: await r.applyCondition(
+          await withPortrait(await r.passportPage(holderFor(i), r.td3(holderFor(i))), p.portrait),
+          'photo',
+        ),
         selfie: await variant(p.portrait, 'tight_crop'),
       })),
     );
@@ -71,17 +100,48 @@ async function buildImages(): Promise<SessionImages[]> {
   }
 }
 
-async function upload(ctx: BenchContext, key: string, id: string, body: Record<string, unknown>, bytes: Buffer): Promise<void> {
-  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads`, key, 'POST', { content_type: 'image/jpeg', ...body }), 201, 'POST uploads');
-  const put = await fetch(created.body.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'image/jpeg' } });
+async function upload(
+  ctx: BenchContext,
+  key: string,
+  id: string,
+  body: Record<string, unknown>,
+  bytes: Buffer,
+): Promise<void> {
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads`, key, 'POST', {
+      content_type: 'image/jpeg',
+      ...body,
+    }),
+    201,
+    'POST uploads',
+  );
+  const put = await fetch(created.body.upload_url, {
+    method: 'PUT',
+    body: new Uint8Array(bytes),
+    headers: { 'content-type': 'image/jpeg' },
+  });
   if (put.status !== 200) throw new Error(`engine bench: upload PUT answered ${put.status}`);
   await put.arrayBuffer();
-  expectStatus(await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads/${created.body.upload_id}/complete`, key, 'POST'), 200, 'POST uploads/complete');
+  expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications/${id}/uploads/${created.body.upload_id}/complete`, key, 'POST'),
+    200,
+    'POST uploads/complete',
+  );
 }
 
 /** One session from creation to verdict; returns submit-to-verdict milliseconds and the status. */
-async function oneSession(ctx: BenchContext, key: string, images: SessionImages): Promise<{ ms: number; status: string; reasons: string[] }> {
-  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, key, 'POST', { checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }] }), 201, 'POST /v1/verifications (live)');
+async function oneSession(
+  ctx: BenchContext,
+  key: string,
+  images: SessionImages,
+): Promise<{ ms: number; status: string; reasons: string[] }> {
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications`, key, 'POST', {
+      checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }],
+    }),
+    201,
+    'POST /v1/verifications (live)',
+  );
   const id = created.body.id as string;
   await upload(ctx, key, id, { kind: 'document', side: 'front' }, images.document);
   await upload(ctx, key, id, { kind: 'selfie' }, images.selfie);
@@ -89,7 +149,9 @@ async function oneSession(ctx: BenchContext, key: string, images: SessionImages)
   for (;;) {
     const res = await call(`${ctx.serviceUrl}/v1/verifications/${id}`, key, 'GET');
     if (['approved', 'rejected', 'manual_review', 'expired'].includes(res.body?.status)) {
-      const reasons = (res.body.checks as { type: string; reason_codes: string[] }[]).flatMap((c) => c.reason_codes.map((code) => `${c.type}:${code}`));
+      const reasons = (res.body.checks as { type: string; reason_codes: string[] }[]).flatMap((c) =>
+        c.reason_codes.map((code) => `${c.type}:${code}`),
+      );
       return { ms: performance.now() - submitted, status: res.body.status, reasons };
     }
     if (performance.now() - submitted > 600_000) throw new Error(`engine bench: ${id} did not settle in 10 minutes`);
@@ -102,22 +164,29 @@ async function probe(ctx: BenchContext, stop: { done: boolean } | number): Promi
   const latencies: number[] = [];
   const inFlight: Promise<void>[] = [];
   const end = typeof stop === 'number' ? performance.now() + stop * 1000 : Infinity;
-  for (let next = performance.now(); typeof stop === 'number' ? performance.now() < end : !stop.done; next += 1000 / PROBE_RATE) {
+  for (
+    let next = performance.now();
+    typeof stop === 'number' ? performance.now() < end : !stop.done;
+    next += 1000 / PROBE_RATE
+  ) {
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
     const sent = performance.now();
     inFlight.push(
-      fetch(`${ctx.serviceUrl}/v1/merchant`, { headers: { authorization: `Bearer ${ctx.sandboxKey}` } }).then(async (res) => {
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`engine bench probe: GET /v1/merchant answered ${res.status}`);
-        latencies.push(performance.now() - sent);
-      }),
+      fetch(`${ctx.serviceUrl}/v1/merchant`, { headers: { authorization: `Bearer ${ctx.sandboxKey}` } }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`engine bench probe: GET /v1/merchant answered ${res.status}`);
+          latencies.push(performance.now() - sent);
+        },
+      ),
     );
   }
   await Promise.all(inFlight);
   return latencies;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 interface SessionRun {
@@ -129,9 +198,15 @@ interface SessionRun {
 }
 
 /** Keeps `inFlight` sessions running until `seconds` have passed; each corpus face is used once per account. */
-async function driveSessions(ctx: BenchContext, images: SessionImages[], inFlight: number, seconds: number): Promise<SessionRun> {
+async function driveSessions(
+  ctx: BenchContext,
+  images: SessionImages[],
+  inFlight: number,
+  seconds: number,
+): Promise<SessionRun> {
   const accounts: Promise<string>[] = [];
-  const keyFor = (n: number) => (accounts[n] ??= ctx.bootstrap(`bench-engine-${Date.now()}-${n}`).then((a) => a.liveKey));
+  const keyFor = (n: number) =>
+    (accounts[n] ??= ctx.bootstrap(`bench-engine-${Date.now()}-${n}`).then((a) => a.liveKey));
   await Promise.all([keyFor(0), keyFor(1)]);
   const run: SessionRun = { durations: [], statuses: {}, reasons: {}, seconds: 0 };
   const started = performance.now();
@@ -154,7 +229,9 @@ async function driveSessions(ctx: BenchContext, images: SessionImages[], inFligh
 }
 
 /** The engine's own time per check, one at a time in this process (median of a few): what a session costs before any queueing. */
-async function engineTimes(images: SessionImages[]): Promise<{ documentMs: number; faceMatchMs: number; livenessMs: number }> {
+async function engineTimes(
+  images: SessionImages[],
+): Promise<{ documentMs: number; faceMatchMs: number; livenessMs: number }> {
   const pool = new EnginePool({ concurrency: 1, timeoutMs: 300_000 });
   const time = async (n: number, task: (i: number) => Promise<unknown>) => {
     await task(0); // warm-up: model and language data loading is not a check's cost
@@ -169,7 +246,9 @@ async function engineTimes(images: SessionImages[]): Promise<{ documentMs: numbe
   try {
     return {
       documentMs: await time(5, (i) => analyseDocument({ front: images[i]!.document })),
-      faceMatchMs: await time(7, (i) => pool.run('face.match', { document: images[i]!.document, selfie: images[i]!.selfie })),
+      faceMatchMs: await time(7, (i) =>
+        pool.run('face.match', { document: images[i]!.document, selfie: images[i]!.selfie }),
+      ),
       livenessMs: await time(7, (i) => pool.run('face.liveness', { frames: [images[i]!.selfie] })),
     };
   } finally {
@@ -186,7 +265,9 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
   // Warm-up, not timed: the service's pool threads load their models and OCR data on their first analysis.
   ctx.log(`  ${images.length} applicants; one warm-up session (models load in the service's pool)...`);
   const warm = await oneSession(ctx, (await ctx.bootstrap(`bench-engine-warm-${Date.now()}`)).liveKey, images[0]!);
-  ctx.log(`  warm-up session: ${warm.status} in ${Math.round(warm.ms)} ms; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`);
+  ctx.log(
+    `  warm-up session: ${warm.status} in ${Math.round(warm.ms)} ms; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`,
+  );
   const idle = await probe(ctx, 10);
   ctx.log(`  ${inFlight} live sessions in flight for ${seconds} s, the probe running alongside...`);
   const stop = { done: false };
@@ -201,8 +282,14 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
     submitToVerdictP50Ms: Math.round(pct(sessions.durations, 50)),
     submitToVerdictP99Ms: Math.round(pct(sessions.durations, 99)),
     sessionsPerMinute: r1((60 * sessions.durations.length) / sessions.seconds),
-    verdicts: Object.entries(sessions.statuses).map(([s, n]) => `${s} ${n}`).join(', '),
-    reasons: Object.entries(sessions.reasons).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ') || 'none',
+    verdicts: Object.entries(sessions.statuses)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', '),
+    reasons:
+      Object.entries(sessions.reasons)
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${r} ${n}`)
+        .join(', ') || 'none',
     idleGetP50Ms: r1(pct(idle, 50)),
     idleGetP99Ms: r1(pct(idle, 99)),
     loadedGetP50Ms: r1(pct(busy, 50)),
@@ -233,5 +320,9 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
 }
 
 export const engineScenarios: Scenario[] = [
-  { name: 'engine-sessions', label: `GET /v1/merchant at ${PROBE_RATE}/s during live engine sessions`, run: runEngineSessions },
+  {
+    name: 'engine-sessions',
+    label: `GET /v1/merchant at ${PROBE_RATE}/s during live engine sessions`,
+    run: runEngineSessions,
+  },
 ];

@@ -44,7 +44,9 @@ function faces(seed: number): () => number[] {
   const basis = Array.from({ length: SUBSPACE }, () => unit(Array.from({ length: DIMS }, shapeGauss)));
   return () => {
     const w = Array.from({ length: SUBSPACE }, gauss);
-    return unit(CENTER.map((m, i) => m + (spread / Math.sqrt(SUBSPACE)) * basis.reduce((s, b, k) => s + w[k]! * b[i]!, 0)));
+    return unit(
+      CENTER.map((m, i) => m + (spread / Math.sqrt(SUBSPACE)) * basis.reduce((s, b, k) => s + w[k]! * b[i]!, 0)),
+    );
   };
 }
 
@@ -61,7 +63,7 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
   await pool.query(`delete from fraud_signals where id like '${PREFIX}%'`);
   const next = faces(7);
   let twin: number[] = [];
-  for (let done = 0; done < STORED; ) {
+  for (let done = 0; done < STORED;) {
     const rows = Math.min(5000, STORED - done);
     const ids: string[] = [];
     const embeddings: string[] = [];
@@ -86,16 +88,29 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
   const probes = Array.from({ length: 200 }, () => probe());
   // The near copy of a stored face (a second photo of it) must be found before anything is timed.
   const copy = unit(twin.map((x, i) => x + 0.01 * Math.sin(i)));
-  const found = await pool.query(`select s.id from fraud_signals s where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
-       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5`, faceSearchParams('live', copy, 'none'));
-  if (!found.rows.some((r: { id: string }) => r.id === `${PREFIX}12345`)) throw new Error('face network bench: the near copy of a stored face was not found');
-  const counted = await pool.query(`select count(*)::int as n from fraud_signals where kind = 'face' and face_buckets && $1::int[] and mode = 'live'`, [faceBuckets(probes[0]!)]);
+  const found = await pool.query(
+    `select s.id from fraud_signals s where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
+       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5`,
+    faceSearchParams('live', copy, 'none'),
+  );
+  if (!found.rows.some((r: { id: string }) => r.id === `${PREFIX}12345`))
+    throw new Error('face network bench: the near copy of a stored face was not found');
+  const counted = await pool.query(
+    `select count(*)::int as n from fraud_signals where kind = 'face' and face_buckets && $1::int[] and mode = 'live'`,
+    [faceBuckets(probes[0]!)],
+  );
   const plan = await pool.query(`explain analyze ${FACE_SEARCH_SQL}`, faceSearchParams('live', probes[0]!, 'none'));
   const planText = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join(' | ');
-  if (!/fraud_signals_face_buckets_index/.test(planText)) throw new Error(`face network bench: the search does not use the index: ${planText}`);
+  if (!/fraud_signals_face_buckets_index/.test(planText))
+    throw new Error(`face network bench: the search does not use the index: ${planText}`);
   const full = Date.now();
-  await pool.query(`select count(*) from fraud_signals s where s.kind = 'face' and s.mode = 'live' and (select sum(a * b) from unnest(s.embedding, $1::real[]) as t(a, b)) >= $2`, [probes[0], FACE_NETWORK_SIMILARITY]);
-  ctx.log(`  one probe shares a bucket with ${counted.rows[0].n} of ${STORED} faces; the index is used (${planText.match(/Execution Time: [0-9.]+ ms/)?.[0] ?? ''}); a full scan without it takes ${Date.now() - full} ms`);
+  await pool.query(
+    `select count(*) from fraud_signals s where s.kind = 'face' and s.mode = 'live' and (select sum(a * b) from unnest(s.embedding, $1::real[]) as t(a, b)) >= $2`,
+    [probes[0], FACE_NETWORK_SIMILARITY],
+  );
+  ctx.log(
+    `  one probe shares a bucket with ${counted.rows[0].n} of ${STORED} faces; the index is used (${planText.match(/Execution Time: [0-9.]+ ms/)?.[0] ?? ''}); a full scan without it takes ${Date.now() - full} ms`,
+  );
   return { pool, probes, candidates: counted.rows[0].n, plan: planText };
 }
 

@@ -23,10 +23,22 @@ const ORDINARY = [Buffer.from(JSON.stringify({ query: '{ viewer { environments }
 
 function post(url: string, body: Buffer, token: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(`${url}/graphql`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length), authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      `${url}/graphql`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
@@ -48,7 +60,10 @@ async function healthzWhileSending(ctx: BenchContext, bodies: Buffer[], expected
   try {
     const measured = await ctx.measure({ url: `${ctx.serviceUrl}/healthz` });
     const sent = [...statuses.values()].reduce((a, b) => a + b, 0);
-    if (statuses.size !== 1 || !statuses.has(expected)) throw new Error(`GraphQL senders expected ${expected} every time, got ${JSON.stringify(Object.fromEntries(statuses))}`);
+    if (statuses.size !== 1 || !statuses.has(expected))
+      throw new Error(
+        `GraphQL senders expected ${expected} every time, got ${JSON.stringify(Object.fromEntries(statuses))}`,
+      );
     return { ...measured, details: { ...measured.details, documents_sent: sent, sender_status: expected } };
   } finally {
     stop = true;
@@ -57,11 +72,24 @@ async function healthzWhileSending(ctx: BenchContext, bodies: Buffer[], expected
 }
 
 export const graphqlAbuseScenarios: Scenario[] = [
-  { name: 'healthz-graphql-ordinary', label: `service GET /healthz, ${SENDERS} senders of an ordinary GraphQL document every ${EVERY_MS} ms`, run: (ctx) => healthzWhileSending(ctx, ORDINARY, 200) },
-  { name: 'healthz-graphql-abusive', label: `service GET /healthz, ${SENDERS} senders of abusive GraphQL documents every ${EVERY_MS} ms`, run: (ctx) => healthzWhileSending(ctx, ABUSIVE, 400) },
+  {
+    name: 'healthz-graphql-ordinary',
+    label: `service GET /healthz, ${SENDERS} senders of an ordinary GraphQL document every ${EVERY_MS} ms`,
+    run: (ctx) => healthzWhileSending(ctx, ORDINARY, 200),
+  },
+  {
+    name: 'healthz-graphql-abusive',
+    label: `service GET /healthz, ${SENDERS} senders of abusive GraphQL documents every ${EVERY_MS} ms`,
+    run: (ctx) => healthzWhileSending(ctx, ABUSIVE, 400),
+  },
 ];
 
 export const graphqlAbuseComparisons: Comparison[] = [
   // Abusive documents are refused before they cost: /healthz keeps at least half its throughput (its p99 is in the table beside it).
-  { name: 'healthz under abusive/ordinary GraphQL', numerator: 'healthz-graphql-abusive', denominator: 'healthz-graphql-ordinary', target: 0.5 },
+  {
+    name: 'healthz under abusive/ordinary GraphQL',
+    numerator: 'healthz-graphql-abusive',
+    denominator: 'healthz-graphql-ordinary',
+    target: 0.5,
+  },
 ];

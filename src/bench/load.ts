@@ -87,7 +87,11 @@ export async function measure(target: LoadTarget, settings: LoadSettings): Promi
  * their total duration, p50 the request-weighted mean of the slices' p50, p99 and max the
  * worst slice's (conservative). The same checks as `measure` apply to every slice.
  */
-export async function measureInterleaved(targets: LoadTarget[], settings: LoadSettings, rounds: number): Promise<Measurement[]> {
+export async function measureInterleaved(
+  targets: LoadTarget[],
+  settings: LoadSettings,
+  rounds: number,
+): Promise<Measurement[]> {
   const bases = targets.map((target) => options(target, settings));
   if (settings.warmupSeconds > 0) {
     for (const [i, target] of targets.entries()) {
@@ -139,14 +143,18 @@ function assertClean(target: LoadTarget, result: Result, phase: string): void {
   const unexpected = Object.entries(result.statusCodeStats).filter(([code]) => !isExpected(target, code));
   if (unexpected.length) {
     const count = unexpected.reduce((sum, [, s]) => sum + s.count, 0);
-    problems.push(`${count} responses other than ${wanted} (${unexpected.map(([code, s]) => `${code}×${s.count}`).join(', ')})`);
+    problems.push(
+      `${count} responses other than ${wanted} (${unexpected.map(([code, s]) => `${code}×${s.count}`).join(', ')})`,
+    );
   }
   if (result.mismatches) problems.push(`${result.mismatches} response bodies rejected by verifyBody`);
   if (result.errors) problems.push(`${result.errors} socket errors (${result.timeouts} timeouts)`);
   const total = result['2xx'] + result.non2xx;
   if (succeeded(target, result) === 0 && !problems.length) problems.push('no responses at all');
   if (problems.length) {
-    throw new LoadError(`${target.method ?? 'GET'} ${target.url} ${phase}: ${problems.join('; ')} out of ${total} responses`);
+    throw new LoadError(
+      `${target.method ?? 'GET'} ${target.url} ${phase}: ${problems.join('; ')} out of ${total} responses`,
+    );
   }
 }
 

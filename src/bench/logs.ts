@@ -34,7 +34,10 @@ function seedRequestLogs(ctx: BenchContext): Promise<void> {
   seededLogs ??= (async () => {
     const pool = openPool(ctx);
     try {
-      const { rows } = await pool.query<{ id: string; name: string }>(`select id, name from api_keys where merchant_id = $1 and mode = 'sandbox' limit 1`, [ctx.merchantId]);
+      const { rows } = await pool.query<{ id: string; name: string }>(
+        `select id, name from api_keys where merchant_id = $1 and mode = 'sandbox' limit 1`,
+        [ctx.merchantId],
+      );
       const key = rows[0]!;
       await pool.query(
         `insert into request_logs (id, merchant_id, mode, api_key_id, key_name, method, route, status, duration_ms, request_id, ip, created_at)
@@ -56,7 +59,11 @@ function seedRequestLogs(ctx: BenchContext): Promise<void> {
 /** 5,100 verifications copied from one made through the API, so the export reaches its cap. */
 function seedVerifications(ctx: BenchContext): Promise<void> {
   seededExport ??= (async () => {
-    const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { sandbox: { outcome: 'pending' } }), 201, 'POST /v1/verifications (export template)');
+    const created = expectStatus(
+      await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { sandbox: { outcome: 'pending' } }),
+      201,
+      'POST /v1/verifications (export template)',
+    );
     const pool = openPool(ctx);
     try {
       await pool.query(
@@ -81,7 +88,8 @@ async function requestLogPage(ctx: BenchContext): Promise<Measurement> {
   await seedRequestLogs(ctx);
   const url = `${ctx.serviceUrl}/v1/console/logs/requests?limit=${PAGE}`;
   const page = expectStatus(await call(url, ctx.memberToken, 'GET'), 200, 'GET /v1/console/logs/requests');
-  if ((page.body.data as unknown[]).length !== PAGE) throw new Error(`request log: ${(page.body.data as unknown[]).length} rows, expected ${PAGE}`);
+  if ((page.body.data as unknown[]).length !== PAGE)
+    throw new Error(`request log: ${(page.body.data as unknown[]).length} rows, expected ${PAGE}`);
   return ctx.measure({ url, headers: { authorization: `Bearer ${ctx.memberToken}` } });
 }
 
@@ -102,13 +110,22 @@ async function requestLogPageSql(ctx: BenchContext): Promise<Measurement> {
 async function exportVerifications(ctx: BenchContext): Promise<Measurement> {
   await seedVerifications(ctx);
   const url = `${ctx.serviceUrl}/v1/console/exports/verifications`;
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${ctx.memberToken}`, 'content-type': 'application/json', connection: 'close' }, body: '{}' });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.memberToken}`, 'content-type': 'application/json', connection: 'close' },
+    body: '{}',
+  });
   const text = await res.text();
   if (res.status !== 200 || res.headers.get('x-rows') !== '5000' || text.trimEnd().split('\n').length !== 5001) {
     throw new Error(`export: ${res.status}, X-Rows ${res.headers.get('x-rows')}, ${text.slice(0, 200)}`);
   }
   return ctx.measure(
-    { url, method: 'POST', headers: { authorization: `Bearer ${ctx.memberToken}`, 'content-type': 'application/json' }, body: '{}' },
+    {
+      url,
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.memberToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    },
     { connections: EXPORT_CONNECTIONS },
   );
 }
@@ -129,10 +146,22 @@ async function exportVerificationsSql(ctx: BenchContext): Promise<Measurement> {
 }
 
 export const logsScenarios: Scenario[] = [
-  { name: 'request-log-page', label: `REST GET /v1/console/logs/requests?limit=${PAGE} (${LOGGED_CALLS} logged calls)`, run: requestLogPage },
+  {
+    name: 'request-log-page',
+    label: `REST GET /v1/console/logs/requests?limit=${PAGE} (${LOGGED_CALLS} logged calls)`,
+    run: requestLogPage,
+  },
   { name: 'request-log-page-sql', label: `same page, plain SQL with pg (ceiling)`, run: requestLogPageSql },
-  { name: 'export-verifications', label: `REST POST /v1/console/exports/verifications, 5,000-row CSV (2 connections)`, run: exportVerifications },
-  { name: 'export-verifications-sql', label: `the same 5,000 rows, plain SQL with pg (ceiling, 2 connections)`, run: exportVerificationsSql },
+  {
+    name: 'export-verifications',
+    label: `REST POST /v1/console/exports/verifications, 5,000-row CSV (2 connections)`,
+    run: exportVerifications,
+  },
+  {
+    name: 'export-verifications-sql',
+    label: `the same 5,000 rows, plain SQL with pg (ceiling, 2 connections)`,
+    run: exportVerificationsSql,
+  },
 ];
 
 /** For context (no target): what the service adds on top of the page's own query. */

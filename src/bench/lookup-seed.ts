@@ -38,19 +38,38 @@ where t.id = $1`;
 }
 
 /** `count` rows whose fingerprints are random 64-hex values (no address maps to them). */
-export async function seedRandom(client: pg.Client | pg.PoolClient, templateId: string, count: number, batch = 'r'): Promise<number> {
-  const res = await client.query(copySql('generate_series(1, $3::int) g', `md5(random()::text) || md5(random()::text)`), [templateId, batch, count]);
+export async function seedRandom(
+  client: pg.Client | pg.PoolClient,
+  templateId: string,
+  count: number,
+  batch = 'r',
+): Promise<number> {
+  const res = await client.query(
+    copySql('generate_series(1, $3::int) g', `md5(random()::text) || md5(random()::text)`),
+    [templateId, batch, count],
+  );
   return res.rowCount ?? 0;
 }
 
 /** One row per entry of `fingerprints` (repeat an entry for several attempts of one address). */
-export async function seedFingerprints(client: pg.Client | pg.PoolClient, templateId: string, fingerprints: string[], batch = 'k'): Promise<number> {
-  const res = await client.query(copySql('unnest($3::text[]) with ordinality as f(fp, g)', 'f.fp'), [templateId, batch, fingerprints]);
+export async function seedFingerprints(
+  client: pg.Client | pg.PoolClient,
+  templateId: string,
+  fingerprints: string[],
+  batch = 'k',
+): Promise<number> {
+  const res = await client.query(copySql('unnest($3::text[]) with ordinality as f(fp, g)', 'f.fp'), [
+    templateId,
+    batch,
+    fingerprints,
+  ]);
   return res.rowCount ?? 0;
 }
 
 /** Every (table, column) with a foreign key to verifications(id), read from the catalog so a later table is covered. */
-async function childrenOfVerifications(client: pg.Client | pg.PoolClient): Promise<{ table: string; column: string }[]> {
+async function childrenOfVerifications(
+  client: pg.Client | pg.PoolClient,
+): Promise<{ table: string; column: string }[]> {
   const res = await client.query<{ table: string; column: string }>(`
     select c.conrelid::regclass::text as table, a.attname as column
     from pg_constraint c
@@ -65,7 +84,12 @@ async function childrenOfVerifications(client: pg.Client | pg.PoolClient): Promi
  * then their events, in one transaction. `keep` is this run's seed account.
  */
 export async function removeSeeded(client: pg.Client | pg.PoolClient, keep: string): Promise<number> {
-  const accounts = (await client.query<{ id: string }>(`select id from merchants where name = $1 and id <> $2`, [SEED_ACCOUNT_NAME, keep])).rows.map((r) => r.id);
+  const accounts = (
+    await client.query<{ id: string }>(`select id from merchants where name = $1 and id <> $2`, [
+      SEED_ACCOUNT_NAME,
+      keep,
+    ])
+  ).rows.map((r) => r.id);
   if (accounts.length === 0) return 0;
   await client.query('begin');
   try {

@@ -37,8 +37,14 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
   const seed = await ctx.bootstrap(SEED_ACCOUNT_NAME);
 
   // One real verification to copy (valid flow, snapshot, every not-null column).
-  const template = await call(`${ctx.serviceUrl}/v1/verifications`, seed.sandboxKey, 'POST', { applicant: { email: 'lookup.template@example.org' }, sandbox: { outcome: 'pending' } });
-  if (template.status !== 201) throw new Error(`lookup bench: creating the template verification answered ${template.status}: ${JSON.stringify(template.body)}`);
+  const template = await call(`${ctx.serviceUrl}/v1/verifications`, seed.sandboxKey, 'POST', {
+    applicant: { email: 'lookup.template@example.org' },
+    sandbox: { outcome: 'pending' },
+  });
+  if (template.status !== 201)
+    throw new Error(
+      `lookup bench: creating the template verification answered ${template.status}: ${JSON.stringify(template.body)}`,
+    );
 
   const pool = openPool(ctx);
   try {
@@ -49,7 +55,14 @@ async function prepare(ctx: BenchContext): Promise<Prepared> {
   }
 }
 
-async function seedAndCheck(ctx: BenchContext, pool: pg.Pool, seed: { merchantId: string; sandboxKey: string }, templateId: string, emails: string[], perInput: string[]): Promise<Prepared> {
+async function seedAndCheck(
+  ctx: BenchContext,
+  pool: pg.Pool,
+  seed: { merchantId: string; sandboxKey: string },
+  templateId: string,
+  emails: string[],
+  perInput: string[],
+): Promise<Prepared> {
   const client = await pool.connect();
   try {
     const started = Date.now();
@@ -62,7 +75,9 @@ async function seedAndCheck(ctx: BenchContext, pool: pg.Pool, seed: { merchantId
     }
     // vacuum too: an earlier run's removed rows would otherwise be vacuumed during the measurement.
     await client.query('vacuum analyze verifications');
-    ctx.log(`  seeded ${seeded} verifications (+1 template; ${KNOWN} match looked-up addresses) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    ctx.log(
+      `  seeded ${seeded} verifications (+1 template; ${KNOWN} match looked-up addresses) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     client.release();
   }
@@ -76,7 +91,9 @@ async function seedAndCheck(ctx: BenchContext, pool: pg.Pool, seed: { merchantId
   const direct = await pool.query(text, params);
   const sqlFound = direct.rows.filter((r: { attempts: number }) => r.attempts > 0).length;
   if (httpFound !== KNOWN || sqlFound !== KNOWN || direct.rowCount !== ADDRESSES) {
-    throw new Error(`lookup bench: expected ${KNOWN} of ${ADDRESSES} found; HTTP ${check.status} found ${httpFound}, SQL found ${sqlFound} of ${direct.rowCount}`);
+    throw new Error(
+      `lookup bench: expected ${KNOWN} of ${ADDRESSES} found; HTTP ${check.status} found ${httpFound}, SQL found ${sqlFound} of ${direct.rowCount}`,
+    );
   }
   return { pool, key: seed.sandboxKey, body, params, text };
 }

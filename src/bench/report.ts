@@ -65,7 +65,9 @@ export function formatReport(results: BenchResults, order: Scenario[]): string {
   ];
   const named = order.filter((s) => results.scenarios[s.name]);
   const width = Math.max(8, ...named.map((s) => s.label.length));
-  lines.push(`${pad('scenario', width)}  ${lpad('req/s', 10)}  ${lpad('p50 ms', 8)}  ${lpad('p99 ms', 8)}  ${lpad('requests', 10)}`);
+  lines.push(
+    `${pad('scenario', width)}  ${lpad('req/s', 10)}  ${lpad('p50 ms', 8)}  ${lpad('p99 ms', 8)}  ${lpad('requests', 10)}`,
+  );
   lines.push('-'.repeat(width + 44));
   for (const s of named) {
     const r = results.scenarios[s.name]!;
@@ -81,14 +83,19 @@ export function formatReport(results: BenchResults, order: Scenario[]): string {
     for (const s of timed) {
       const r = results.scenarios[s.name]!;
       const target = r.details!.targetMs as number;
-      lines.push(`${pad(s.name, tw)}  p50 ${r.latencyP50Ms.toFixed(0)} ms, p99 ${r.latencyP99Ms.toFixed(0)} ms  (target p99 < ${target} ms)  ${r.latencyP99Ms < target ? 'PASS' : 'ABOVE TARGET'}`);
+      lines.push(
+        `${pad(s.name, tw)}  p50 ${r.latencyP50Ms.toFixed(0)} ms, p99 ${r.latencyP99Ms.toFixed(0)} ms  (target p99 < ${target} ms)  ${r.latencyP99Ms < target ? 'PASS' : 'ABOVE TARGET'}`,
+      );
     }
   }
   if (results.comparisons.length) {
     lines.push('');
     const cw = Math.max(...results.comparisons.map((c) => c.name.length));
     for (const c of results.comparisons) {
-      const verdict = c.target === undefined ? '(context, no target)' : `(target >= ${c.target})  ${c.pass ? 'PASS' : 'BELOW TARGET'}`;
+      const verdict =
+        c.target === undefined
+          ? '(context, no target)'
+          : `(target >= ${c.target})  ${c.pass ? 'PASS' : 'BELOW TARGET'}`;
       lines.push(`${pad(c.name, cw)}  ${c.ratio.toFixed(3)}  ${verdict}`);
     }
   }

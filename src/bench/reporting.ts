@@ -29,7 +29,9 @@ interface Seed {
   memberToken: string;
 }
 
-const rawSql = (client: Client) => ({ query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[] });
+const rawSql = (client: Client) => ({
+  query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[],
+});
 
 /** Rows of one batch: 90 days back, mostly engine-approved, a ninth decided by reviewers, 10% tagged, 4 attempts a person. */
 const COPY_BATCH = `
@@ -74,7 +76,11 @@ async function seedAccount(ctx: BenchContext, pool: pg.Pool): Promise<{ merchant
   );
   if (found.rows[0]?.template) return { merchantId: found.rows[0].id, templateId: found.rows[0].template };
   const account = await ctx.bootstrap(SEED_ACCOUNT_NAME);
-  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, account.sandboxKey, 'POST', { sandbox: { outcome: 'pending' } }), 201, 'POST /v1/verifications (reporting template)');
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications`, account.sandboxKey, 'POST', { sandbox: { outcome: 'pending' } }),
+    201,
+    'POST /v1/verifications (reporting template)',
+  );
   for (const name of ['high risk', 'vip', 'partner']) {
     expectStatus(await call(`${ctx.serviceUrl}/v1/tags`, account.sandboxKey, 'POST', { name }), 201, 'POST /v1/tags');
   }
@@ -85,24 +91,40 @@ async function seedAccount(ctx: BenchContext, pool: pg.Pool): Promise<{ merchant
 async function topUp(ctx: BenchContext, pool: pg.Pool, merchantId: string, templateId: string): Promise<void> {
   let have = await seededCount(pool, merchantId);
   if (have >= SEEDED) return ctx.log(`  reporting seed found: ${have.toLocaleString('en')} verifications`);
-  ctx.log(`  reporting seed: ${have.toLocaleString('en')} of ${SEEDED.toLocaleString('en')} verifications; generating the rest in SQL (takes minutes)...`);
+  ctx.log(
+    `  reporting seed: ${have.toLocaleString('en')} of ${SEEDED.toLocaleString('en')} verifications; generating the rest in SQL (takes minutes)...`,
+  );
   await pool.query(
     `insert into applicants (id, merchant_id, created_at, mode, updated_at, has_identity_link)
      select 'app_rbs' || g, $1, now() - make_interval(secs => g::double precision * 30), 'sandbox', now(), true from generate_series(0, $2::int - 1) g
      on conflict (id) do nothing`,
     [merchantId, PERSONS],
   );
-  const { rows: tags } = await pool.query<{ id: string }>(`select id from tags where merchant_id = $1 order by created_at`, [merchantId]);
+  const { rows: tags } = await pool.query<{ id: string }>(
+    `select id from tags where merchant_id = $1 order by created_at`,
+    [merchantId],
+  );
   const started = Date.now();
   // Seeded ids run 1..SEEDED; the highest present says where an interrupted seed stopped.
-  const { rows } = await pool.query<{ last: number | null }>(`select max(substr(id, 7)::int) as last from verifications where merchant_id = $1 and id like 'vs_rbs%'`, [merchantId]);
+  const { rows } = await pool.query<{ last: number | null }>(
+    `select max(substr(id, 7)::int) as last from verifications where merchant_id = $1 and id like 'vs_rbs%'`,
+    [merchantId],
+  );
   for (let from = (rows[0]?.last ?? 0) + 1; from <= SEEDED; from += BATCH) {
     const to = Math.min(SEEDED, from + BATCH - 1);
-    await seedBatch(pool, templateId, from, to, tags.map((t) => t.id));
+    await seedBatch(
+      pool,
+      templateId,
+      from,
+      to,
+      tags.map((t) => t.id),
+    );
     await foldAll(pool);
     ctx.log(`    ${to.toLocaleString('en')} seeded (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  await pool.query('analyze verifications; analyze usage_records; analyze applicants; analyze reporting_rollup; analyze usage_rollup');
+  await pool.query(
+    'analyze verifications; analyze usage_records; analyze applicants; analyze reporting_rollup; analyze usage_rollup',
+  );
   have = await seededCount(pool, merchantId);
   ctx.log(`  reporting seed ready: ${have.toLocaleString('en')} verifications`);
 }
@@ -134,7 +156,9 @@ async function foldAll(pool: pg.Pool): Promise<void> {
   try {
     for (;;) {
       await foldReportingDeltas(rawSql(client));
-      const { rows } = await client.query<{ left: boolean }>(`select exists (select 1 from reporting_deltas) or exists (select 1 from usage_deltas) as left`);
+      const { rows } = await client.query<{ left: boolean }>(
+        `select exists (select 1 from reporting_deltas) or exists (select 1 from usage_deltas) as left`,
+      );
       if (!rows[0]?.left) return;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -216,7 +240,10 @@ const QUESTIONS: Question[] = [
     path: () => `/v1/console/persons?limit=${PAGE}`,
     sql: `select a.id, count(v.id)::int as n from applicants a left join verifications v on v.applicant_id = a.id
            where a.merchant_id = $1 group by a.id, a.created_at order by a.created_at desc, a.id desc limit ${PAGE}`,
-    check: (body, rows) => [body.data.reduce((a: number, p: { attempts: number }) => a + p.attempts, 0), rows.reduce((a, r) => a + r.n, 0)],
+    check: (body, rows) => [
+      body.data.reduce((a: number, p: { attempts: number }) => a + p.attempts, 0),
+      rows.reduce((a, r) => a + r.n, 0),
+    ],
   },
 ];
 
@@ -230,9 +257,13 @@ function service(q: Question): Scenario {
       const answer = expectStatus(await call(url, memberToken, 'GET'), 200, `GET ${q.path()}`);
       const pool = openPool(ctx);
       try {
-        const { rows } = await pool.query(q.sql, q.withSince ? [merchantId, new URL(url).searchParams.get('since')] : [merchantId]);
+        const { rows } = await pool.query(
+          q.sql,
+          q.withSince ? [merchantId, new URL(url).searchParams.get('since')] : [merchantId],
+        );
         const [got, counted] = q.check(answer.body, rows);
-        if (got !== counted) throw new Error(`reporting ${q.name}: the answer says ${got}, the plain SQL aggregate ${counted}`);
+        if (got !== counted)
+          throw new Error(`reporting ${q.name}: the answer says ${got}, the plain SQL aggregate ${counted}`);
         ctx.log(`  ${q.name}: ${got.toLocaleString('en')} equals the plain SQL aggregate`);
       } finally {
         await pool.end();
@@ -264,7 +295,11 @@ function plainSql(q: Question): Scenario {
 export const reportingScenarios: Scenario[] = QUESTIONS.flatMap((q) => [service(q), plainSql(q)]);
 
 /** Answers per second of the service against the plain aggregate over the same rows (no target: context for the 150 ms figure). */
-export const reportingComparisons: Comparison[] = QUESTIONS.map((q) => ({ name: `reporting ${q.name} service/plain SQL`, numerator: `reporting-${q.name}`, denominator: `reporting-${q.name}-sql` }));
+export const reportingComparisons: Comparison[] = QUESTIONS.map((q) => ({
+  name: `reporting ${q.name} service/plain SQL`,
+  numerator: `reporting-${q.name}`,
+  denominator: `reporting-${q.name}-sql`,
+}));
 
 /**
  * What an analyst asks next, through GraphQL in one request: reason codes, time to decision
@@ -285,11 +320,16 @@ select (select count(*)::int from v) as created, (select count(*)::int from v wh
                percentile_disc(array[0.5, 0.9]) within group (order by decided_at - created_at) as p from v
          where status in ('approved', 'rejected') and decided_at is not null group by 1) t) as times`;
 
-async function analystTarget(ctx: BenchContext): Promise<{ merchantId: string; memberToken: string; tagId: string; since: string }> {
+async function analystTarget(
+  ctx: BenchContext,
+): Promise<{ merchantId: string; memberToken: string; tagId: string; since: string }> {
   const { merchantId, memberToken } = await seed(ctx);
   const pool = openPool(ctx);
   try {
-    const { rows } = await pool.query<{ id: string }>(`select id from tags where merchant_id = $1 order by created_at limit 1`, [merchantId]);
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from tags where merchant_id = $1 order by created_at limit 1`,
+      [merchantId],
+    );
     return { merchantId, memberToken, tagId: rows[0]!.id, since: since90() };
   } finally {
     await pool.end();
@@ -302,21 +342,28 @@ const analystService: Scenario = {
   run: async (ctx) => {
     const { merchantId, memberToken, tagId, since } = await analystTarget(ctx);
     const body = { query: ANALYST_QUERY, variables: { f: { tagId, since } } };
-    const res = expectStatus(await call(`${ctx.serviceUrl}/graphql`, memberToken, 'POST', body), 200, 'POST /graphql (reporting)');
-    if (res.body.errors) throw new Error(`reporting GraphQL answered errors: ${JSON.stringify(res.body.errors).slice(0, 500)}`);
+    const res = expectStatus(
+      await call(`${ctx.serviceUrl}/graphql`, memberToken, 'POST', body),
+      200,
+      'POST /graphql (reporting)',
+    );
+    if (res.body.errors)
+      throw new Error(`reporting GraphQL answered errors: ${JSON.stringify(res.body.errors).slice(0, 500)}`);
     const pool = openPool(ctx);
     try {
       const { rows } = await pool.query<{ created: number }>(ANALYST_SQL, [merchantId, tagId, since]);
       const got = res.body.data.decisionFunnel.created as number;
-      if (got !== rows[0]!.created) throw new Error(`reporting analyst: the funnel says ${got} created, the plain SQL aggregate ${rows[0]!.created}`);
+      if (got !== rows[0]!.created)
+        throw new Error(
+          `reporting analyst: the funnel says ${got} created, the plain SQL aggregate ${rows[0]!.created}`,
+        );
       ctx.log(`  analyst (one tag, 90 days): ${got.toLocaleString('en')} created equals the plain SQL aggregate`);
     } finally {
       await pool.end();
     }
-    return oneAtATime(ctx).measure(
-      graphqlTarget(ctx.serviceUrl, memberToken, body.query, body.variables),
-      { connections: 1 },
-    );
+    return oneAtATime(ctx).measure(graphqlTarget(ctx.serviceUrl, memberToken, body.query, body.variables), {
+      connections: 1,
+    });
   },
 };
 
@@ -338,4 +385,8 @@ const analystSql: Scenario = {
 };
 
 reportingScenarios.push(analystService, analystSql);
-reportingComparisons.push({ name: 'reporting graphql-analyst service/plain SQL', numerator: analystService.name, denominator: analystSql.name });
+reportingComparisons.push({
+  name: 'reporting graphql-analyst service/plain SQL',
+  numerator: analystService.name,
+  denominator: analystSql.name,
+});

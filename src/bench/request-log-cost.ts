@@ -25,8 +25,16 @@ const started = (ctx: BenchContext): Promise<Variants> =>
     off: await ctx.startService('service-request-log-off', { REQUEST_LOG: 'false', RUN_JOBS: 'false' }),
   }))());
 
-const authenticatedGet = (ctx: BenchContext, url: string): LoadTarget => ({ url: `${url}/v1/merchant`, headers: { authorization: `Bearer ${ctx.sandboxKey}` } });
-const create = (ctx: BenchContext, url: string): LoadTarget => ({ url: `${url}/v1/verifications`, method: 'POST', headers: { authorization: `Bearer ${ctx.sandboxKey}` }, perRequest: pendingCreate });
+const authenticatedGet = (ctx: BenchContext, url: string): LoadTarget => ({
+  url: `${url}/v1/merchant`,
+  headers: { authorization: `Bearer ${ctx.sandboxKey}` },
+});
+const create = (ctx: BenchContext, url: string): LoadTarget => ({
+  url: `${url}/v1/verifications`,
+  method: 'POST',
+  headers: { authorization: `Bearer ${ctx.sandboxKey}` },
+  perRequest: pendingCreate,
+});
 
 /** Two measurements of one target as one: requests over time, the worse tail. */
 function merged(a: Measurement, b: Measurement): Measurement {
@@ -74,7 +82,11 @@ function pair(ctx: BenchContext, kind: 'get' | 'create'): Promise<Measurement[]>
       // 20% slower than the second with both processes configured alike (an A/A run), so each
       // variant takes both positions and its halves are merged.
       const half = { ...ctx.settings, seconds: ctx.settings.seconds / 2 };
-      const [onFirst, offSecond, offFirst, onSecond] = await measureInterleaved([target(ctx, on), target(ctx, off), target(ctx, off), target(ctx, on)], half, roundsFor(ctx.settings.seconds));
+      const [onFirst, offSecond, offFirst, onSecond] = await measureInterleaved(
+        [target(ctx, on), target(ctx, off), target(ctx, off), target(ctx, on)],
+        half,
+        roundsFor(ctx.settings.seconds),
+      );
       const ratios = roundRatios([onFirst!, onSecond!], [offFirst!, offSecond!]);
       const details = { roundRatios: ratios.join(' '), roundRatioMedian: Math.round(median(ratios) * 1000) / 1000 };
       ctx.log(`  ${kind} on/off by round: ${details.roundRatios} (median ${details.roundRatioMedian})`);
@@ -86,13 +98,39 @@ function pair(ctx: BenchContext, kind: 'get' | 'create'): Promise<Measurement[]>
 }
 
 export const requestLogScenarios: Scenario[] = [
-  { name: 'request-log-get-on', label: 'GET /v1/merchant, request log on (no jobs in this process)', run: async (ctx) => (await pair(ctx, 'get'))[0]! },
-  { name: 'request-log-get-off', label: 'GET /v1/merchant, request log off (REQUEST_LOG=false)', run: async (ctx) => (await pair(ctx, 'get'))[1]! },
-  { name: 'request-log-create-on', label: 'POST /v1/verifications, request log on (no jobs in this process)', run: async (ctx) => (await pair(ctx, 'create'))[0]! },
-  { name: 'request-log-create-off', label: 'POST /v1/verifications, request log off (REQUEST_LOG=false)', run: async (ctx) => (await pair(ctx, 'create'))[1]! },
+  {
+    name: 'request-log-get-on',
+    label: 'GET /v1/merchant, request log on (no jobs in this process)',
+    run: async (ctx) => (await pair(ctx, 'get'))[0]!,
+  },
+  {
+    name: 'request-log-get-off',
+    label: 'GET /v1/merchant, request log off (REQUEST_LOG=false)',
+    run: async (ctx) => (await pair(ctx, 'get'))[1]!,
+  },
+  {
+    name: 'request-log-create-on',
+    label: 'POST /v1/verifications, request log on (no jobs in this process)',
+    run: async (ctx) => (await pair(ctx, 'create'))[0]!,
+  },
+  {
+    name: 'request-log-create-off',
+    label: 'POST /v1/verifications, request log off (REQUEST_LOG=false)',
+    run: async (ctx) => (await pair(ctx, 'create'))[1]!,
+  },
 ];
 
 export const requestLogComparisons: Comparison[] = [
-  { name: 'request log cost: GET on/off', numerator: 'request-log-get-on', denominator: 'request-log-get-off', target: 0.9 },
-  { name: 'request log cost: create on/off', numerator: 'request-log-create-on', denominator: 'request-log-create-off', target: 0.9 },
+  {
+    name: 'request log cost: GET on/off',
+    numerator: 'request-log-get-on',
+    denominator: 'request-log-get-off',
+    target: 0.9,
+  },
+  {
+    name: 'request log cost: create on/off',
+    numerator: 'request-log-create-on',
+    denominator: 'request-log-create-off',
+    target: 0.9,
+  },
 ];

@@ -25,7 +25,11 @@ let seeded: Promise<void> | undefined;
 
 /** Seeds the queue once per run: copies of one engine-made case, the newest 50 each claimed or not. */
 async function seedQueue(ctx: BenchContext): Promise<void> {
-  const created = expectStatus(await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }), 201, 'POST /v1/verifications (queue template)');
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }),
+    201,
+    'POST /v1/verifications (queue template)',
+  );
   const templateId = created.body.id as string;
   const pool = openPool(ctx);
   try {
@@ -36,7 +40,10 @@ async function seedQueue(ctx: BenchContext): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const tokenHash = createHash('sha256').update(ctx.memberToken).digest('hex');
-    const { rows } = await pool.query<{ member_id: string }>('select member_id from member_sessions where token_hash = $1', [tokenHash]);
+    const { rows } = await pool.query<{ member_id: string }>(
+      'select member_id from member_sessions where token_hash = $1',
+      [tokenHash],
+    );
     const memberId = rows[0]!.member_id;
     const prefix = `vs_rqb${randomBase62(6)}_`;
     await pool.query(
@@ -69,21 +76,38 @@ async function rest(ctx: BenchContext): Promise<Measurement> {
   const url = `${ctx.serviceUrl}/v1/console/reviews?limit=${PAGE}`;
   const page = expectStatus(await call(url, ctx.memberToken, 'GET'), 200, 'GET /v1/console/reviews');
   const items = page.body.data as { claimed_by: string | null }[];
-  if (items.length !== PAGE || !items.some((i) => i.claimed_by)) throw new Error(`review queue (REST): ${items.length} cases, none claimed`);
+  if (items.length !== PAGE || !items.some((i) => i.claimed_by))
+    throw new Error(`review queue (REST): ${items.length} cases, none claimed`);
   return ctx.measure({ url, headers: { authorization: `Bearer ${ctx.memberToken}` } });
 }
 
 async function graphql(ctx: BenchContext): Promise<Measurement> {
   await queue(ctx);
-  const res = expectStatus(await call(`${ctx.serviceUrl}/graphql`, ctx.memberToken, 'POST', { query: QUERY }), 200, 'POST /graphql (reviews)');
+  const res = expectStatus(
+    await call(`${ctx.serviceUrl}/graphql`, ctx.memberToken, 'POST', { query: QUERY }),
+    200,
+    'POST /graphql (reviews)',
+  );
   const nodes = res.body.data?.reviews?.nodes as { claimedBy: unknown }[] | undefined;
-  if (!nodes || nodes.length !== PAGE || !nodes.some((n) => n.claimedBy)) throw new Error(`review queue (GraphQL): ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (!nodes || nodes.length !== PAGE || !nodes.some((n) => n.claimedBy))
+    throw new Error(`review queue (GraphQL): ${JSON.stringify(res.body).slice(0, 300)}`);
   return ctx.measure(graphqlTarget(ctx.serviceUrl, ctx.memberToken, QUERY));
 }
 
 export const reviewQueueScenarios: Scenario[] = [
   { name: 'review-queue-rest', label: `REST GET /v1/console/reviews?limit=${PAGE} (${QUEUED} queued)`, run: rest },
-  { name: 'review-queue-graphql', label: `GraphQL reviews(first: ${PAGE}) + claim holder, presence (${QUEUED} queued)`, run: graphql },
+  {
+    name: 'review-queue-graphql',
+    label: `GraphQL reviews(first: ${PAGE}) + claim holder, presence (${QUEUED} queued)`,
+    run: graphql,
+  },
 ];
 
-export const reviewQueueComparisons: Comparison[] = [{ name: 'review-queue graphql/rest', numerator: 'review-queue-graphql', denominator: 'review-queue-rest', target: 0.8 }];
+export const reviewQueueComparisons: Comparison[] = [
+  {
+    name: 'review-queue graphql/rest',
+    numerator: 'review-queue-graphql',
+    denominator: 'review-queue-rest',
+    target: 0.8,
+  },
+];

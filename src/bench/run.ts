@@ -52,7 +52,16 @@ function positiveInt(name: string, fallback: number): number {
  */
 function serviceEnv(port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'S3_ENDPOINT', 'MONGODB_URL', 'JOBS_BACKEND', 'PUBLIC_URL', 'RUN_JOBS', 'NODE_OPTIONS']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'S3_ENDPOINT',
+    'MONGODB_URL',
+    'JOBS_BACKEND',
+    'PUBLIC_URL',
+    'RUN_JOBS',
+    'NODE_OPTIONS',
+  ])
+    delete env[name];
   return {
     ...env,
     DATA_DIR: dataDir,
@@ -71,9 +80,17 @@ function serviceEnv(port: number): NodeJS.ProcessEnv {
 /** BENCH_ONLY as a subset of `scenarios`, in their order; an unknown name fails before anything starts. */
 function selectScenarios(raw: string | undefined): Scenario[] {
   if (raw === undefined || raw.trim() === '') return scenarios;
-  const wanted = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const wanted = new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const unknown = [...wanted].filter((name) => !scenarios.some((s) => s.name === name));
-  if (unknown.length) throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `BENCH_ONLY names unknown scenarios: ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`,
+    );
   return scenarios.filter((s) => wanted.has(s.name));
 }
 
@@ -90,7 +107,11 @@ interface Bootstrap {
 /** stdout should be pure JSON, but tolerate stray lines before it rather than fail on them. */
 function parseBootstrap(stdout: string): Bootstrap {
   const start = stdout.search(/^\{/m);
-  let parsed: { merchant?: { id?: string }; member?: { session_token?: string; email?: string; password?: string }; keys?: { sandbox?: { secret_key?: string }; live?: { secret_key?: string } } };
+  let parsed: {
+    merchant?: { id?: string };
+    member?: { session_token?: string; email?: string; password?: string };
+    keys?: { sandbox?: { secret_key?: string }; live?: { secret_key?: string } };
+  };
   try {
     parsed = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
   } catch {
@@ -100,7 +121,14 @@ function parseBootstrap(stdout: string): Bootstrap {
   if (!sandboxKey) throw new Error(`cli bootstrap --json has no keys.sandbox.secret_key:\n${stdout.slice(0, 2000)}`);
   const memberToken = parsed.member?.session_token;
   if (!memberToken) throw new Error(`cli bootstrap --json has no member.session_token:\n${stdout.slice(0, 2000)}`);
-  return { merchantId: parsed.merchant?.id ?? '', sandboxKey, liveKey: parsed.keys?.live?.secret_key ?? '', memberToken, ownerEmail: parsed.member?.email ?? '', ownerPassword: parsed.member?.password ?? '' };
+  return {
+    merchantId: parsed.merchant?.id ?? '',
+    sandboxKey,
+    liveKey: parsed.keys?.live?.secret_key ?? '',
+    memberToken,
+    ownerEmail: parsed.member?.email ?? '',
+    ownerPassword: parsed.member?.password ?? '',
+  };
 }
 
 const children: Child[] = [];
@@ -112,7 +140,8 @@ function stopChildren(): Promise<void> {
     for (const child of [...children].reverse()) {
       if (child.name === 'service') log('stopping service (SIGTERM, ordered shutdown)...');
       const how = await stopChild(child);
-      if (how === 'killed') console.error(`warning: ${child.name} ignored SIGTERM for 20 s and was killed; see ${child.logFile}`);
+      if (how === 'killed')
+        console.error(`warning: ${child.name} ignored SIGTERM for 20 s and was killed; see ${child.logFile}`);
     }
   })();
   return stopping;
@@ -155,7 +184,12 @@ async function main(): Promise<void> {
   log(`starting service (data in ${path.relative(repo, dataDir)}; the first start initialises PostgreSQL)...`);
   const servicePort = await freePort();
   const env = serviceEnv(servicePort);
-  const service = startChild('service', path.join(dist, 'server.js'), { cwd: repo, env, logFile: path.join(dataDir, 'service.log'), nodeFlags: SERVICE_NODE_FLAGS });
+  const service = startChild('service', path.join(dist, 'server.js'), {
+    cwd: repo,
+    env,
+    logFile: path.join(dataDir, 'service.log'),
+    nodeFlags: SERVICE_NODE_FLAGS,
+  });
   children.push(service);
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   await waitForOk(service, `${serviceUrl}/healthz`, 180_000);
@@ -164,7 +198,13 @@ async function main(): Promise<void> {
   log('creating an account (cli bootstrap --json)...');
   // Same env, so the CLI attaches to the database this server started under DATA_DIR.
   const bootstrap = async (name?: string) =>
-    parseBootstrap(await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json', ...(name ? ['--name', name] : [])], { cwd: repo, env, timeoutMs: 120_000 }));
+    parseBootstrap(
+      await runNode(path.join(dist, 'cli.js'), ['bootstrap', '--json', ...(name ? ['--name', name] : [])], {
+        cwd: repo,
+        env,
+        timeoutMs: 120_000,
+      }),
+    );
   const { merchantId, sandboxKey, memberToken } = await bootstrap();
   log(`account ${merchantId || '(id not reported)'} ready`);
 
@@ -175,7 +215,12 @@ async function main(): Promise<void> {
   /** A further service process attached to the same data folder (database and store), e.g. with REQUEST_LOG=false. */
   const startService = async (name: string, extra: Record<string, string>): Promise<string> => {
     const port = await freePort();
-    const child = startChild(name, path.join(dist, 'server.js'), { cwd: repo, env: { ...serviceEnv(port), ...extra }, logFile: path.join(dataDir, `${name}.log`), nodeFlags: SERVICE_NODE_FLAGS });
+    const child = startChild(name, path.join(dist, 'server.js'), {
+      cwd: repo,
+      env: { ...serviceEnv(port), ...extra },
+      logFile: path.join(dataDir, `${name}.log`),
+      nodeFlags: SERVICE_NODE_FLAGS,
+    });
     children.push(child);
     const url = `http://127.0.0.1:${port}`;
     await waitForOk(child, `${url}/healthz`, 60_000);
@@ -210,7 +255,11 @@ async function main(): Promise<void> {
       `measuring ${inTurns.map((s) => s.name).join(', ')} in ${rounds} turns ` +
         `(${settings.warmupSeconds} s warm-up each, then ${(settings.seconds / rounds).toFixed(1)} s per turn, ${settings.seconds} s each in all)...`,
     );
-    const results = await measureInterleaved(inTurns.map((s) => s.target!(ctx)), settings, rounds);
+    const results = await measureInterleaved(
+      inTurns.map((s) => s.target!(ctx)),
+      settings,
+      rounds,
+    );
     inTurns.forEach((scenario, i) => record(scenario, results[i]!));
   }
   for (const scenario of selected) {

@@ -27,7 +27,14 @@ export interface BenchContext {
   memberToken: string;
   merchantId: string;
   /** A further account (cli bootstrap --name), for a scenario whose data must be kept apart and removed by account. */
-  bootstrap(name: string): Promise<{ merchantId: string; sandboxKey: string; liveKey: string; memberToken: string; ownerEmail: string; ownerPassword: string }>;
+  bootstrap(name: string): Promise<{
+    merchantId: string;
+    sandboxKey: string;
+    liveKey: string;
+    memberToken: string;
+    ownerEmail: string;
+    ownerPassword: string;
+  }>;
   /** Another service process on the same database and store with `env` added (stopped with the rest); resolves with its URL. */
   startService(name: string, env: Record<string, string>): Promise<string>;
   settings: LoadSettings;
@@ -77,7 +84,10 @@ export const scenarios: Scenario[] = [
   single('bare', 'bare node:http GET /', (ctx) => ({ url: `${ctx.bareUrl}/` })),
   single('koa', 'Koa, one middleware, GET /', (ctx) => ({ url: `${ctx.koaUrl}/` })),
   single('healthz', 'service GET /healthz', (ctx) => ({ url: `${ctx.serviceUrl}/healthz` })),
-  single('merchant', 'service GET /v1/merchant (authenticated)', (ctx) => ({ url: `${ctx.serviceUrl}/v1/merchant`, headers: bearer(ctx) })),
+  single('merchant', 'service GET /v1/merchant (authenticated)', (ctx) => ({
+    url: `${ctx.serviceUrl}/v1/merchant`,
+    headers: bearer(ctx),
+  })),
   ...verificationScenarios,
   ...deadEndpointScenarios,
   ...graphqlScenarios,

@@ -11,7 +11,11 @@ import type { BenchContext, Scenario } from './scenarios.js';
  * ceiling measured in the same run: a plain loop signing and POSTing the same payloads.
  * The service must allow private targets (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true) to reach it.
  */
-interface Receiver { url: string; arrivals: Map<string, number>; close(): Promise<void> }
+interface Receiver {
+  url: string;
+  arrivals: Map<string, number>;
+  close(): Promise<void>;
+}
 
 async function startReceiver(): Promise<Receiver> {
   const arrivals = new Map<string, number>();
@@ -26,36 +30,55 @@ async function startReceiver(): Promise<Receiver> {
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, arrivals, close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  return {
+    url,
+    arrivals,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 /** Runs `count` tasks with `concurrency` in flight, optionally paced to `ratePerSecond`. */
-async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>, ratePerSecond?: number): Promise<void> {
+async function pool(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+  ratePerSecond?: number,
+): Promise<void> {
   let next = 0;
   const started = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      if (ratePerSecond) {
-        const due = started + (i * 1000) / ratePerSecond;
-        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        if (ratePerSecond) {
+          const due = started + (i * 1000) / ratePerSecond;
+          if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        }
+        await task(i);
       }
-      await task(i);
-    }
-  }));
+    }),
+  );
 }
 
 const percentile = (values: number[], p: number): number => {
@@ -89,10 +112,22 @@ async function ceiling(ctx: BenchContext): Promise<Measurement> {
   const started = Date.now();
   await pool(COUNT, ctx.settings.connections, async (i) => {
     const id = `evt_ceiling${String(i).padStart(13, '0')}`;
-    const body = JSON.stringify({ id, object: 'event', type: 'verification.created', created_at: new Date().toISOString(), mode: 'sandbox', test: false, data: { verification: { id: `vs_${i}` } } });
+    const body = JSON.stringify({
+      id,
+      object: 'event',
+      type: 'verification.created',
+      created_at: new Date().toISOString(),
+      mode: 'sandbox',
+      test: false,
+      data: { verification: { id: `vs_${i}` } },
+    });
     const ts = Math.floor(Date.now() / 1000);
     const t0 = Date.now();
-    await post(`${target.url}/ceiling`, body, { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signPayload(SECRET, id, ts, body) });
+    await post(`${target.url}/ceiling`, body, {
+      'webhook-id': id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': signPayload(SECRET, id, ts, body),
+    });
     latencies.push(Date.now() - t0);
   });
   const result = measurement(COUNT, (Date.now() - started) / 1000, latencies, ctx.settings.connections);
@@ -111,7 +146,12 @@ async function arrivalsOf(target: Receiver, expected: number, since: number): Pr
 }
 
 /** Enqueues like a committed change does: `verification.created` rows in the outbox, in one transaction. */
-async function enqueue(client: pg.PoolClient, merchantId: string, template: { verification_id: string; payload: unknown }, ids: string[]): Promise<number> {
+async function enqueue(
+  client: pg.PoolClient,
+  merchantId: string,
+  template: { verification_id: string; payload: unknown },
+  ids: string[],
+): Promise<number> {
   await client.query(
     `insert into events (id, merchant_id, mode, type, verification_id, api_key_id, payload, test, created_at, updated_at)
      select unnest($1::text[]), $2, 'sandbox', 'verification.created', $3, null, $4::jsonb, false, now(), now()`,
@@ -130,22 +170,32 @@ async function throughService(ctx: BenchContext): Promise<Measurement> {
   receiver ??= await startReceiver();
   const target = receiver;
   const status = await api(ctx, '/v1/webhooks', { url: `${target.url}/service`, events: ['verification.created'] });
-  if (status !== 201) throw new Error(`creating the bench endpoint answered ${status}; run with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`);
-  if ((await api(ctx, '/v1/verifications', { sandbox: { outcome: 'pending' } })) !== 201) throw new Error('POST /v1/verifications failed');
+  if (status !== 201)
+    throw new Error(`creating the bench endpoint answered ${status}; run with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`);
+  if ((await api(ctx, '/v1/verifications', { sandbox: { outcome: 'pending' } })) !== 201)
+    throw new Error('POST /v1/verifications failed');
   await arrivalsOf(target, 1, target.arrivals.size);
   const db = openPool(ctx);
   const client = await db.connect();
   try {
-    const [template] = (await client.query(`select verification_id, payload from events where merchant_id = $1 and type = 'verification.created' order by created_at desc limit 1`, [ctx.merchantId])).rows;
+    const [template] = (
+      await client.query(
+        `select verification_id, payload from events where merchant_id = $1 and type = 'verification.created' order by created_at desc limit 1`,
+        [ctx.merchantId],
+      )
+    ).rows;
     if (!template) throw new Error('no verification.created event to copy');
-    const idsFor = (label: string, n: number) => Array.from({ length: n }, (_, i) => `evt_bench${label}${Date.now().toString(36)}${String(i).padStart(7, '0')}`);
+    const idsFor = (label: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `evt_bench${label}${Date.now().toString(36)}${String(i).padStart(7, '0')}`);
 
     let since = target.arrivals.size;
     const enqueuedAt = await enqueue(client, ctx.merchantId, template, idsFor('max', COUNT));
     await arrivalsOf(target, COUNT, since);
     const delivered = target.arrivals.size - since;
     const rate = delivered / ((Math.max(...[...target.arrivals.values()].slice(since)) - enqueuedAt) / 1000);
-    ctx.log(`  max: ${delivered}/${COUNT} delivered, ${rate.toFixed(0)} deliveries/s (ceiling ${ceilingRate.toFixed(0)}/s, ratio ${(rate / (ceilingRate || 1)).toFixed(2)})`);
+    ctx.log(
+      `  max: ${delivered}/${COUNT} delivered, ${rate.toFixed(0)} deliveries/s (ceiling ${ceilingRate.toFixed(0)}/s, ratio ${(rate / (ceilingRate || 1)).toFixed(2)})`,
+    );
 
     const half = Math.max(1, rate / 2);
     const count = Math.max(50, Math.round(half * ctx.settings.seconds));
@@ -159,9 +209,16 @@ async function throughService(ctx: BenchContext): Promise<Measurement> {
       enqueued.set(id, await enqueue(client, ctx.merchantId, template, [id]));
     }
     await arrivalsOf(target, count, since);
-    const latencies = ids.map((id) => (target.arrivals.get(id) ?? Date.now()) - enqueued.get(id)!).map((ms) => Math.max(0, ms));
-    ctx.log(`  at ${half.toFixed(0)}/s: enqueue-to-delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 < 1000 ms)`);
-    return { ...measurement(delivered, delivered / rate, latencies, ctx.settings.connections), requestsPerSecond: Math.round(rate * 100) / 100 };
+    const latencies = ids
+      .map((id) => (target.arrivals.get(id) ?? Date.now()) - enqueued.get(id)!)
+      .map((ms) => Math.max(0, ms));
+    ctx.log(
+      `  at ${half.toFixed(0)}/s: enqueue-to-delivery p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 < 1000 ms)`,
+    );
+    return {
+      ...measurement(delivered, delivered / rate, latencies, ctx.settings.connections),
+      requestsPerSecond: Math.round(rate * 100) / 100,
+    };
   } finally {
     client.release();
     await db.end();

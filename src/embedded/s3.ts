@@ -34,23 +34,35 @@ export function browserUploadCors(origins: string[]): string {
  * 0600) unless the operator set S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; s3rver's well-known
  * S3RVER/S3RVER pair is never used, since anyone could sign with it.
  */
-export function embeddedStoreCredentials(configured: StoreCredentials, dataDir: string, logger: { info(message: string): void }): StoreCredentials {
-  if (configured.accessKeyId !== WELL_KNOWN_S3RVER_KEY || configured.secretAccessKey !== WELL_KNOWN_S3RVER_KEY) return configured;
+export function embeddedStoreCredentials(
+  configured: StoreCredentials,
+  dataDir: string,
+  logger: { info(message: string): void },
+): StoreCredentials {
+  if (configured.accessKeyId !== WELL_KNOWN_S3RVER_KEY || configured.secretAccessKey !== WELL_KNOWN_S3RVER_KEY)
+    return configured;
   const file = path.join(dataDir, 's3-credentials.json');
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as StoreCredentials;
   fs.mkdirSync(dataDir, { recursive: true });
-  const generated = { accessKeyId: `IDV${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64url') };
+  const generated = {
+    accessKeyId: `IDV${randomBytes(8).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(30).toString('base64url'),
+  };
   fs.writeFileSync(file, JSON.stringify(generated), { mode: 0o600 });
   logger.info(`generated the embedded store's credentials in ${file}`);
   return generated;
 }
 
 /** The access key id a request is signed with (SigV4 header or presigned query); undefined when unsigned or signed otherwise. */
-function signingKeyOf(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>): string | undefined {
+function signingKeyOf(
+  headers: Record<string, string | string[] | undefined>,
+  query: Record<string, unknown>,
+): string | undefined {
   const authorization = headers.authorization;
   if (typeof authorization === 'string') return /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\//.exec(authorization)?.[1];
   const credential = query['X-Amz-Credential'];
-  if (query['X-Amz-Algorithm'] === 'AWS4-HMAC-SHA256' && typeof credential === 'string') return credential.split('/')[0];
+  if (query['X-Amz-Algorithm'] === 'AWS4-HMAC-SHA256' && typeof credential === 'string')
+    return credential.split('/')[0];
   return undefined;
 }
 
@@ -74,7 +86,8 @@ function requireSignature(accessKeyId: string) {
     if (ctx.method === 'OPTIONS' || signingKeyOf(ctx.headers, ctx.query) === accessKeyId) return next();
     ctx.status = 403;
     ctx.type = 'application/xml';
-    ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied: requests must be signed with the service\'s credentials</Message></Error>';
+    ctx.body =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied: requests must be signed with the service\'s credentials</Message></Error>';
   };
 }
 
@@ -83,8 +96,15 @@ function requireSignature(accessKeyId: string) {
  * with `credentials` (SigV4 header or presigned URL, signature and expiry verified).
  * `corsOrigins`: the origins whose pages may PUT from a browser (the hosted page's origin).
  */
-export async function startEmbeddedS3(dir: string, bucket: string, credentials: StoreCredentials, port = 0, corsOrigins: string[] = []): Promise<EmbeddedStore> {
-  if (credentials.accessKeyId === WELL_KNOWN_S3RVER_KEY) throw new Error('the embedded store needs its own credentials, not the well-known S3RVER key');
+export async function startEmbeddedS3(
+  dir: string,
+  bucket: string,
+  credentials: StoreCredentials,
+  port = 0,
+  corsOrigins: string[] = [],
+): Promise<EmbeddedStore> {
+  if (credentials.accessKeyId === WELL_KNOWN_S3RVER_KEY)
+    throw new Error('the embedded store needs its own credentials, not the well-known S3RVER key');
   fs.mkdirSync(dir, { recursive: true });
   // s3rver keeps key pairs in one process-wide registry; each store signs with its own access key id.
   AWSAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);

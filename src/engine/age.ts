@@ -16,7 +16,8 @@ export function ageOn(dateOfBirth: string, now: Date): number {
   return age;
 }
 
-const actionToVerdict = (action: string) => (action === 'reject' ? 'reject' : action === 'review' ? 'review' : 'approve');
+const actionToVerdict = (action: string) =>
+  action === 'reject' ? 'reject' : action === 'review' ? 'review' : 'approve';
 
 /** The age check from the document's date of birth, with the step's `ageRules` and `ageRuleFallback`. */
 export const ageRunner: CheckRunner = {

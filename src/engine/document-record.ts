@@ -13,17 +13,33 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
  * the identity re-sealed with the document, its fingerprints and expiry, the person's lock
  * on the new fingerprints, and each image's evidence flags on its upload.
  */
-export async function recordDocumentRead(tx: EntityManager, runtime: Runtime, v: Verification, identity: Identity, outcome: CheckResult): Promise<void> {
+export async function recordDocumentRead(
+  tx: EntityManager,
+  runtime: Runtime,
+  v: Verification,
+  identity: Identity,
+  outcome: CheckResult,
+): Promise<void> {
   if (outcome.document) {
     const sealed = sealIdentity(runtime.vault, { ...identity, document: outcome.document });
     await lockPerson(tx, v.merchant.id, v.mode, sealed.fingerprints);
     v.identity = sealed.ciphertext;
     v.documentFingerprint = sealed.fingerprints.document;
     v.nationalIdFingerprint = sealed.fingerprints.nationalId;
-    v.documentExpiresOn = outcome.document.expiry_date && ISO_DAY.test(outcome.document.expiry_date) ? outcome.document.expiry_date : null;
+    v.documentExpiresOn =
+      outcome.document.expiry_date && ISO_DAY.test(outcome.document.expiry_date) ? outcome.document.expiry_date : null;
   }
   for (const item of outcome.evidence ?? []) {
-    const upload = await tx.findOne(Upload, { verification: v, kind: item.kind, status: 'uploaded', ...(item.kind === 'document' ? { side: item.side ?? 'front' } : {}) }, { orderBy: { uploadedAt: 'desc' } });
+    const upload = await tx.findOne(
+      Upload,
+      {
+        verification: v,
+        kind: item.kind,
+        status: 'uploaded',
+        ...(item.kind === 'document' ? { side: item.side ?? 'front' } : {}),
+      },
+      { orderBy: { uploadedAt: 'desc' } },
+    );
     if (upload) upload.analysis = { ...(upload.analysis ?? {}), ...item.analysis };
   }
 }

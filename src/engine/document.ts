@@ -1,6 +1,13 @@
 import type { FlowSnapshot } from '../entities/verification.entity.js';
 import { analyseDocument, type DocumentAnalysis, type SideAnalysis } from './document/index.js';
-import { type CheckInput, type CheckResult, type CheckRunner, type DocumentRead, type EvidenceAnalysis, result } from './types.js';
+import {
+  type CheckInput,
+  type CheckResult,
+  type CheckRunner,
+  type DocumentRead,
+  type EvidenceAnalysis,
+  result,
+} from './types.js';
 
 /** Fields every document of a kind always prints (INCOMPLETE_DOCUMENT when one is missing). */
 const PRINTED_FIELDS: Record<string, (keyof DocumentRead)[]> = {
@@ -11,12 +18,18 @@ const PRINTED_FIELDS: Record<string, (keyof DocumentRead)[]> = {
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const isDate = (value: string | undefined): value is string => !!value && DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+export const isDate = (value: string | undefined): value is string =>
+  !!value && DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 type Disposition = 'reject' | 'review' | 'approve' | 'accept' | 'waive' | 'ignore';
 
 /** The policy tree's finding policy for a code, most specific first: country/document type, country, root. */
-export function findingDisposition(snapshot: FlowSnapshot, code: string, country?: string, documentType?: string): Disposition | undefined {
+export function findingDisposition(
+  snapshot: FlowSnapshot,
+  code: string,
+  country?: string,
+  documentType?: string,
+): Disposition | undefined {
   const tree = (snapshot.policyTree ?? {}) as Record<string, any>;
   const node = country ? tree.by_country?.[country] : undefined;
   const leaves = [
@@ -37,7 +50,10 @@ export function findingDisposition(snapshot: FlowSnapshot, code: string, country
 
 /** expiry_policy: the first rule matching country and document type (`*` = any), else `default` (reject). */
 export function expiryDisposition(snapshot: FlowSnapshot, country?: string, documentType?: string): Disposition {
-  const policy = (snapshot.expiryPolicy ?? {}) as { default?: Disposition; rules?: { country?: string; document_type?: string; disposition: Disposition }[] };
+  const policy = (snapshot.expiryPolicy ?? {}) as {
+    default?: Disposition;
+    rules?: { country?: string; document_type?: string; disposition: Disposition }[];
+  };
   const matches = (want: string | undefined, have: string | undefined) => !want || want === '*' || want === have;
   const rule = policy.rules?.find((r) => matches(r.country, country) && matches(r.document_type, documentType));
   return rule?.disposition ?? policy.default ?? 'reject';
@@ -50,13 +66,17 @@ export function evaluateDocument(read: DocumentRead, snapshot: FlowSnapshot, now
   const rejects: string[] = [];
   const reviews: string[] = [];
   const type = read.type;
-  if (type && snapshot.acceptedDocumentTypes.length > 0 && !snapshot.acceptedDocumentTypes.includes(type)) rejects.push('DOCUMENT_TYPE_NOT_ACCEPTED');
+  if (type && snapshot.acceptedDocumentTypes.length > 0 && !snapshot.acceptedDocumentTypes.includes(type))
+    rejects.push('DOCUMENT_TYPE_NOT_ACCEPTED');
   if (read.mrz) {
-    const numberDisagrees = read.mrz.document_number && read.number && normalise(read.mrz.document_number) !== normalise(read.number);
+    const numberDisagrees =
+      read.mrz.document_number && read.number && normalise(read.mrz.document_number) !== normalise(read.number);
     const dobDisagrees = read.mrz.date_of_birth && read.date_of_birth && read.mrz.date_of_birth !== read.date_of_birth;
     if (numberDisagrees || dobDisagrees) rejects.push('ID_INVALID');
   }
-  const missing = (PRINTED_FIELDS[type ?? 'passport'] ?? PRINTED_FIELDS.passport).filter((f) => f !== 'expiry_date' && !read[f]);
+  const missing = (PRINTED_FIELDS[type ?? 'passport'] ?? PRINTED_FIELDS.passport).filter(
+    (f) => f !== 'expiry_date' && !read[f],
+  );
   if (missing.length > 0) {
     const waiver = findingDisposition(snapshot, 'INCOMPLETE_DOCUMENT', read.issuing_country, type);
     if (!waiver || !['waive', 'ignore', 'approve', 'accept'].includes(waiver)) reviews.push('INCOMPLETE_DOCUMENT');
@@ -114,7 +134,8 @@ export function documentResult(analysis: DocumentAnalysis, snapshot: FlowSnapsho
   if (analysis.outcome === 'contradicted') return { ...result('reject', 0.05, ['ID_INVALID']), evidence };
   if (analysis.outcome !== 'read' || !analysis.read) return { ...result('review', 0.3, ['MRZ_NOT_FOUND']), evidence };
   const read: DocumentRead = analysis.read;
-  if (read.type && UNSUPPORTED_TYPES.has(read.type)) return { ...result('reject', 0.05, ['DOCUMENT_TYPE_NOT_ACCEPTED']), document: read, evidence };
+  if (read.type && UNSUPPORTED_TYPES.has(read.type))
+    return { ...result('reject', 0.05, ['DOCUMENT_TYPE_NOT_ACCEPTED']), document: read, evidence };
   const rules = evaluateDocument(read, snapshot, now);
   // A barcode or a confidently located printed field disagreeing with the verified reading: the document is not what it claims.
   if (analysis.barcode_consistent === false || analysis.disagreements.length > 0) {
@@ -132,7 +153,9 @@ export const documentRunner: CheckRunner = {
     if (!input.sandbox && front) {
       // In the worker pool when there is one (the service): OCR and image work stay off the event loop.
       const images = { front, back: input.images?.document_back };
-      const analysis = input.engine ? await input.engine.run('document.analyse', { ...images, now: input.now }) : await analyseDocument(images, { now: input.now });
+      const analysis = input.engine
+        ? await input.engine.run('document.analyse', { ...images, now: input.now })
+        : await analyseDocument(images, { now: input.now });
       return documentResult(analysis, input.snapshot, input.now);
     }
     const read = input.identity.document;

@@ -8,7 +8,8 @@ const mailchecker = require('mailchecker') as { blacklist(): Set<string> };
 const DISPOSABLE = mailchecker.blacklist();
 
 /** The WHATWG "valid e-mail address" production, plus the RFC 5321 length limits. */
-const ADDRESS = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const ADDRESS =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export function isValidAddress(email: string): boolean {
   const at = email.lastIndexOf('@');
@@ -35,7 +36,8 @@ export function evaluateEmail(email: string, confirmed: boolean, config: Record<
   if (!isValidAddress(address)) return result('reject', 0, ['EMAIL_INVALID']);
   const codes: string[] = [];
   let verdict: Verdict = 'approve';
-  const onDisposable = config.on_disposable === 'reject' || config.on_disposable === 'ignore' ? config.on_disposable : 'review';
+  const onDisposable =
+    config.on_disposable === 'reject' || config.on_disposable === 'ignore' ? config.on_disposable : 'review';
   const disposable = isDisposableDomain(address.slice(address.lastIndexOf('@') + 1));
   if (disposable && onDisposable !== 'ignore') {
     codes.push('EMAIL_DISPOSABLE');
@@ -58,8 +60,19 @@ export const emailRunner: CheckRunner = {
   type: 'email',
   run(input: CheckInput): CheckResult {
     const email = input.identity.email;
-    if (!email) return { status: 'skipped', verdict: null, score: null, reasonCodes: ['EMAIL_NOT_PROVIDED'], providerTier: 'standard' };
+    if (!email)
+      return {
+        status: 'skipped',
+        verdict: null,
+        score: null,
+        reasonCodes: ['EMAIL_NOT_PROVIDED'],
+        providerTier: 'standard',
+      };
     if (input.sandbox) return result('approve', 1);
-    return evaluateEmail(email, input.identity.email_confirmed === true, (input.check.config ?? {}) as Record<string, unknown>);
+    return evaluateEmail(
+      email,
+      input.identity.email_confirmed === true,
+      (input.check.config ?? {}) as Record<string, unknown>,
+    );
   },
 };

@@ -11,8 +11,16 @@ const IMAGE_TYPES = /^image\//;
  * back, the latest selfie, and every selfie as liveness frames. Called with no transaction
  * open and no lock held.
  */
-export async function loadCheckImages(runtime: Runtime, em: EntityManager, verificationId: string): Promise<CheckImages> {
-  const uploads = await em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { uploadedAt: 'asc', createdAt: 'asc' } });
+export async function loadCheckImages(
+  runtime: Runtime,
+  em: EntityManager,
+  verificationId: string,
+): Promise<CheckImages> {
+  const uploads = await em.find(
+    Upload,
+    { verification: verificationId, status: 'uploaded' },
+    { orderBy: { uploadedAt: 'asc', createdAt: 'asc' } },
+  );
   const images: CheckImages = {};
   const selfies: Buffer[] = [];
   for (const upload of uploads) {
@@ -23,7 +31,12 @@ export async function loadCheckImages(runtime: Runtime, em: EntityManager, verif
     if (!IMAGE_TYPES.test(upload.contentType)) continue;
     const bytes = await runtime.storage.readEvidence(upload);
     if (upload.kind === 'selfie' && upload.challengeStep !== null && upload.challengeStep !== undefined) {
-      (images.challengeFrames ??= []).push({ challengeId: upload.challengeId ?? null, step: upload.challengeStep, requestedAt: upload.createdAt.toISOString(), bytes });
+      (images.challengeFrames ??= []).push({
+        challengeId: upload.challengeId ?? null,
+        step: upload.challengeStep,
+        requestedAt: upload.createdAt.toISOString(),
+        bytes,
+      });
     } else if (upload.kind === 'selfie') selfies.push(bytes);
     else if ((upload.side ?? 'front') === 'front') images.document_front = bytes;
     else images.document_back = bytes;

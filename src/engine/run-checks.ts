@@ -7,8 +7,18 @@ import type { Runtime } from '../runtime.js';
 import { recordVerificationEvent } from '../services/webhooks/index.js';
 import { recordUsage } from '../services/reporting/index.js';
 import { searchFaces, signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
-import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../services/repeat-control/index.js';
-import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../services/verifications/index.js';
+import {
+  fingerprintsOfVerification,
+  gateDocument,
+  lockPerson,
+  supersedeOtherCases,
+} from '../services/repeat-control/index.js';
+import {
+  linkApplicantAfterFaceMatch,
+  fingerprintsOf,
+  personFingerprint,
+  settle,
+} from '../services/verifications/index.js';
 import { recordDocumentRead } from './document-record.js';
 import { loadCheckImages } from './images.js';
 import { EngineTaskError } from './pool/index.js';
@@ -29,10 +39,27 @@ export interface SessionJobData {
  * unless it is processing.
  */
 async function lockProcessing(tx: EntityManager, id: string, populateIdentity = false): Promise<Verification | null> {
-  const peek = await tx.findOne(Verification, { id }, { fields: ['merchant', 'mode', 'referenceFingerprint', 'emailFingerprint', 'documentFingerprint', 'nationalIdFingerprint'] as never });
+  const peek = await tx.findOne(
+    Verification,
+    { id },
+    {
+      fields: [
+        'merchant',
+        'mode',
+        'referenceFingerprint',
+        'emailFingerprint',
+        'documentFingerprint',
+        'nationalIdFingerprint',
+      ] as never,
+    },
+  );
   if (!peek) return null;
   await lockPerson(tx, peek.merchant.id, peek.mode, fingerprintsOfVerification(peek));
-  const v = await tx.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: populateIdentity ? (['identity'] as never) : [], refresh: true });
+  const v = await tx.findOne(
+    Verification,
+    { id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, populate: populateIdentity ? (['identity'] as never) : [], refresh: true },
+  );
   return v && v.status === 'processing' ? v : null;
 }
 
@@ -45,7 +72,13 @@ export const checkEventData = (c: Check) => ({
   reason_codes: [...c.reasonCodes],
 });
 
-const errored: CheckResult = { status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'], providerTier: 'standard' };
+const errored: CheckResult = {
+  status: 'errored',
+  verdict: 'review',
+  score: null,
+  reasonCodes: ['CHECK_UNAVAILABLE'],
+  providerTier: 'standard',
+};
 
 /** What a check's analysis needs, read without a transaction or a lock. */
 interface Prepared {
@@ -58,12 +91,25 @@ interface Prepared {
 type ImageLoader = () => Promise<CheckImages>;
 
 /** The analysis: the runner (engine work in the pool) with no transaction open. A failure errors the check. */
-async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader, forced: number): Promise<CheckResult> {
+async function analyse(
+  runtime: Runtime,
+  prepared: Prepared,
+  images: ImageLoader,
+  forced: number,
+): Promise<CheckResult> {
   const { check, verification: v, identity } = prepared;
   const runner = RUNNERS[check.type];
   if (!runner) return errored;
   try {
-    const input = { check, snapshot: v.flowSnapshot, identity, sandbox: v.sandbox ?? null, now: new Date(), engine: runtime.engine, hosted: !!v.consent };
+    const input = {
+      check,
+      snapshot: v.flowSnapshot,
+      identity,
+      sandbox: v.sandbox ?? null,
+      now: new Date(),
+      engine: runtime.engine,
+      hosted: !!v.consent,
+    };
     let outcome = await runner.run(runner.needsImages && !v.sandbox ? { ...input, images: await images() } : input);
     if (v.sandbox && check.position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     return outcome;
@@ -80,17 +126,32 @@ async function analyse(runtime: Runtime, prepared: Prepared, images: ImageLoader
  * the state under the person's and the verification's locks: still processing, check still
  * pending (another run, an expiry or a reviewer may have moved on meanwhile).
  */
-async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepared, outcome: CheckResult): Promise<boolean> {
+async function saveResult(
+  em: EntityManager,
+  runtime: Runtime,
+  prepared: Prepared,
+  outcome: CheckResult,
+): Promise<boolean> {
   // The same-face search runs before the transaction, through the index and without a lock.
-  const faces = outcome.faceEmbedding ? await searchFaces(em, runtime.vault, prepared.verification, prepared.identity, outcome.faceEmbedding) : null;
+  const faces = outcome.faceEmbedding
+    ? await searchFaces(em, runtime.vault, prepared.verification, prepared.identity, outcome.faceEmbedding)
+    : null;
   return em.transactional(async (tx) => {
     const v = await lockProcessing(tx, prepared.verification.id, true);
     if (!v) return false;
     const check = await tx.findOne(Check, { id: prepared.check.id }, { refresh: true });
     if (!check || check.status !== 'pending') return true;
     outcome = await signalFraudNetworks(tx, runtime.vault, v, prepared.identity, outcome);
-    if (outcome.faceEmbedding && faces) outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, faces, outcome);
-    Object.assign(check, { status: outcome.status, verdict: outcome.verdict, score: outcome.score, reasonCodes: outcome.reasonCodes, providerTier: outcome.providerTier, findings: outcome.findings ?? [] });
+    if (outcome.faceEmbedding && faces)
+      outcome = await signalFaceNetwork(tx, runtime.vault, v, prepared.identity, outcome.faceEmbedding, faces, outcome);
+    Object.assign(check, {
+      status: outcome.status,
+      verdict: outcome.verdict,
+      score: outcome.score,
+      reasonCodes: outcome.reasonCodes,
+      providerTier: outcome.providerTier,
+      findings: outcome.findings ?? [],
+    });
     if (outcome.status === 'completed') recordUsage(tx, v, check.type);
     await recordDocumentRead(tx, runtime, v, v.identity ? runtime.vault.decrypt<Identity>(v.identity) : {}, outcome);
     recordVerificationEvent(tx, v, 'check.completed', { check: checkEventData(check) });
@@ -105,7 +166,14 @@ async function saveResult(em: EntityManager, runtime: Runtime, prepared: Prepare
 }
 
 /** Reads, analyses (no transaction, no lock), then saves one pending check. False: stop the run. */
-async function runOne(em: EntityManager, runtime: Runtime, id: string, position: number, forced: number, images: ImageLoader): Promise<boolean> {
+async function runOne(
+  em: EntityManager,
+  runtime: Runtime,
+  id: string,
+  position: number,
+  forced: number,
+  images: ImageLoader,
+): Promise<boolean> {
   em.clear();
   const verification = await em.findOne(Verification, { id }, { populate: ['identity'] as never });
   if (!verification || verification.status !== 'processing') return false;
@@ -133,7 +201,13 @@ export async function runChecks(runtime: Runtime, data: SessionJobData): Promise
   const v = await em.findOne(Verification, { id: data.verificationId });
   if (!v || v.status !== 'processing') return;
   const checks = await em.find(Check, { verification: v }, { orderBy: { position: 'asc' } });
-  const forced = v.sandbox ? forcedCheckIndex(checks.map((c) => c.type), checks.map((c) => c.required), v.sandbox.outcome) : -1;
+  const forced = v.sandbox
+    ? forcedCheckIndex(
+        checks.map((c) => c.type),
+        checks.map((c) => c.required),
+        v.sandbox.outcome,
+      )
+    : -1;
   const images = imageLoader(em, runtime, data.verificationId);
   for (const check of checks) {
     if (!(await runOne(em, runtime, data.verificationId, check.position, forced, images))) return;

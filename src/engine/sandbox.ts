@@ -43,9 +43,18 @@ export function applySandboxOutcome(type: string, outcome: CheckResult, sandbox:
   if (sandbox.outcome !== 'rejected' && sandbox.outcome !== 'review') return outcome;
   if (sandbox.outcome === 'review' && outcome.verdict === 'reject') return outcome;
   const verdict: Verdict = sandbox.outcome === 'rejected' ? 'reject' : 'review';
-  const forced = sandbox.reason_codes?.length ? sandbox.reason_codes : [DEFAULT_REASON[sandbox.outcome][type] ?? DEFAULT_REASON[sandbox.outcome].default!];
+  const forced = sandbox.reason_codes?.length
+    ? sandbox.reason_codes
+    : [DEFAULT_REASON[sandbox.outcome][type] ?? DEFAULT_REASON[sandbox.outcome].default!];
   const codes = [...new Set([...forced, ...outcome.reasonCodes])];
-  return { ...outcome, status: 'completed', verdict, score: verdict === 'reject' ? 0.08 : 0.52, reasonCodes: codes, providerTier: 'sandbox' };
+  return {
+    ...outcome,
+    status: 'completed',
+    verdict,
+    score: verdict === 'reject' ? 0.08 : 0.52,
+    reasonCodes: codes,
+    providerTier: 'sandbox',
+  };
 }
 
 /** Without image analysis (live, not built yet): an honest review, never a fake approval. */

@@ -116,7 +116,12 @@ export interface CheckRunner {
   run(input: CheckInput): Promise<CheckResult> | CheckResult;
 }
 
-export const result = (verdict: Verdict, score: number, reasonCodes: string[] = [], providerTier = 'standard'): CheckResult => ({
+export const result = (
+  verdict: Verdict,
+  score: number,
+  reasonCodes: string[] = [],
+  providerTier = 'standard',
+): CheckResult => ({
   status: 'completed',
   verdict,
   score,

@@ -14,12 +14,18 @@ export interface ReviewPolicy {
 }
 
 export const DEFAULT_REPEAT_POLICY: RepeatPolicy = { enabled: true, scope: 'same_flow' };
-export const DEFAULT_REVIEW_POLICY: ReviewPolicy = { claim_required: false, claim_lease_minutes: 30, presence_ttl_ms: 30000, presence_heartbeat_ms: 10000 };
+export const DEFAULT_REVIEW_POLICY: ReviewPolicy = {
+  claim_required: false,
+  claim_lease_minutes: 30,
+  presence_ttl_ms: 30000,
+  presence_heartbeat_ms: 10000,
+};
 
 /** Account-wide settings (decisions.md); one row per account, optimistic `version`. */
 @Entity({ tableName: 'account_settings' })
 export class AccountSettings {
-  [OptionalProps]?: 'repeatVerification' | 'reverificationPeriodDays' | 'retentionDays' | 'reviewPolicy' | 'version' | 'updatedAt';
+  [OptionalProps]?:
+    'repeatVerification' | 'reverificationPeriodDays' | 'retentionDays' | 'reviewPolicy' | 'version' | 'updatedAt';
 
   @OneToOne(() => Merchant, { primary: true, fieldName: 'merchant_id' })
   merchant!: Merchant;

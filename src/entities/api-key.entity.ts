@@ -8,7 +8,8 @@ export type KeyAccess = 'read_write' | 'read_only';
 @Entity({ tableName: 'api_keys' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class ApiKey extends TenantOwned {
-  [OptionalProps]?: 'id' | 'access' | 'status' | 'permissions' | 'lastUsedAt' | 'expiresAt' | 'revokedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    'id' | 'access' | 'status' | 'permissions' | 'lastUsedAt' | 'expiresAt' | 'revokedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = newUuid();

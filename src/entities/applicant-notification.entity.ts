@@ -11,7 +11,18 @@ export type ApplicantNotificationStatus = 'pending' | 'sent' | 'dropped' | 'fail
  */
 @Entity({ tableName: 'applicant_notifications' })
 export class ApplicantNotification extends TenantOwned {
-  [OptionalProps]?: 'id' | 'kind' | 'message' | 'status' | 'sentAt' | 'droppedAt' | 'attempts' | 'lastError' | 'failedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'id'
+    | 'kind'
+    | 'message'
+    | 'status'
+    | 'sentAt'
+    | 'droppedAt'
+    | 'attempts'
+    | 'lastError'
+    | 'failedAt'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('ntf');

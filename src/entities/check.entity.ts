@@ -8,7 +8,19 @@ export type CheckStatus = 'pending' | 'processing' | 'completed' | 'skipped' | '
 /** One check of a verification, in flow order; its result is saved as it finishes. */
 @Entity({ tableName: 'checks' })
 export class Check extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'findings' | 'config' | 'sensitivity' | 'threshold' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'id'
+    | 'status'
+    | 'verdict'
+    | 'score'
+    | 'providerTier'
+    | 'reasonCodes'
+    | 'findings'
+    | 'config'
+    | 'sensitivity'
+    | 'threshold'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('chk');

@@ -15,9 +15,30 @@ export interface Step {
 @Entity({ tableName: 'flows' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class Flow extends TenantOwned {
-  [OptionalProps]?: 'id' | 'steps' | 'isDefault' | 'isPreset' | 'status' | 'version' | 'languages' | 'acceptedDocumentTypes' | 'createdAt' | 'updatedAt' |
-    'sensitivity' | 'brandName' | 'logoUrl' | 'accentColor' | 'supportUrl' | 'privacyUrl' | 'defaultEmailLocale' | 'countryPolicy' | 'networkPolicy' |
-    'expiryPolicy' | 'policyTree' | 'repeatPolicy' | 'deletedAt';
+  [OptionalProps]?:
+    | 'id'
+    | 'steps'
+    | 'isDefault'
+    | 'isPreset'
+    | 'status'
+    | 'version'
+    | 'languages'
+    | 'acceptedDocumentTypes'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'sensitivity'
+    | 'brandName'
+    | 'logoUrl'
+    | 'accentColor'
+    | 'supportUrl'
+    | 'privacyUrl'
+    | 'defaultEmailLocale'
+    | 'countryPolicy'
+    | 'networkPolicy'
+    | 'expiryPolicy'
+    | 'policyTree'
+    | 'repeatPolicy'
+    | 'deletedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('flw');

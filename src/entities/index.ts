@@ -19,17 +19,67 @@ import { ApplicantNotification } from './applicant-notification.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 export { AccountSettings, ReverificationGrant };
-export { ApiKey, Applicant, ApplicantTag, Check, Event, Flow, IdempotencyKey, ManualReview, Member, MemberSession, Merchant, Tag, Upload, UsageRecord, Verification, VerificationTag };
+export {
+  ApiKey,
+  Applicant,
+  ApplicantTag,
+  Check,
+  Event,
+  Flow,
+  IdempotencyKey,
+  ManualReview,
+  Member,
+  MemberSession,
+  Merchant,
+  Tag,
+  Upload,
+  UsageRecord,
+  Verification,
+  VerificationTag,
+};
 
 /** Every entity, for the ORM. */
 export const ENTITIES = [
-  Merchant, ApiKey, Member, MemberSession, Flow, Verification, Check, Upload, Applicant, Tag, VerificationTag, ApplicantTag,
-  Event, IdempotencyKey, UsageRecord, ManualReview, AccountSettings, ReverificationGrant,
-  WebhookEndpoint, WebhookDelivery, ApplicantNotification,
+  Merchant,
+  ApiKey,
+  Member,
+  MemberSession,
+  Flow,
+  Verification,
+  Check,
+  Upload,
+  Applicant,
+  Tag,
+  VerificationTag,
+  ApplicantTag,
+  Event,
+  IdempotencyKey,
+  UsageRecord,
+  ManualReview,
+  AccountSettings,
+  ReverificationGrant,
+  WebhookEndpoint,
+  WebhookDelivery,
+  ApplicantNotification,
 ];
 
 /** Entities scoped by account and environment (the `tenant` filter). */
-export const TENANT_ENTITIES = ['ApiKey', 'Flow', 'Verification', 'Check', 'Upload', 'Applicant', 'Tag', 'Event', 'UsageRecord', 'ManualReview', 'ReverificationGrant', 'WebhookEndpoint', 'WebhookDelivery', 'ApplicantNotification'];
+export const TENANT_ENTITIES = [
+  'ApiKey',
+  'Flow',
+  'Verification',
+  'Check',
+  'Upload',
+  'Applicant',
+  'Tag',
+  'Event',
+  'UsageRecord',
+  'ManualReview',
+  'ReverificationGrant',
+  'WebhookEndpoint',
+  'WebhookDelivery',
+  'ApplicantNotification',
+];
 
 /** Entities scoped by account only (the `merchant` filter). */
 export const MERCHANT_ENTITIES = ['Member', 'MemberSession', 'AccountSettings'];

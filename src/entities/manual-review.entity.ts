@@ -20,7 +20,20 @@ export interface Escalation {
 @Entity({ tableName: 'manual_reviews' })
 @Index({ properties: ['merchant', 'mode', 'status', 'createdAt'] })
 export class ManualReview extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'decision' | 'notes' | 'reviewedAt' | 'decidedBy' | 'escalatedAt' | 'claimedBy' | 'claimExpiresAt' | 'assignedTo' | 'escalation' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'id'
+    | 'status'
+    | 'decision'
+    | 'notes'
+    | 'reviewedAt'
+    | 'decidedBy'
+    | 'escalatedAt'
+    | 'claimedBy'
+    | 'claimExpiresAt'
+    | 'assignedTo'
+    | 'escalation'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = newUuid();

@@ -3,7 +3,15 @@ import { newId } from '../ids.js';
 import { TenantOwned } from './scoped.js';
 import { Verification } from './verification.entity.js';
 
-export const GRANT_REASONS = ['document_expiring', 'document_expired', 'details_changed', 'periodic_recheck', 'suspected_fraud', 'merchant_request', 'other'] as const;
+export const GRANT_REASONS = [
+  'document_expiring',
+  'document_expired',
+  'details_changed',
+  'periodic_recheck',
+  'suspected_fraud',
+  'merchant_request',
+  'other',
+] as const;
 
 /** Permission to verify an approved person again; spent by the next verification it lets through. */
 @Entity({ tableName: 'reverification_grants' })

@@ -7,7 +7,19 @@ export type UploadKind = 'document' | 'selfie' | 'video';
 /** A captured artefact: presigned PUT straight to storage, then completed through the API. */
 @Entity({ tableName: 'uploads' })
 export class Upload extends TenantOwned {
-  [OptionalProps]?: 'status' | 'side' | 'documentType' | 'challengeId' | 'challengeStep' | 'size' | 'uploadedAt' | 'analysis' | 'evidenceKey' | 'sha256' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'status'
+    | 'side'
+    | 'documentType'
+    | 'challengeId'
+    | 'challengeStep'
+    | 'size'
+    | 'uploadedAt'
+    | 'analysis'
+    | 'evidenceKey'
+    | 'sha256'
+    | 'createdAt'
+    | 'updatedAt';
 
   /** `doc_` for documents, `bio_` for selfies and videos. */
   @PrimaryKey({ type: 'string', length: 40 })

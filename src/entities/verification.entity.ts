@@ -41,10 +41,36 @@ export interface Consent {
 @Index({ properties: ['merchant', 'mode', 'documentFingerprint'] })
 @Index({ properties: ['merchant', 'mode', 'nationalIdFingerprint'] })
 export class Verification extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' |
-    'locale' | 'metadata' | 'sequence' | 'applicant' | 'sandbox' | 'isPreview' | 'identity' | 'emailFingerprint' | 'referenceFingerprint' |
-    'documentFingerprint' | 'nationalIdFingerprint' | 'documentExpiresOn' | 'apiKeyId' | 'declineType' | 'decidedAt' | 'createdAt' | 'updatedAt' | 'retentionPurgedAt' |
-    'consent' | 'consentDeclinedAt' | 'returnUrl';
+  [OptionalProps]?:
+    | 'id'
+    | 'status'
+    | 'verdict'
+    | 'score'
+    | 'reasonCodes'
+    | 'changeReason'
+    | 'identityVersion'
+    | 'identityEditedAt'
+    | 'locale'
+    | 'metadata'
+    | 'sequence'
+    | 'applicant'
+    | 'sandbox'
+    | 'isPreview'
+    | 'identity'
+    | 'emailFingerprint'
+    | 'referenceFingerprint'
+    | 'documentFingerprint'
+    | 'nationalIdFingerprint'
+    | 'documentExpiresOn'
+    | 'apiKeyId'
+    | 'declineType'
+    | 'decidedAt'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'retentionPurgedAt'
+    | 'consent'
+    | 'consentDeclinedAt'
+    | 'returnUrl';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('vs');

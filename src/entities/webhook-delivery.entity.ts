@@ -22,8 +22,19 @@ export interface DeliveryAttempt {
 @Index({ properties: ['endpointId', 'createdAt', 'id'] })
 export class WebhookDelivery extends TenantOwned {
   [OptionalProps]?:
-    | 'id' | 'status' | 'test' | 'attemptCount' | 'deferredSeconds' | 'nextAttemptAt' | 'leaseUntil' | 'claimToken'
-    | 'attempts' | 'deliveredAt' | 'lastError' | 'createdAt' | 'updatedAt';
+    | 'id'
+    | 'status'
+    | 'test'
+    | 'attemptCount'
+    | 'deferredSeconds'
+    | 'nextAttemptAt'
+    | 'leaseUntil'
+    | 'claimToken'
+    | 'attempts'
+    | 'deliveredAt'
+    | 'lastError'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('del');

@@ -11,7 +11,18 @@ export type WebhookEndpointStatus = 'active' | 'disabled';
 @Entity({ tableName: 'webhook_endpoints' })
 @Index({ properties: ['merchant', 'mode', 'createdAt', 'id'] })
 export class WebhookEndpoint extends TenantOwned {
-  [OptionalProps]?: 'id' | 'status' | 'apiKeyIds' | 'description' | 'failingSince' | 'disabledReason' | 'consecutiveFailures' | 'pausedUntil' | 'deletedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'id'
+    | 'status'
+    | 'apiKeyIds'
+    | 'description'
+    | 'failingSince'
+    | 'disabledReason'
+    | 'consecutiveFailures'
+    | 'pausedUntil'
+    | 'deletedAt'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 40 })
   id: string = newId('whe');

@@ -30,13 +30,34 @@ import type { Runtime } from '../runtime.js';
 import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
 import { systemFork } from '../orm.js';
 
-export const RESOLVERS = [ViewerResolver, ApiKeyResolver, VerificationResolver, FlowResolver, TagResolver, ApplicantResolver, SettingsResolver, ReviewResolver, ConsoleResolver, TeamResolver, LogsResolver, ExportsResolver, ReportingResolver, SessionResolver, WebhookResolver] as const;
+export const RESOLVERS = [
+  ViewerResolver,
+  ApiKeyResolver,
+  VerificationResolver,
+  FlowResolver,
+  TagResolver,
+  ApplicantResolver,
+  SettingsResolver,
+  ReviewResolver,
+  ConsoleResolver,
+  TeamResolver,
+  LogsResolver,
+  ExportsResolver,
+  ReportingResolver,
+  SessionResolver,
+  WebhookResolver,
+] as const;
 
 export const SCHEMA_FILE = path.resolve('src/schema/schema.graphql');
 
 /** The type-graphql schema; `emit` writes src/schema/schema.graphql (npm run cli -- schema). */
 export function buildGraphqlSchema(emit = false): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: RESOLVERS, authChecker, validate: false, emitSchemaFile: emit ? SCHEMA_FILE : false });
+  return buildSchema({
+    resolvers: RESOLVERS,
+    authChecker,
+    validate: false,
+    emitSchemaFile: emit ? SCHEMA_FILE : false,
+  });
 }
 
 /** ApiErrors keep the spec's code and type in `extensions`; anything else is an opaque api_error. */
@@ -61,7 +82,12 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions: { ...extensions, type: 'invalid_request_error' } };
   }
-  return { message: 'An internal error occurred.', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_ERROR', type: 'api_error' } };
+  return {
+    message: 'An internal error occurred.',
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: 'INTERNAL_ERROR', type: 'api_error' },
+  };
 }
 
 /** Adds the request id to every error and logs internal failures with it. */
@@ -70,7 +96,11 @@ const requestIdPlugin: ApolloServerPlugin<ServiceContext> = {
     return {
       async didEncounterErrors({ errors, contextValue }) {
         for (const error of errors) {
-          if (!(error.originalError instanceof ApiError) && !fromDatabaseError(error.originalError) && !error.extensions?.code) {
+          if (
+            !(error.originalError instanceof ApiError) &&
+            !fromDatabaseError(error.originalError) &&
+            !error.extensions?.code
+          ) {
             contextValue.log.error({ err: error.originalError ?? error, path: error.path }, 'graphql: internal error');
           }
         }
@@ -94,12 +124,17 @@ const requestIdPlugin: ApolloServerPlugin<ServiceContext> = {
 function refuseNulCharacters(ctx: Context): void {
   const body = (ctx.request as { body?: { query?: unknown; variables?: unknown } }).body;
   const query = typeof body?.query === 'string' ? body.query : '';
-  const param = pathOfNulCharacter(ctx.query) ?? pathOfNulCharacter(body?.variables, 'variables') ?? (/\u0000|\\u0000/.test(query) ? 'query' : null);
+  const param =
+    pathOfNulCharacter(ctx.query) ??
+    pathOfNulCharacter(body?.variables, 'variables') ??
+    (/\u0000|\\u0000/.test(query) ? 'query' : null);
   if (param) throw parameterInvalid(param, 'must not contain a NUL character');
 }
 
 /** `/graphql` for team members: member authentication, then Apollo with the request's ServiceContext. */
-export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware: Middleware; stop: () => Promise<void> }> {
+export async function graphqlMiddleware(
+  runtime: Runtime,
+): Promise<{ middleware: Middleware; stop: () => Promise<void> }> {
   const schema = await buildGraphqlSchema();
   const apollo = new ApolloServer<ServiceContext>({
     schema,
@@ -121,20 +156,45 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
   // A sign-in has no session yet: operation SignIn without a token runs with no member, and
   // the authChecker refuses every field but signIn to it.
   const anonymousSignIn = async (ctx: Context, next: Next) => {
-    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: '', caller: { kind: 'system' }, modes: [], runtime, surface: 'graphql', remoteAddress: ctx.ip }, () => systemFork(runtime.orm));
+    ctx.state.svc = withLazyFork(
+      {
+        requestId: ctx.state.requestId,
+        log: ctx.state.log,
+        merchantId: '',
+        caller: { kind: 'system' },
+        modes: [],
+        runtime,
+        surface: 'graphql',
+        remoteAddress: ctx.ip,
+      },
+      () => systemFork(runtime.orm),
+    );
     await next();
   };
-  const isSignIn = (ctx: Context) => ctx.method === 'POST' && !ctx.get('authorization') && (ctx.request as { body?: { operationName?: unknown } }).body?.operationName === 'SignIn';
+  const isSignIn = (ctx: Context) =>
+    ctx.method === 'POST' &&
+    !ctx.get('authorization') &&
+    (ctx.request as { body?: { operationName?: unknown } }).body?.operationName === 'SignIn';
   // Each member's GraphQL operations count against a budget, as each key's calls do.
-  const budget = new RateLimiterMemory({ keyPrefix: 'graphql-member', points: runtime.config.graphqlRateLimitPerMinute, duration: 60 });
+  const budget = new RateLimiterMemory({
+    keyPrefix: 'graphql-member',
+    points: runtime.config.graphqlRateLimitPerMinute,
+    duration: 60,
+  });
   const spend = async (ctx: Context) => {
     const { caller } = ctx.state.svc as ServiceContext;
     if (caller.kind !== 'member') return;
     await budget.consume(caller.memberId).catch((refusal: RateLimiterRes) => {
       const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw new ApiError(429, 'rate_limit_error', 'RATE_LIMITED', `Too many GraphQL operations: this team member has spent its budget of ${runtime.config.graphqlRateLimitPerMinute} a minute. Retry after the Retry-After seconds.`, {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new ApiError(
+        429,
+        'rate_limit_error',
+        'RATE_LIMITED',
+        `Too many GraphQL operations: this team member has spent its budget of ${runtime.config.graphqlRateLimitPerMinute} a minute. Retry after the Retry-After seconds.`,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
     });
   };
   const handler = koaMiddleware(apollo, { context: async ({ ctx }) => ctx.state.svc as ServiceContext });
@@ -155,7 +215,20 @@ export async function graphqlMiddleware(runtime: Runtime): Promise<{ middleware:
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
       const param = error.param !== undefined ? { param: error.param } : {};
-      ctx.body = { errors: [{ message: error.message, extensions: { ...error.detail, code: error.code, type: error.type, ...param, request_id: ctx.state.requestId } }] };
+      ctx.body = {
+        errors: [
+          {
+            message: error.message,
+            extensions: {
+              ...error.detail,
+              code: error.code,
+              type: error.type,
+              ...param,
+              request_id: ctx.state.requestId,
+            },
+          },
+        ],
+      };
     }
   };
   return { middleware, stop: () => apollo.stop() };

@@ -34,7 +34,9 @@ export function aliasLimit(context: ValidationContext): ASTVisitor {
   return {
     Field(node) {
       if (node.alias && ++aliases === MAX_ALIASES + 1) {
-        context.reportError(refused('QUERY_TOO_MANY_ALIASES', `The query uses more than ${MAX_ALIASES} aliases.`, { limit: MAX_ALIASES }));
+        context.reportError(
+          refused('QUERY_TOO_MANY_ALIASES', `The query uses more than ${MAX_ALIASES} aliases.`, { limit: MAX_ALIASES }),
+        );
       }
     },
   };
@@ -49,7 +51,16 @@ const depthLimit = maxDepthRule({
   n: MAX_QUERY_DEPTH,
   ignoreIntrospection: true,
   propagateOnRejection: false,
-  onReject: [(context, error) => context?.reportError(refused('GRAPHQL_VALIDATION_FAILED', `The query exceeds maximum operation depth of ${MAX_QUERY_DEPTH} (${error.message.replace(/^Syntax Error: /, '')})`, { limit: MAX_QUERY_DEPTH }))],
+  onReject: [
+    (context, error) =>
+      context?.reportError(
+        refused(
+          'GRAPHQL_VALIDATION_FAILED',
+          `The query exceeds maximum operation depth of ${MAX_QUERY_DEPTH} (${error.message.replace(/^Syntax Error: /, '')})`,
+          { limit: MAX_QUERY_DEPTH },
+        ),
+      ),
+  ],
 });
 
 /** Validation rules for Apollo (run with graphql-js's own): depth and aliases. */
@@ -80,7 +91,11 @@ export function costLimitPlugin(schema: GraphQLSchema): ApolloServerPlugin {
             throw error;
           }
           if (cost > MAX_QUERY_COST) {
-            throw refused('QUERY_TOO_COMPLEX', `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: ask for fewer fields or smaller pages.`, { cost, limit: MAX_QUERY_COST });
+            throw refused(
+              'QUERY_TOO_COMPLEX',
+              `The query costs ${cost}, more than the limit of ${MAX_QUERY_COST}: ask for fewer fields or smaller pages.`,
+              { cost, limit: MAX_QUERY_COST },
+            );
           }
         },
       };
@@ -112,6 +127,12 @@ export function refuseLargeDocument(body: unknown, query: Record<string, unknown
   // A character is at most 3 UTF-8 bytes in a JS string's code units, so long strings are refused without encoding them.
   if (typeof document !== 'string' || document.length <= MAX_DOCUMENT_BYTES / 3) return;
   if (document.length > MAX_DOCUMENT_BYTES || Buffer.byteLength(document) > MAX_DOCUMENT_BYTES) {
-    throw new ApiError(400, 'invalid_request_error', 'DOCUMENT_TOO_LARGE', `The GraphQL document is larger than ${MAX_DOCUMENT_BYTES} bytes; send a smaller one.`, { detail: { limit: MAX_DOCUMENT_BYTES } });
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'DOCUMENT_TOO_LARGE',
+      `The GraphQL document is larger than ${MAX_DOCUMENT_BYTES} bytes; send a smaller one.`,
+      { detail: { limit: MAX_DOCUMENT_BYTES } },
+    );
   }
 }

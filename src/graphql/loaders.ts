@@ -3,7 +3,13 @@ import { Applicant } from '../entities/applicant.entity.js';
 import { Flow } from '../entities/flow.entity.js';
 import type { CheckType } from '../schema/verification.types.js';
 import type { ServiceContext } from '../services/shared/index.js';
-import { checksOfVerifications, decidersOf, verificationItemsByIds, type DecidedBy, type VerificationListItem } from '../services/verifications/index.js';
+import {
+  checksOfVerifications,
+  decidersOf,
+  verificationItemsByIds,
+  type DecidedBy,
+  type VerificationListItem,
+} from '../services/verifications/index.js';
 import { presenceOf, type Presence } from '../services/review/index.js';
 import { Member } from '../entities/member.entity.js';
 import { tagReferencesFor } from '../services/catalog/index.js';

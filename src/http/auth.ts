@@ -2,7 +2,14 @@ import type { Context, Next } from 'koa';
 import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';
 import { withLazyFork, type ServiceContext } from '../services/shared/index.js';
-import { authenticateKey, authenticateMember, bearerToken, type RateLimitState, authorize, type Requirement } from '../services/access/index.js';
+import {
+  authenticateKey,
+  authenticateMember,
+  bearerToken,
+  type RateLimitState,
+  authorize,
+  type Requirement,
+} from '../services/access/index.js';
 import { recordKeyCall, statusOfError } from '../services/logs/index.js';
 
 /** Token cost of a call (decisions.md): 1, except lookup at 1 per 50 addresses, rounded up. */
@@ -27,7 +34,13 @@ export function keyAuthentication(runtime: Runtime) {
     let auth;
     try {
       // The root EntityManager only lends its connection here (a raw statement, no entities).
-      auth = await authenticateKey(runtime.orm.em, bearerToken(ctx.get('authorization')), costOf(ctx), runtime.config.rateLimitPerMinute, runtime.keyCache);
+      auth = await authenticateKey(
+        runtime.orm.em,
+        bearerToken(ctx.get('authorization')),
+        costOf(ctx),
+        runtime.config.rateLimitPerMinute,
+        runtime.keyCache,
+      );
     } catch (error) {
       const state = (error as { rateLimit?: RateLimitState }).rateLimit;
       if (state) setRateHeaders(ctx, state);
@@ -36,7 +49,18 @@ export function keyAuthentication(runtime: Runtime) {
     setRateHeaders(ctx, auth.rateLimit);
     const modes = [auth.caller.mode];
     const scope = { merchantId: auth.merchantId, modes };
-    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime, surface: 'api' }, () => scopedFork(runtime.orm, scope));
+    ctx.state.svc = withLazyFork(
+      {
+        requestId: ctx.state.requestId,
+        log: ctx.state.log,
+        merchantId: auth.merchantId,
+        caller: auth.caller,
+        modes,
+        runtime,
+        surface: 'api',
+      },
+      () => scopedFork(runtime.orm, scope),
+    );
     // The request log (batched, never awaited): every call of an authenticated key, failures included.
     let status: number | undefined;
     try {
@@ -46,7 +70,17 @@ export function keyAuthentication(runtime: Runtime) {
       throw error;
     } finally {
       const { method, path, querystring } = ctx;
-      recordKeyCall(runtime, { merchantId: auth.merchantId, caller: auth.caller, method, path, querystring, status: status ?? ctx.status, durationMs: performance.now() - started, requestId: ctx.state.requestId, remoteAddress: ctx.req.socket.remoteAddress });
+      recordKeyCall(runtime, {
+        merchantId: auth.merchantId,
+        caller: auth.caller,
+        method,
+        path,
+        querystring,
+        status: status ?? ctx.status,
+        durationMs: performance.now() - started,
+        requestId: ctx.state.requestId,
+        remoteAddress: ctx.req.socket.remoteAddress,
+      });
     }
   };
 }
@@ -58,7 +92,18 @@ export function memberAuthentication(runtime: Runtime) {
     const modes = auth.caller.environments;
     const scope = { merchantId: auth.merchantId, modes };
     const surface = ctx.path === '/graphql' ? 'graphql' : 'console';
-    ctx.state.svc = withLazyFork({ requestId: ctx.state.requestId, log: ctx.state.log, merchantId: auth.merchantId, caller: auth.caller, modes, runtime, surface }, () => scopedFork(runtime.orm, scope));
+    ctx.state.svc = withLazyFork(
+      {
+        requestId: ctx.state.requestId,
+        log: ctx.state.log,
+        merchantId: auth.merchantId,
+        caller: auth.caller,
+        modes,
+        runtime,
+        surface,
+      },
+      () => scopedFork(runtime.orm, scope),
+    );
     await next();
   };
 }
@@ -68,7 +113,10 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Route guard: the caller must hold `permission`; writes are refused to read-only keys. */
 export function requirePermission(permission: Requirement['permission'], options: { write?: boolean } = {}) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    await authorize(ctx.state.svc as ServiceContext, { permission, write: options.write ?? !READ_METHODS.has(ctx.method) });
+    await authorize(ctx.state.svc as ServiceContext, {
+      permission,
+      write: options.write ?? !READ_METHODS.has(ctx.method),
+    });
     await next();
   };
 }

@@ -19,7 +19,12 @@ const hasBody = (ctx: Context): boolean => {
 export async function requireJsonBody(ctx: Context, next: Next): Promise<void> {
   const api = ctx.path === '/graphql' || ctx.path === '/v1' || ctx.path.startsWith('/v1/');
   if (api && WRITE_METHODS.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json', 'application/*+json')) {
-    throw new ApiError(415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', `Send the request body as JSON with "Content-Type: application/json" (got ${ctx.get('content-type') || 'no content type'}).`);
+    throw new ApiError(
+      415,
+      'invalid_request_error',
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Send the request body as JSON with "Content-Type: application/json" (got ${ctx.get('content-type') || 'no content type'}).`,
+    );
   }
   await next();
 }
@@ -42,7 +47,11 @@ export function jsonDepthExceeds(value: unknown, limit = MAX_JSON_DEPTH): boolea
 export async function limitJsonDepth(ctx: Context, next: Next): Promise<void> {
   const body = (ctx.request as { body?: unknown }).body;
   if (jsonDepthExceeds(body)) {
-    throw invalidRequest('PARAMETER_INVALID', `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`, { param: 'body' });
+    throw invalidRequest(
+      'PARAMETER_INVALID',
+      `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      { param: 'body' },
+    );
   }
   await next();
 }

@@ -19,7 +19,8 @@ export function bodyParserError(error: Error & { status?: number; type?: string 
   if (error.status === 413 || error.type === 'entity.too.large') {
     throw new ApiError(413, 'invalid_request_error', 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
   }
-  if (error.status === 415) throw invalidRequest('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+  if (error.status === 415)
+    throw invalidRequest('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
   throw invalidRequest('INVALID_JSON', 'The request body is not valid JSON.');
 }
 
@@ -30,7 +31,13 @@ function renderError(ctx: Context, caught: unknown, log: Logger): void {
   else if (fromDatabaseError(caught)) error = fromDatabaseError(caught)!;
   else {
     const status = (caught as { status?: number }).status;
-    if (status === 405) error = new ApiError(405, 'invalid_request_error', 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}.`);
+    if (status === 405)
+      error = new ApiError(
+        405,
+        'invalid_request_error',
+        'METHOD_NOT_ALLOWED',
+        `${ctx.method} is not allowed on ${ctx.path}.`,
+      );
     else {
       log.error({ err: caught, method: ctx.method, path: maskPath(ctx.path) }, 'unhandled error');
       error = internalError();
@@ -55,7 +62,16 @@ export function edge(logger: Logger): Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        renderError(ctx, new ApiError(404, 'not_found_error', 'ROUTE_NOT_FOUND', `Unrecognized request URL (${ctx.method} ${ctx.path}).`), log);
+        renderError(
+          ctx,
+          new ApiError(
+            404,
+            'not_found_error',
+            'ROUTE_NOT_FOUND',
+            `Unrecognized request URL (${ctx.method} ${ctx.path}).`,
+          ),
+          log,
+        );
       }
     } catch (caught) {
       renderError(ctx, caught, log);
@@ -65,10 +81,21 @@ export function edge(logger: Logger): Middleware {
       // A GraphQL document may inline values as literals, so only its operation name and variables are logged.
       const body = (ctx.request as { body?: Record<string, unknown> }).body;
       const input = ctx.path === '/graphql' ? { operationName: body?.operationName, variables: body?.variables } : body;
-      log.debug({ query: ctx.querystring ? maskRoute('', ctx.querystring).slice(1) : undefined, body: input }, 'request input');
+      log.debug(
+        { query: ctx.querystring ? maskRoute('', ctx.querystring).slice(1) : undefined, body: input },
+        'request input',
+      );
     }
     // The path as the request log stores it: an email or a secret typed into a URL is masked.
-    log.info({ method: ctx.method, path: maskPath(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    log.info(
+      {
+        method: ctx.method,
+        path: maskPath(ctx.path),
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
   };
 }
 

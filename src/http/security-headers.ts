@@ -14,7 +14,8 @@ export function securityHeaders(publicUrl: string) {
     } finally {
       ctx.set('X-Content-Type-Options', 'nosniff');
       if (hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-      if (ctx.path === '/graphql' || ctx.path === '/v1' || ctx.path.startsWith('/v1/')) ctx.set('Cache-Control', 'no-store');
+      if (ctx.path === '/graphql' || ctx.path === '/v1' || ctx.path.startsWith('/v1/'))
+        ctx.set('Cache-Control', 'no-store');
     }
   };
 }

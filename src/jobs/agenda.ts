@@ -35,7 +35,12 @@ export class Jobs {
   /** Windows this process already scheduled a coalesced job for (see scheduleCoalesced). */
   private readonly coalesced = new Map<string, { at: number; write: Promise<void> }>();
 
-  constructor(config: Config, databaseUrl: string, private readonly logger: Logger, options: JobsOptions = {}) {
+  constructor(
+    config: Config,
+    databaseUrl: string,
+    private readonly logger: Logger,
+    options: JobsOptions = {},
+  ) {
     // Agenda re-checks a running job every half lock lifetime on a timer that outlives the job
     // (and keeps a stopped process alive until it fires), so lifetimes stay short; the
     // heartbeat below, not a long lock, is what keeps a slow job from being cancelled.
@@ -45,9 +50,9 @@ export class Jobs {
         ? new MongoBackend({ address: config.mongodbUrl!, collection: 'agendaJobs' })
         : new PostgresBackend({ connectionString: databaseUrl, tableName: 'agenda_jobs', channelName: 'agenda_jobs' }));
     // The LISTEN connection reports a lost database as an 'error' event; without a listener it would crash the process.
-    (backend.notificationChannel as unknown as { on?: (e: string, l: (error: Error) => void) => void } | undefined)?.on?.('error', (error) =>
-      logger.error({ err: error }, 'jobs: notification channel failed'),
-    );
+    (
+      backend.notificationChannel as unknown as { on?: (e: string, l: (error: Error) => void) => void } | undefined
+    )?.on?.('error', (error) => logger.error({ err: error }, 'jobs: notification channel failed'));
     this.agenda = new Agenda({
       backend,
       processEvery: options.processEvery ?? '1 second',
@@ -81,7 +86,12 @@ export class Jobs {
             await clearOfLockCheck(agendaJob.attrs.lastRunAt, lockCheckEvery(processEveryMs, lockLifetime));
           }
         },
-        { concurrency, lockLifetime, ...(job.lockLimit ? { lockLimit: job.lockLimit } : {}), ...(job.priority ? { priority: job.priority } : {}) },
+        {
+          concurrency,
+          lockLifetime,
+          ...(job.lockLimit ? { lockLimit: job.lockLimit } : {}),
+          ...(job.priority ? { priority: job.priority } : {}),
+        },
       );
     }
   }
@@ -142,7 +152,10 @@ export class Jobs {
     if (this.started) {
       this.started = false;
       const result = await this.agenda.drain({ timeout: drainTimeoutMs, closeConnection: true });
-      if (result.timedOut) this.logger.warn(`jobs: ${result.running} job(s) still running at shutdown; their locks expire and another worker retries them`);
+      if (result.timedOut)
+        this.logger.warn(
+          `jobs: ${result.running} job(s) still running at shutdown; their locks expire and another worker retries them`,
+        );
     } else {
       // Agenda connects its store on construction; wait for that before closing it.
       await this.agenda.ready.catch(() => undefined);
@@ -152,7 +165,8 @@ export class Jobs {
 }
 
 /** How often Agenda 6 checks a running job's lock (JobProcessor.runOrRetry: every half lock lifetime, at least half processEvery). */
-export const lockCheckEvery = (processEveryMs: number, lockLifetimeMs: number): number => Math.max(processEveryMs / 2, lockLifetimeMs / 2);
+export const lockCheckEvery = (processEveryMs: number, lockLifetimeMs: number): number =>
+  Math.max(processEveryMs / 2, lockLifetimeMs / 2);
 
 /**
  * Agenda 6 (JobProcessor.runOrRetry) checks a running job's lock every `checkEveryMs` from the
@@ -195,12 +209,15 @@ export function reportAgendaError(logger: Logger, error: Error): void {
 function heartbeat(job: { touch(): Promise<void> }, lockLifetimeMs: number, logger: Logger): () => Promise<void> {
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    if (stopped) return;
-    inFlight = job.touch().catch((error: Error) => {
-      if (!stopped) logger.warn({ err: error }, 'jobs: heartbeat failed');
-    });
-  }, Math.max(50, Math.floor(lockLifetimeMs / 4)));
+  const timer = setInterval(
+    () => {
+      if (stopped) return;
+      inFlight = job.touch().catch((error: Error) => {
+        if (!stopped) logger.warn({ err: error }, 'jobs: heartbeat failed');
+      });
+    },
+    Math.max(50, Math.floor(lockLifetimeMs / 4)),
+  );
   timer.unref();
   // A touch still in flight must land before Agenda records the run as finished and unlocks it.
   return async () => {

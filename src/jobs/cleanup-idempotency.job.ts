@@ -10,7 +10,10 @@ export const cleanupIdempotencyJob: JobDefinition = {
   handler: async (runtime) => {
     for (;;) {
       const deleted = await withConnection(runtime.orm, (sql) =>
-        sql.query(`delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit $1) returning 1`, [BATCH]),
+        sql.query(
+          `delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= now() limit $1) returning 1`,
+          [BATCH],
+        ),
       );
       if (deleted.length < BATCH) return;
     }

@@ -22,10 +22,14 @@ export async function expireDueSessions(runtime: Runtime): Promise<{ expired: nu
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     // Across accounts by design: each due session is then expired in its own scoped transaction.
     const due = await withConnection(runtime.orm, (sql) =>
-      sql.query<Row>(`select id, merchant_id, mode from verifications where status in ('pending', 'processing') and expires_at <= now() order by expires_at limit $1`, [BATCH]),
+      sql.query<Row>(
+        `select id, merchant_id, mode from verifications where status in ('pending', 'processing') and expires_at <= now() order by expires_at limit $1`,
+        [BATCH],
+      ),
     );
     for (const row of due) {
-      if (await expireIfDue(runtime, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode })) expired++;
+      if (await expireIfDue(runtime, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode }))
+        expired++;
     }
     if (due.length < BATCH) return { expired, more: false };
   }

@@ -14,6 +14,16 @@ import { sweepVerificationsJob } from './sweep-verifications.job.js';
 
 /** Every job of the service; registerJobs defines each on the one Agenda instance. */
 export const JOBS: JobDefinition<any>[] = [
-  cleanupSessionsJob, cleanupIdempotencyJob, runChecksJob, expireVerificationJob, expireDueJob, sweepVerificationsJob,
-  dispatchEventsJob, deliverWebhookJob, resumeWebhookEndpointJob, retentionJob, sendOutcomeEmailsJob, foldReportingJob,
+  cleanupSessionsJob,
+  cleanupIdempotencyJob,
+  runChecksJob,
+  expireVerificationJob,
+  expireDueJob,
+  sweepVerificationsJob,
+  dispatchEventsJob,
+  deliverWebhookJob,
+  resumeWebhookEndpointJob,
+  retentionJob,
+  sendOutcomeEmailsJob,
+  foldReportingJob,
 ];

@@ -83,7 +83,10 @@ async function deleteObjects(runtime: Runtime, keys: string[], concurrency: numb
  * storage first and the rows are purged after, so a storage failure rolls the batch back and
  * the next run retries it (deleting an already deleted object is harmless).
  */
-export async function purgeExpiredVerifications(runtime: Runtime, options: RetentionOptions = {}): Promise<RetentionResult> {
+export async function purgeExpiredVerifications(
+  runtime: Runtime,
+  options: RetentionOptions = {},
+): Promise<RetentionResult> {
   const batchSize = options.batchSize ?? 500;
   const maxBatches = options.maxBatches ?? 20;
   const concurrency = options.storageConcurrency ?? 16;
@@ -95,8 +98,15 @@ export async function purgeExpiredVerifications(runtime: Runtime, options: Reten
         const due = await sql.query<DueRow>(DUE_SQL, [batchSize]);
         if (due.length === 0) return { count: 0, uploads: 0 };
         const ids = due.map((row) => row.id);
-        const uploads = await sql.query<UploadRow>(`select id, storage_key, evidence_key from uploads where verification_id = any($1::text[])`, [ids]);
-        await deleteObjects(runtime, uploads.flatMap((u) => (u.evidence_key ? [u.storage_key, u.evidence_key] : [u.storage_key])), concurrency);
+        const uploads = await sql.query<UploadRow>(
+          `select id, storage_key, evidence_key from uploads where verification_id = any($1::text[])`,
+          [ids],
+        );
+        await deleteObjects(
+          runtime,
+          uploads.flatMap((u) => (u.evidence_key ? [u.storage_key, u.evidence_key] : [u.storage_key])),
+          concurrency,
+        );
         if (uploads.length) await sql.query(`delete from uploads where verification_id = any($1::text[])`, [ids]);
         // Team edits keep earlier identity versions with their fingerprints: they go with the rest.
         await sql.query(`delete from identity_versions where verification_id = any($1::text[])`, [ids]);
@@ -122,7 +132,9 @@ export const retentionJob: JobDefinition = {
   handler: async (runtime) => {
     const result = await purgeExpiredVerifications(runtime);
     if (result.verifications) {
-      runtime.logger.info(`retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`);
+      runtime.logger.info(
+        `retention: purged ${result.verifications} verifications and ${result.uploads} uploads${result.more ? ' (more left for the next run)' : ''}`,
+      );
     }
     // decisions.md: request logs are kept 30 days.
     const logs = await purgeRequestLogs(runtime);

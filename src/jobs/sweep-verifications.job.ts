@@ -20,10 +20,17 @@ interface Row {
 export async function sweepVerifications(runtime: Runtime): Promise<{ expired: number; requeued: number }> {
   const { expired } = await expireDueSessions(runtime);
   const stalled = await withConnection(runtime.orm, (sql) =>
-    sql.query<Row>(`select id, merchant_id, mode from verifications where status = 'processing' and updated_at < now() - interval '2 minutes' order by updated_at limit $1`, [BATCH]),
+    sql.query<Row>(
+      `select id, merchant_id, mode from verifications where status = 'processing' and updated_at < now() - interval '2 minutes' order by updated_at limit $1`,
+      [BATCH],
+    ),
   );
   for (const row of stalled) {
-    await runtime.jobs.now<SessionJobData>(RUN_CHECKS_JOB, { verificationId: row.id, merchantId: row.merchant_id, mode: row.mode });
+    await runtime.jobs.now<SessionJobData>(RUN_CHECKS_JOB, {
+      verificationId: row.id,
+      merchantId: row.merchant_id,
+      mode: row.mode,
+    });
   }
   return { expired, requeued: stalled.length };
 }

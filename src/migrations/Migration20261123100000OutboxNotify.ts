@@ -8,8 +8,12 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123100000OutboxNotify extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create function "events_outbox_notify"() returns trigger language plpgsql as $$ begin perform pg_notify('events_outbox', ''); return null; end $$;`);
-    this.addSql(`create trigger "events_outbox_notify" after insert on "events" for each statement execute function "events_outbox_notify"();`);
+    this.addSql(
+      `create function "events_outbox_notify"() returns trigger language plpgsql as $$ begin perform pg_notify('events_outbox', ''); return null; end $$;`,
+    );
+    this.addSql(
+      `create trigger "events_outbox_notify" after insert on "events" for each statement execute function "events_outbox_notify"();`,
+    );
   }
 
   override async down(): Promise<void> {

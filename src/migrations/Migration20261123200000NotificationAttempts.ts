@@ -7,10 +7,14 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123200000NotificationAttempts extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "applicant_notifications" add column "attempts" int not null default 0, add column "last_error" varchar(300) null, add column "failed_at" timestamptz(3) null;`);
+    this.addSql(
+      `alter table "applicant_notifications" add column "attempts" int not null default 0, add column "last_error" varchar(300) null, add column "failed_at" timestamptz(3) null;`,
+    );
   }
 
   override async down(): Promise<void> {
-    this.addSql(`alter table "applicant_notifications" drop column "attempts", drop column "last_error", drop column "failed_at";`);
+    this.addSql(
+      `alter table "applicant_notifications" drop column "attempts", drop column "last_error", drop column "failed_at";`,
+    );
   }
 }

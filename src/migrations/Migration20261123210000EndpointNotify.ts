@@ -9,7 +9,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123210000EndpointNotify extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create function "webhook_endpoints_notify"() returns trigger language plpgsql as $$ begin perform pg_notify('webhook_endpoints_changed', new.id); return null; end $$;`);
+    this.addSql(
+      `create function "webhook_endpoints_notify"() returns trigger language plpgsql as $$ begin perform pg_notify('webhook_endpoints_changed', new.id); return null; end $$;`,
+    );
     this.addSql(
       `create trigger "webhook_endpoints_notify" after update on "webhook_endpoints" for each row
        when (old.url is distinct from new.url or old.secret_ciphertext is distinct from new.secret_ciphertext

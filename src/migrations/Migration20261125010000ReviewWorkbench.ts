@@ -16,11 +16,15 @@ export class Migration20261125010000ReviewWorkbench extends Migration {
         "merchant_id" varchar(40) not null, "mode" varchar(10) not null, "since" timestamptz(3) not null, "expires_at" timestamptz(3) not null,
         constraint "review_presence_pkey" primary key ("review_id", "member_id"));`,
     );
-    this.addSql(`create index "manual_reviews_claimed_by_index" on "manual_reviews" ("merchant_id", "claimed_by") where "claimed_by" is not null;`);
+    this.addSql(
+      `create index "manual_reviews_claimed_by_index" on "manual_reviews" ("merchant_id", "claimed_by") where "claimed_by" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "review_presence";`);
-    this.addSql(`alter table "manual_reviews" drop column "claimed_by", drop column "claim_expires_at", drop column "assigned_to", drop column "escalation";`);
+    this.addSql(
+      `alter table "manual_reviews" drop column "claimed_by", drop column "claim_expires_at", drop column "assigned_to", drop column "escalation";`,
+    );
   }
 }

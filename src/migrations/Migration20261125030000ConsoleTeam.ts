@@ -16,7 +16,9 @@ export class Migration20261125030000ConsoleTeam extends Migration {
     );
     // Repeat control matches the fingerprints a team edit added (person-matches.ts).
     for (const kind of ['email', 'reference', 'document', 'national_id']) {
-      this.addSql(`create index "identity_versions_${kind}_index" on "identity_versions" ("merchant_id", "mode", "${kind}_fingerprint") where "${kind}_fingerprint" is not null;`);
+      this.addSql(
+        `create index "identity_versions_${kind}_index" on "identity_versions" ("merchant_id", "mode", "${kind}_fingerprint") where "${kind}_fingerprint" is not null;`,
+      );
     }
     this.addSql(`alter table "applicant_notifications" add column "message" text null;`);
     this.addSql(`alter table "members" add column "deactivated_at" timestamptz(3) null;`);

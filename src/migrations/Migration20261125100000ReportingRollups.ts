@@ -26,18 +26,25 @@ export class Migration20261125100000ReportingRollups extends Migration {
         if new."submitted_at" is null and new."status" not in ('pending', 'expired') then new."submitted_at" := coalesce(new."updated_at", now()); end if;
         return new;
       end $$;`);
-    this.addSql(`create trigger "verifications_mark_submitted" before insert or update of "status" on "verifications" for each row execute function "verifications_mark_submitted"();`);
+    this.addSql(
+      `create trigger "verifications_mark_submitted" before insert or update of "status" on "verifications" for each row execute function "verifications_mark_submitted"();`,
+    );
 
     const dims = `"day" date not null, "flow_id" varchar(40) not null, "tag_id" varchar(40) not null default '', "reason_code" text not null default '',
       "status" varchar(20) not null, "change_reason" varchar(20) not null default '', "submitted" boolean not null, "latency_bucket" int not null default -1`;
-    this.addSql(`create table "reporting_rollup" ("merchant_id" varchar(40) not null, "mode" varchar(10) not null, ${dims}, "n" bigint not null,
+    this
+      .addSql(`create table "reporting_rollup" ("merchant_id" varchar(40) not null, "mode" varchar(10) not null, ${dims}, "n" bigint not null,
       constraint "reporting_rollup_pkey" primary key ("merchant_id", "mode", "tag_id", "reason_code", "latency_bucket", "day", "flow_id", "status", "change_reason", "submitted"));`);
-    this.addSql(`create table "reporting_deltas" ("id" bigserial primary key, "merchant_id" varchar(40) not null, "mode" varchar(10) not null, ${dims}, "n" int not null);`);
+    this.addSql(
+      `create table "reporting_deltas" ("id" bigserial primary key, "merchant_id" varchar(40) not null, "mode" varchar(10) not null, ${dims}, "n" int not null);`,
+    );
     this.addSql(`create index "reporting_deltas_tenant_index" on "reporting_deltas" ("merchant_id", "mode");`);
 
-    this.addSql(`create function "reporting_latency_bucket"(ms double precision) returns int language sql immutable as $$
+    this
+      .addSql(`create function "reporting_latency_bucket"(ms double precision) returns int language sql immutable as $$
       select floor(ln(greatest(ms, 1)) / ln(1.05))::int $$;`);
-    this.addSql(`create function "reporting_keys"(p_created timestamptz, p_flow text, p_status text, p_change text, p_reasons text[], p_submitted boolean, p_decided timestamptz, p_tags text[])
+    this
+      .addSql(`create function "reporting_keys"(p_created timestamptz, p_flow text, p_status text, p_change text, p_reasons text[], p_submitted boolean, p_decided timestamptz, p_tags text[])
       returns table ("day" date, "flow_id" text, "tag_id" text, "reason_code" text, "status" text, "change_reason" text, "submitted" boolean, "latency_bucket" int)
       language sql stable as $$
         select (p_created at time zone 'UTC')::date, p_flow, t.tag, r.reason, p_status, coalesce(p_change, ''), p_submitted, -1
@@ -71,7 +78,9 @@ export class Migration20261125100000ReportingRollups extends Migration {
         end if;
         return null;
       end $$;`);
-    this.addSql(`create trigger "reporting_on_verification" after insert or update or delete on "verifications" for each row execute function "reporting_on_verification"();`);
+    this.addSql(
+      `create trigger "reporting_on_verification" after insert or update or delete on "verifications" for each row execute function "reporting_on_verification"();`,
+    );
     // A tag put on or taken off moves that tag's keys. Locking the verification orders this
     // against a concurrent status change, whose trigger then reads the committed tag set.
     this.addSql(`create function "reporting_on_verification_tag"() returns trigger language plpgsql as $$
@@ -83,15 +92,19 @@ export class Migration20261125100000ReportingRollups extends Migration {
         insert into "reporting_deltas" (${cols}, "n") select v."merchant_id", v."mode", k.*, s from ${keysOf('v', 'array[t]')} k where k."tag_id" = t;
         return null;
       end $$;`);
-    this.addSql(`create trigger "reporting_on_verification_tag" after insert or delete on "verification_tags" for each row execute function "reporting_on_verification_tag"();`);
+    this.addSql(
+      `create trigger "reporting_on_verification_tag" after insert or delete on "verification_tags" for each row execute function "reporting_on_verification_tag"();`,
+    );
     this.addSql(`insert into "reporting_rollup" (${cols}, "n")
       select v."merchant_id", v."mode", k.*, count(*) from "verifications" v
        cross join lateral ${keysOf('v', `array(select vt."tag_id" from "verification_tags" vt where vt."verification_id" = v."id")`)} k
        group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;`);
 
-    this.addSql(`create table "usage_rollup" ("merchant_id" varchar(40) not null, "mode" varchar(10) not null, "day" date not null, "check_type" varchar(30) not null,
+    this
+      .addSql(`create table "usage_rollup" ("merchant_id" varchar(40) not null, "mode" varchar(10) not null, "day" date not null, "check_type" varchar(30) not null,
       "billable" boolean not null, "n" bigint not null, constraint "usage_rollup_pkey" primary key ("merchant_id", "mode", "day", "check_type", "billable"));`);
-    this.addSql(`create table "usage_deltas" ("id" bigserial primary key, "merchant_id" varchar(40) not null, "mode" varchar(10) not null, "day" date not null,
+    this
+      .addSql(`create table "usage_deltas" ("id" bigserial primary key, "merchant_id" varchar(40) not null, "mode" varchar(10) not null, "day" date not null,
       "check_type" varchar(30) not null, "billable" boolean not null, "n" int not null);`);
     this.addSql(`create index "usage_deltas_tenant_index" on "usage_deltas" ("merchant_id", "mode");`);
     this.addSql(`create function "reporting_on_usage"() returns trigger language plpgsql as $$
@@ -106,13 +119,20 @@ export class Migration20261125100000ReportingRollups extends Migration {
         end if;
         return null;
       end $$;`);
-    this.addSql(`create trigger "reporting_on_usage" after insert or update or delete on "usage_records" for each row execute function "reporting_on_usage"();`);
-    this.addSql(`insert into "usage_rollup" select "merchant_id", "mode", ("created_at" at time zone 'UTC')::date, "check_type", "billable", count(*)
+    this.addSql(
+      `create trigger "reporting_on_usage" after insert or update or delete on "usage_records" for each row execute function "reporting_on_usage"();`,
+    );
+    this
+      .addSql(`insert into "usage_rollup" select "merchant_id", "mode", ("created_at" at time zone 'UTC')::date, "check_type", "billable", count(*)
       from "usage_records" group by 1, 2, 3, 4, 5;`);
 
     // Persons (applicants) newest first across the seat's environments, and their attempts.
-    this.addSql(`create index "applicants_merchant_created_index" on "applicants" ("merchant_id", "created_at" desc, "id" desc);`);
-    this.addSql(`create index "verifications_applicant_created_index" on "verifications" ("applicant_id", "created_at" desc) where "applicant_id" is not null;`);
+    this.addSql(
+      `create index "applicants_merchant_created_index" on "applicants" ("merchant_id", "created_at" desc, "id" desc);`,
+    );
+    this.addSql(
+      `create index "verifications_applicant_created_index" on "verifications" ("applicant_id", "created_at" desc) where "applicant_id" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -126,7 +146,9 @@ export class Migration20261125100000ReportingRollups extends Migration {
     this.addSql(`drop function if exists "reporting_on_verification_tag"();`);
     this.addSql(`drop trigger if exists "reporting_on_verification" on "verifications";`);
     this.addSql(`drop function if exists "reporting_on_verification"();`);
-    this.addSql(`drop function if exists "reporting_keys"(timestamptz, text, text, text, text[], boolean, timestamptz, text[]);`);
+    this.addSql(
+      `drop function if exists "reporting_keys"(timestamptz, text, text, text, text[], boolean, timestamptz, text[]);`,
+    );
     this.addSql(`drop function if exists "reporting_latency_bucket"(double precision);`);
     this.addSql(`drop table if exists "reporting_deltas";`);
     this.addSql(`drop table if exists "reporting_rollup";`);

@@ -9,10 +9,13 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261125101000ReportingPartialDay extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index if not exists "verifications_reporting_day_index" on "verifications" ("merchant_id", "mode", "created_at")
+    this
+      .addSql(`create index if not exists "verifications_reporting_day_index" on "verifications" ("merchant_id", "mode", "created_at")
       include ("id", "flow_id", "status", "change_reason", "submitted_at", "decided_at", "reason_codes");`);
     // A tag filter joins the day's rows with the tag's rows: read those from the index alone too.
-    this.addSql(`create index if not exists "verification_tags_tag_verification_index" on "verification_tags" ("tag_id", "verification_id");`);
+    this.addSql(
+      `create index if not exists "verification_tags_tag_verification_index" on "verification_tags" ("tag_id", "verification_id");`,
+    );
   }
 
   override async down(): Promise<void> {

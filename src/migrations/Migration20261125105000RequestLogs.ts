@@ -13,11 +13,17 @@ export class Migration20261125105000RequestLogs extends Migration {
         "route" varchar(2048) not null, "status" smallint not null, "duration_ms" real not null, "request_id" varchar(200) not null,
         "ip" varchar(64) null, "created_at" timestamptz(3) not null);`,
     );
-    this.addSql(`create index "request_logs_merchant_created_index" on "request_logs" ("merchant_id", "created_at" desc, "id" desc);`);
-    this.addSql(`create index "request_logs_merchant_key_created_index" on "request_logs" ("merchant_id", "api_key_id", "created_at" desc, "id" desc);`);
+    this.addSql(
+      `create index "request_logs_merchant_created_index" on "request_logs" ("merchant_id", "created_at" desc, "id" desc);`,
+    );
+    this.addSql(
+      `create index "request_logs_merchant_key_created_index" on "request_logs" ("merchant_id", "api_key_id", "created_at" desc, "id" desc);`,
+    );
     // The 30-day purge walks the oldest rows of every account.
     this.addSql(`create index "request_logs_created_index" on "request_logs" ("created_at");`);
-    this.addSql(`create index "webhook_deliveries_merchant_mode_created_index" on "webhook_deliveries" ("merchant_id", "mode", "created_at" desc, "id" desc);`);
+    this.addSql(
+      `create index "webhook_deliveries_merchant_mode_created_index" on "webhook_deliveries" ("merchant_id", "mode", "created_at" desc, "id" desc);`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -17,6 +17,8 @@ export class Migration20261125121000RequestLogsLean extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop index if exists "request_logs_created_brin";`);
     this.addSql(`create index "request_logs_created_index" on "request_logs" ("created_at");`);
-    this.addSql(`alter table "request_logs" add constraint "request_logs_merchant_id_fkey" foreign key ("merchant_id") references "merchants" ("id") on update cascade;`);
+    this.addSql(
+      `alter table "request_logs" add constraint "request_logs_merchant_id_fkey" foreign key ("merchant_id") references "merchants" ("id") on update cascade;`,
+    );
   }
 }

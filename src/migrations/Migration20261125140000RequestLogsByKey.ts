@@ -15,7 +15,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261125140000RequestLogsByKey extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create or replace function request_log_id(at timestamptz, suffix text) returns text language sql immutable parallel safe as $$
+    this
+      .addSql(`create or replace function request_log_id(at timestamptz, suffix text) returns text language sql immutable parallel safe as $$
       select 'rlg_' || string_agg(substr('0123456789abcdefghijklmnopqrstuvwxyz', (floor(floor(extract(epoch from at) * 1000) / (36::numeric ^ p)) % 36)::int + 1, 1), '' order by p desc) || suffix
         from generate_series(0, 8) p
     $$;`);
@@ -25,14 +26,20 @@ export class Migration20261125140000RequestLogsByKey extends Migration {
     this.addSql(`alter table "request_logs" alter column "api_key_id" type uuid using "api_key_id"::uuid;`);
     // Earlier ids took their time when their batch was written, not when the call was made.
     this.addSql(`update "request_logs" set "id" = request_log_id("created_at", substr(md5("id"), 1, 15));`);
-    this.addSql(`create index "request_logs_key_created_index" on "request_logs" ("api_key_id", "created_at" desc, "id" desc);`);
+    this.addSql(
+      `create index "request_logs_key_created_index" on "request_logs" ("api_key_id", "created_at" desc, "id" desc);`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop index if exists "request_logs_key_created_index";`);
     this.addSql(`alter table "request_logs" alter column "api_key_id" type varchar(40) using "api_key_id"::text;`);
-    this.addSql(`create index "request_logs_merchant_key_created_index" on "request_logs" ("merchant_id", "api_key_id", "created_at" desc, "id" desc);`);
-    this.addSql(`create index "request_logs_merchant_created_index" on "request_logs" ("merchant_id", "created_at" desc, "id" desc);`);
+    this.addSql(
+      `create index "request_logs_merchant_key_created_index" on "request_logs" ("merchant_id", "api_key_id", "created_at" desc, "id" desc);`,
+    );
+    this.addSql(
+      `create index "request_logs_merchant_created_index" on "request_logs" ("merchant_id", "created_at" desc, "id" desc);`,
+    );
     this.addSql(`alter table "request_logs" add constraint "request_logs_pkey" primary key ("id");`);
     this.addSql(`drop function if exists request_log_id(timestamptz, text);`);
   }

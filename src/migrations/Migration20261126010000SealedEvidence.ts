@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261126010000SealedEvidence extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "uploads" add column "evidence_key" varchar(400) null, add column "sha256" varchar(64) null;`);
+    this.addSql(
+      `alter table "uploads" add column "evidence_key" varchar(400) null, add column "sha256" varchar(64) null;`,
+    );
   }
 
   override async down(): Promise<void> {

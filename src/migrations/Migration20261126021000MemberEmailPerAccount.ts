@@ -10,7 +10,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261126021000MemberEmailPerAccount extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "members" drop constraint if exists "members_email_unique";`);
-    this.addSql(`alter table "members" add constraint "members_merchant_email_unique" unique ("merchant_id", "email");`);
+    this.addSql(
+      `alter table "members" add constraint "members_merchant_email_unique" unique ("merchant_id", "email");`,
+    );
     this.addSql(`create index if not exists "members_email_index" on "members" ("email");`);
   }
 

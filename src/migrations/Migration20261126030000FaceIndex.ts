@@ -10,7 +10,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261126030000FaceIndex extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "fraud_signals" add column "face_buckets" int[] null;`);
-    this.addSql(`create index "fraud_signals_face_buckets_index" on "fraud_signals" using gin ("face_buckets") where "kind" = 'face';`);
+    this.addSql(
+      `create index "fraud_signals_face_buckets_index" on "fraud_signals" using gin ("face_buckets") where "kind" = 'face';`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261126031000LivenessChallenge extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "uploads" add column "challenge_id" varchar(40) null, add column "challenge_step" int null;`);
+    this.addSql(
+      `alter table "uploads" add column "challenge_id" varchar(40) null, add column "challenge_step" int null;`,
+    );
   }
 
   override async down(): Promise<void> {

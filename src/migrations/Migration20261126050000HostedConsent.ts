@@ -7,12 +7,16 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261126050000HostedConsent extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "verifications" add column "consent" jsonb null, add column "consent_declined_at" timestamptz(3) null, add column "return_url" varchar(2048) null;`);
+    this.addSql(
+      `alter table "verifications" add column "consent" jsonb null, add column "consent_declined_at" timestamptz(3) null, add column "return_url" varchar(2048) null;`,
+    );
     this.addSql(`alter table "flows" add column "privacy_url" varchar(2048) null;`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`alter table "flows" drop column if exists "privacy_url";`);
-    this.addSql(`alter table "verifications" drop column if exists "consent", drop column if exists "consent_declined_at", drop column if exists "return_url";`);
+    this.addSql(
+      `alter table "verifications" drop column if exists "consent", drop column if exists "consent_declined_at", drop column if exists "return_url";`,
+    );
   }
 }

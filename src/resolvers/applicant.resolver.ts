@@ -28,14 +28,20 @@ function applicantTagLoader(ctx: ServiceContext): DataLoader<string, TagReferenc
 @Resolver(() => ApplicantType)
 export class ApplicantResolver {
   @Authorized()
-  @Query(() => ApplicantConnection, { description: 'Applicants of the environments the seat holds, newest first. No identity.' })
+  @Query(() => ApplicantConnection, {
+    description: 'Applicants of the environments the seat holds, newest first. No identity.',
+  })
   async applicants(
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<ApplicantConnection> {
-    const page = await listApplicants(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) }, environment);
+    const page = await listApplicants(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) },
+      environment,
+    );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
@@ -51,7 +57,9 @@ export class ApplicantResolver {
   }
 
   @Authorized()
-  @Mutation(() => [TagReferenceType], { description: 'Puts tags on an applicant (safe to retry); returns the full set.' })
+  @Mutation(() => [TagReferenceType], {
+    description: 'Puts tags on an applicant (safe to retry); returns the full set.',
+  })
   async tagApplicant(
     @Ctx() ctx: ServiceContext,
     @Arg('applicantId', () => ID) applicantId: string,
@@ -63,7 +71,11 @@ export class ApplicantResolver {
 
   @Authorized()
   @Mutation(() => TagRemovalType, { description: 'Takes a tag off an applicant.' })
-  async untagApplicant(@Ctx() ctx: ServiceContext, @Arg('applicantId', () => ID) applicantId: string, @Arg('tagId', () => ID) tagId: string): Promise<TagRemovalType> {
+  async untagApplicant(
+    @Ctx() ctx: ServiceContext,
+    @Arg('applicantId', () => ID) applicantId: string,
+    @Arg('tagId', () => ID) tagId: string,
+  ): Promise<TagRemovalType> {
     await untagApplicant(ctx, applicantId, tagId);
     return { id: tagId, removed: true };
   }

@@ -9,7 +9,11 @@ import { authorize, type MemberPermission } from '../services/access/index.js';
  */
 export const authChecker: AuthChecker<ServiceContext> = async ({ context }, roles) => {
   // Only the anonymous SignIn request reaches Apollo without a member; it may call signIn alone.
-  if (context.caller.kind !== 'member') throw authenticationError('SESSION_MISSING', 'No session token provided. Sign in and send "Authorization: Bearer <token>".');
+  if (context.caller.kind !== 'member')
+    throw authenticationError(
+      'SESSION_MISSING',
+      'No session token provided. Sign in and send "Authorization: Bearer <token>".',
+    );
   for (const permission of roles) await authorize(context, { permission: permission as MemberPermission });
   return true;
 };

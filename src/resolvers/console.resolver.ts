@@ -1,6 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { ActivityConnection, AuditEventConnection, EvidenceImageType, IdentityEditType, RevealedIdentityType, VerificationEventType } from '../schema/console.types.js';
+import {
+  ActivityConnection,
+  AuditEventConnection,
+  EvidenceImageType,
+  IdentityEditType,
+  RevealedIdentityType,
+  VerificationEventType,
+} from '../schema/console.types.js';
 import { listActivity, listAudit, listVerificationEvents } from '../services/audit/index.js';
 import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { editIdentity, identityEditInput, revealIdentity, viewEvidence } from '../services/verifications/index.js';
@@ -14,32 +21,59 @@ const ACTIVITY_ID = /^act_[0-9A-Za-z]+$/;
 @Resolver()
 export class ConsoleResolver {
   @Authorized('verifications.reveal')
-  @Query(() => RevealedIdentityType, { description: 'The fields read off the document (audited); IDENTITY_UNREADABLE when held but unreadable.' })
-  async revealIdentity(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<RevealedIdentityType> {
+  @Query(() => RevealedIdentityType, {
+    description: 'The fields read off the document (audited); IDENTITY_UNREADABLE when held but unreadable.',
+  })
+  async revealIdentity(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+  ): Promise<RevealedIdentityType> {
     return { verificationId, ...(await revealIdentity(ctx, verificationId)) };
   }
 
   @Authorized('verifications.reveal')
-  @Mutation(() => IdentityEditType, { description: 'Corrects applicant data: send the changed fields only (null removes one) and the version read; STALE_VERSION otherwise. Emits verification.data_updated.' })
+  @Mutation(() => IdentityEditType, {
+    description:
+      'Corrects applicant data: send the changed fields only (null removes one) and the version read; STALE_VERSION otherwise. Emits verification.data_updated.',
+  })
   async editIdentity(
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,
-    @Arg('fields', () => GraphQLJSONObject, { description: 'applicant field names as revealIdentity answers them (first_name, date_of_birth, ...)' }) fields: Record<string, unknown>,
+    @Arg('fields', () => GraphQLJSONObject, {
+      description: 'applicant field names as revealIdentity answers them (first_name, date_of_birth, ...)',
+    })
+    fields: Record<string, unknown>,
     @Arg('version', () => Int) version: number,
   ): Promise<IdentityEditType> {
     const edited = await editIdentity(ctx, verificationId, parseInput(identityEditInput, { fields, version }));
-    return { verificationId, version: edited.version, changedFields: edited.changedFields, identityEditedAt: edited.editedAt };
+    return {
+      verificationId,
+      version: edited.version,
+      changedFields: edited.changedFields,
+      identityEditedAt: edited.editedAt,
+    };
   }
 
   @Authorized('verifications.reveal')
   @Query(() => [EvidenceImageType], { description: 'Evidence images with two-minute URLs (audited with the count).' })
-  async evidence(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<EvidenceImageType[]> {
+  async evidence(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+  ): Promise<EvidenceImageType[]> {
     const images = await viewEvidence(ctx, verificationId);
-    return images.map(({ upload, url, expiresIn }) => ({ id: upload.id, kind: upload.kind, side: upload.side ?? null, url, urlExpiresIn: expiresIn }));
+    return images.map(({ upload, url, expiresIn }) => ({
+      id: upload.id,
+      kind: upload.kind,
+      side: upload.side ?? null,
+      url,
+      urlExpiresIn: expiresIn,
+    }));
   }
 
   @Authorized()
-  @Query(() => AuditEventConnection, { description: 'The audit trail, newest first; verificationId and memberId narrow it.' })
+  @Query(() => AuditEventConnection, {
+    description: 'The audit trail, newest first; verificationId and memberId narrow it.',
+  })
   async auditEvents(
     @Ctx() ctx: ServiceContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
@@ -47,12 +81,19 @@ export class ConsoleResolver {
     @Arg('verificationId', () => ID, { nullable: true }) verificationId?: string,
     @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
   ): Promise<AuditEventConnection> {
-    const page = await listAudit(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) }, { subjectIds: verificationId ? [verificationId] : null, memberId });
+    const page = await listAudit(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) },
+      { subjectIds: verificationId ? [verificationId] : null, memberId },
+    );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized()
-  @Query(() => ActivityConnection, { description: 'Team activity, newest first; targetIds (a case: its verification and review ids) and memberId narrow it.' })
+  @Query(() => ActivityConnection, {
+    description:
+      'Team activity, newest first; targetIds (a case: its verification and review ids) and memberId narrow it.',
+  })
   async activity(
     @Ctx() ctx: ServiceContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
@@ -61,13 +102,22 @@ export class ConsoleResolver {
     @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
   ): Promise<ActivityConnection> {
     if (targetIds && targetIds.length > 20) throw parameterInvalid('targetIds', 'at most 20 ids.');
-    const page = await listActivity(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) }, { subjectIds: targetIds ?? null, memberId });
+    const page = await listActivity(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) },
+      { subjectIds: targetIds ?? null, memberId },
+    );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized()
-  @Query(() => [VerificationEventType], { description: 'The events of one verification, oldest first (at most 200): its timeline beside activity and audit.' })
-  async verificationEvents(@Ctx() ctx: ServiceContext, @Arg('verificationId', () => ID) verificationId: string): Promise<VerificationEventType[]> {
+  @Query(() => [VerificationEventType], {
+    description: 'The events of one verification, oldest first (at most 200): its timeline beside activity and audit.',
+  })
+  async verificationEvents(
+    @Ctx() ctx: ServiceContext,
+    @Arg('verificationId', () => ID) verificationId: string,
+  ): Promise<VerificationEventType[]> {
     return listVerificationEvents(ctx, verificationId);
   }
 }

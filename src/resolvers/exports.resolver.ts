@@ -18,18 +18,29 @@ async function collected(csv: CsvExport): Promise<CsvExportType> {
 export class ExportsResolver {
   /** The service also checks verifications.reveal, which the spec ties to verifications.export. */
   @Authorized('verifications.export')
-  @Mutation(() => CsvExportType, { description: 'Verifications as CSV, newest first, at most 5,000 rows (verifications.export; audited, as a different event with identity).' })
+  @Mutation(() => CsvExportType, {
+    description:
+      'Verifications as CSV, newest first, at most 5,000 rows (verifications.export; audited, as a different event with identity).',
+  })
   async exportVerifications(
     @Ctx() ctx: ServiceContext,
     @Arg('since', () => Date, { nullable: true }) since?: Date,
     @Arg('includeIdentity', () => Boolean, { nullable: true }) includeIdentity?: boolean,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
   ): Promise<CsvExportType> {
-    return collected(await exportVerifications(ctx, { since: since ?? undefined, includeIdentity: includeIdentity ?? false, mode: environment ?? undefined }));
+    return collected(
+      await exportVerifications(ctx, {
+        since: since ?? undefined,
+        includeIdentity: includeIdentity ?? false,
+        mode: environment ?? undefined,
+      }),
+    );
   }
 
   @Authorized('usage.export')
-  @Mutation(() => CsvExportType, { description: 'Metered check runs per UTC day, environment and check type as CSV (usage.export; audited).' })
+  @Mutation(() => CsvExportType, {
+    description: 'Metered check runs per UTC day, environment and check type as CSV (usage.export; audited).',
+  })
   async exportUsage(
     @Ctx() ctx: ServiceContext,
     @Arg('since', () => Date, { nullable: true }) since?: Date,

@@ -2,9 +2,26 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import type { Mode } from '../config.js';
 import type { Flow } from '../entities/flow.entity.js';
 import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
-import { checkOfStep, createFlow, createFlowInput, deleteFlow, getFlow, listFlows, normaliseFlowFields, updateFlow, updateFlowInput } from '../services/catalog/index.js';
+import {
+  checkOfStep,
+  createFlow,
+  createFlowInput,
+  deleteFlow,
+  getFlow,
+  listFlows,
+  normaliseFlowFields,
+  updateFlow,
+  updateFlowInput,
+} from '../services/catalog/index.js';
 import { Environment } from '../schema/enums.js';
-import { CreateFlowInput, DeletedFlowType, FlowConnection, FlowStepType, FlowType, UpdateFlowInput } from '../schema/flow.types.js';
+import {
+  CreateFlowInput,
+  DeletedFlowType,
+  FlowConnection,
+  FlowStepType,
+  FlowType,
+  UpdateFlowInput,
+} from '../schema/flow.types.js';
 import { pageSize } from './api-key.resolver.js';
 
 /** GraphQL null on a field that cannot be null means "not sent"; steps lose their null members likewise. */
@@ -14,7 +31,10 @@ function sentFields(input: object): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined || (value === null && NOT_NULLABLE.has(key))) continue;
-    fields[key] = key === 'steps' ? (value as object[]).map((step) => Object.fromEntries(Object.entries(step).filter(([, v]) => v != null))) : value;
+    fields[key] =
+      key === 'steps'
+        ? (value as object[]).map((step) => Object.fromEntries(Object.entries(step).filter(([, v]) => v != null)))
+        : value;
   }
   return fields;
 }
@@ -25,14 +45,20 @@ const asType = (flow: Flow) => flow as unknown as FlowType;
 @Resolver(() => FlowType)
 export class FlowResolver {
   @Authorized()
-  @Query(() => FlowConnection, { description: 'Flows of the environments the seat holds (preset and archived included), newest first.' })
+  @Query(() => FlowConnection, {
+    description: 'Flows of the environments the seat holds (preset and archived included), newest first.',
+  })
   async flows(
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<FlowConnection> {
-    const page = await listFlows(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.flow) }, environment as Mode | undefined);
+    const page = await listFlows(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.flow) },
+      environment as Mode | undefined,
+    );
     return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
@@ -43,7 +69,9 @@ export class FlowResolver {
   }
 
   @Authorized()
-  @Mutation(() => FlowType, { description: 'Creates a flow; isDefault moves the default mark of the environment to it.' })
+  @Mutation(() => FlowType, {
+    description: 'Creates a flow; isDefault moves the default mark of the environment to it.',
+  })
   async createFlow(
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment) environment: Environment,
@@ -54,8 +82,14 @@ export class FlowResolver {
   }
 
   @Authorized()
-  @Mutation(() => FlowType, { description: 'Updates a flow; steps are replaced wholesale; a stale version answers STALE_VERSION.' })
-  async updateFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput): Promise<FlowType> {
+  @Mutation(() => FlowType, {
+    description: 'Updates a flow; steps are replaced wholesale; a stale version answers STALE_VERSION.',
+  })
+  async updateFlow(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput,
+  ): Promise<FlowType> {
     const fields = parseInput(updateFlowInput, sentFields(input));
     return asType(await updateFlow(ctx, id, { ...normaliseFlowFields(fields), version: fields.version }));
   }

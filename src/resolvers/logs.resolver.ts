@@ -1,8 +1,20 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { parameterInvalid } from '../errors.js';
-import { DeliveryLogConnection, DeliveryLogType, RequestLogConnection, RequestLogFilterInput } from '../schema/logs.types.js';
-import { getDeliveryLog, listDeliveryLog, listRequestLogs, replayDelivery, REQUEST_LOG_ID_PATTERN, type DeliveryDetail } from '../services/logs/index.js';
+import {
+  DeliveryLogConnection,
+  DeliveryLogType,
+  RequestLogConnection,
+  RequestLogFilterInput,
+} from '../schema/logs.types.js';
+import {
+  getDeliveryLog,
+  listDeliveryLog,
+  listRequestLogs,
+  replayDelivery,
+  REQUEST_LOG_ID_PATTERN,
+  type DeliveryDetail,
+} from '../services/logs/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
 
@@ -11,7 +23,8 @@ const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 function statusClassOf(value: string | null | undefined): number | undefined {
   if (!value) return undefined;
-  if (!/^[2-5]xx$/.test(value)) throw parameterInvalid('filter.statusClass', 'statusClass must be 2xx, 3xx, 4xx or 5xx.');
+  if (!/^[2-5]xx$/.test(value))
+    throw parameterInvalid('filter.statusClass', 'statusClass must be 2xx, 3xx, 4xx or 5xx.');
   return Number(value[0]);
 }
 
@@ -26,10 +39,18 @@ export class LogsResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<RequestLogConnection> {
-    if (filter?.apiKeyId && !ID_PATTERNS.uuid.test(filter.apiKeyId)) throw parameterInvalid('filter.apiKeyId', 'apiKeyId must be an API key id (UUID).');
+    if (filter?.apiKeyId && !ID_PATTERNS.uuid.test(filter.apiKeyId))
+      throw parameterInvalid('filter.apiKeyId', 'apiKeyId must be an API key id (UUID).');
     const page = await listRequestLogs(
       ctx,
-      { apiKeyId: filter?.apiKeyId ?? undefined, statusClass: statusClassOf(filter?.statusClass), route: filter?.route ?? undefined, since: filter?.since ?? undefined, until: filter?.until ?? undefined, mode: filter?.environment ?? undefined },
+      {
+        apiKeyId: filter?.apiKeyId ?? undefined,
+        statusClass: statusClassOf(filter?.statusClass),
+        route: filter?.route ?? undefined,
+        since: filter?.since ?? undefined,
+        until: filter?.until ?? undefined,
+        mode: filter?.environment ?? undefined,
+      },
       { limit: pageSize(first), startingAfter: checkedCursor(after, REQUEST_LOG_ID_PATTERN) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
@@ -44,26 +65,39 @@ export class LogsResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<DeliveryLogConnection> {
-    if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw parameterInvalid('status', 'status must be pending, delivered or failed.');
-    const page = await listDeliveryLog(ctx, { status: status as never, event: event ?? undefined }, { limit: pageSize(first), startingAfter: checkedCursor(after, DELIVERY_ID) });
+    if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status))
+      throw parameterInvalid('status', 'status must be pending, delivered or failed.');
+    const page = await listDeliveryLog(
+      ctx,
+      { status: status as never, event: event ?? undefined },
+      { limit: pageSize(first), startingAfter: checkedCursor(after, DELIVERY_ID) },
+    );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized('logs.read')
-  @Query(() => DeliveryLogType, { description: 'One delivery; select `body` only with verifications.reveal (the view is audited).' })
+  @Query(() => DeliveryLogType, {
+    description: 'One delivery; select `body` only with verifications.reveal (the view is audited).',
+  })
   async deliveryLog(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<DeliveryDetail> {
     return getDeliveryLog(ctx, id);
   }
 
   /** Absent without verifications.reveal: selecting it is refused (INSUFFICIENT_PERMISSIONS), never answered with a null body. */
   @Authorized('verifications.reveal')
-  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'The exact body sent (deliveryLog only; needs verifications.reveal; audited).' })
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'The exact body sent (deliveryLog only; needs verifications.reveal; audited).',
+  })
   body(@Root() delivery: DeliveryDetail): unknown {
     return 'body' in delivery ? delivery.body : null;
   }
 
   @Authorized('logs.read')
-  @Mutation(() => DeliveryLogType, { description: 'Re-arms a delivery on the normal retry ladder; WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT when it cannot be.' })
+  @Mutation(() => DeliveryLogType, {
+    description:
+      'Re-arms a delivery on the normal retry ladder; WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT when it cannot be.',
+  })
   async replayDelivery(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<DeliveryDetail> {
     return replayDelivery(ctx, id);
   }

@@ -2,12 +2,28 @@ import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { VerificationStatus } from '../entities/verification.entity.js';
 import { Environment } from '../schema/enums.js';
 import {
-  DecisionFunnelType, PersonConnection, PersonType, ReasonCodeCountType, ReportingAnalyticsType, ReportingFilterInput, ReportingOverviewType,
-  StatusCountsType, TimeToDecisionType, UsageReportType,
+  DecisionFunnelType,
+  PersonConnection,
+  PersonType,
+  ReasonCodeCountType,
+  ReportingAnalyticsType,
+  ReportingFilterInput,
+  ReportingOverviewType,
+  StatusCountsType,
+  TimeToDecisionType,
+  UsageReportType,
 } from '../schema/reporting.types.js';
 import {
-  consoleUsage, getPerson, listPersons, reasonCodeBreakdown, reportingAnalytics, reportingFunnel, reportingOverview, timeToDecision,
-  type ReportingFilter, type StatusBreakdown,
+  consoleUsage,
+  getPerson,
+  listPersons,
+  reasonCodeBreakdown,
+  reportingAnalytics,
+  reportingFunnel,
+  reportingOverview,
+  timeToDecision,
+  type ReportingFilter,
+  type StatusBreakdown,
 } from '../services/reporting/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
@@ -34,34 +50,66 @@ const breakdown = <B extends StatusBreakdown>(b: B) => ({ ...b, byStatus: counts
 @Resolver()
 export class ReportingResolver {
   @Authorized()
-  @Query(() => ReportingOverviewType, { description: 'Status breakdown and the count awaiting a reviewer (GET /v1/console/overview).' })
-  async reportingOverview(@Ctx() ctx: ServiceContext, @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput): Promise<ReportingOverviewType> {
+  @Query(() => ReportingOverviewType, {
+    description: 'Status breakdown and the count awaiting a reviewer (GET /v1/console/overview).',
+  })
+  async reportingOverview(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
+  ): Promise<ReportingOverviewType> {
     const overview = await reportingOverview(ctx, filterOf(filter));
     return { ...breakdown(overview), environments: overview.modes as Environment[], since: overview.since };
   }
 
   @Authorized()
-  @Query(() => ReportingAnalyticsType, { description: 'The overview bucketed by UTC day (GET /v1/console/analytics); since defaults to 30 days ago.' })
-  async reportingAnalytics(@Ctx() ctx: ServiceContext, @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput): Promise<ReportingAnalyticsType> {
+  @Query(() => ReportingAnalyticsType, {
+    description: 'The overview bucketed by UTC day (GET /v1/console/analytics); since defaults to 30 days ago.',
+  })
+  async reportingAnalytics(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
+  ): Promise<ReportingAnalyticsType> {
     const analytics = await reportingAnalytics(ctx, filterOf(filter));
-    return { ...breakdown(analytics), environments: analytics.modes as Environment[], since: analytics.since, days: analytics.days.map(breakdown) };
+    return {
+      ...breakdown(analytics),
+      environments: analytics.modes as Environment[],
+      since: analytics.since,
+      days: analytics.days.map(breakdown),
+    };
   }
 
   @Authorized()
-  @Query(() => [ReasonCodeCountType], { description: 'Verifications per reason code (one with two codes counts under each), most frequent first.' })
-  async reasonCodeBreakdown(@Ctx() ctx: ServiceContext, @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput): Promise<ReasonCodeCountType[]> {
-    return (await reasonCodeBreakdown(ctx, filterOf(filter))).map((r) => ({ reasonCode: r.reasonCode, count: r.count, byStatus: counts(r.byStatus) }));
+  @Query(() => [ReasonCodeCountType], {
+    description: 'Verifications per reason code (one with two codes counts under each), most frequent first.',
+  })
+  async reasonCodeBreakdown(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
+  ): Promise<ReasonCodeCountType[]> {
+    return (await reasonCodeBreakdown(ctx, filterOf(filter))).map((r) => ({
+      reasonCode: r.reasonCode,
+      count: r.count,
+      byStatus: counts(r.byStatus),
+    }));
   }
 
   @Authorized()
-  @Query(() => TimeToDecisionType, { description: 'Creation to final decision, p50 and p90, engine and reviewer separately.' })
-  async timeToDecision(@Ctx() ctx: ServiceContext, @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput): Promise<TimeToDecisionType> {
+  @Query(() => TimeToDecisionType, {
+    description: 'Creation to final decision, p50 and p90, engine and reviewer separately.',
+  })
+  async timeToDecision(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
+  ): Promise<TimeToDecisionType> {
     return timeToDecision(ctx, filterOf(filter));
   }
 
   @Authorized()
   @Query(() => DecisionFunnelType, { description: 'created -> submitted -> decided.' })
-  async decisionFunnel(@Ctx() ctx: ServiceContext, @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput): Promise<DecisionFunnelType> {
+  async decisionFunnel(
+    @Ctx() ctx: ServiceContext,
+    @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
+  ): Promise<DecisionFunnelType> {
     return reportingFunnel(ctx, filterOf(filter));
   }
 
@@ -77,19 +125,27 @@ export class ReportingResolver {
   }
 
   @Authorized('persons.read')
-  @Query(() => PersonConnection, { description: 'Persons of the seat\u2019s environments, newest first; no identity (persons.read).' })
+  @Query(() => PersonConnection, {
+    description: 'Persons of the seat\u2019s environments, newest first; no identity (persons.read).',
+  })
   async persons(
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<PersonConnection> {
-    const page = await listPersons(ctx, { mode: environment ?? null }, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) });
+    const page = await listPersons(
+      ctx,
+      { mode: environment ?? null },
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) },
+    );
     return { nodes: page.data as PersonType[], pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized('persons.read')
-  @Query(() => PersonType, { description: 'A person and its latest 100 attempts, newest first; no identity (persons.read).' })
+  @Query(() => PersonType, {
+    description: 'A person and its latest 100 attempts, newest first; no identity (persons.read).',
+  })
   async person(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<PersonType> {
     return (await getPerson(ctx, id)) as PersonType;
   }

@@ -3,10 +3,32 @@ import type { Mode } from '../config.js';
 import type { ManualReview } from '../entities/manual-review.entity.js';
 import { loadersOf } from '../graphql/loaders.js';
 import { Environment } from '../schema/enums.js';
-import { EscalationReturnType, MemberRefType, ReviewConnection, ReviewLockType, ReviewPresenceType, ReviewType } from '../schema/review.types.js';
+import {
+  EscalationReturnType,
+  MemberRefType,
+  ReviewConnection,
+  ReviewLockType,
+  ReviewPresenceType,
+  ReviewType,
+} from '../schema/review.types.js';
 import { ReviewPolicyType } from '../schema/settings.types.js';
 import { VerificationType } from '../schema/verification.types.js';
-import { assignReview, claimReview, getManualReview, consoleDecisionInput, clearPresence, escalateReview, escalationInput, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, releaseReview, reviewPolicy } from '../services/review/index.js';
+import {
+  assignReview,
+  claimReview,
+  getManualReview,
+  consoleDecisionInput,
+  clearPresence,
+  escalateReview,
+  escalationInput,
+  returnEscalation,
+  decideFromConsole,
+  holds,
+  listOpenReviews,
+  markPresence,
+  releaseReview,
+  reviewPolicy,
+} from '../services/review/index.js';
 import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { parameterInvalid } from '../errors.js';
@@ -18,7 +40,9 @@ const asType = (review: ManualReview) => review as unknown as ReviewType;
 @Resolver(() => ReviewType)
 export class ReviewResolver {
   @Authorized()
-  @Query(() => ReviewConnection, { description: 'Open cases of the environments the seat holds, newest first; holdingMine: the ones you hold.' })
+  @Query(() => ReviewConnection, {
+    description: 'Open cases of the environments the seat holds, newest first; holdingMine: the ones you hold.',
+  })
   async reviews(
     @Ctx() ctx: ServiceContext,
     @Arg('holdingMine', () => Boolean, { nullable: true }) holdingMine?: boolean,
@@ -26,24 +50,35 @@ export class ReviewResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<ReviewConnection> {
-    const page = await listOpenReviews(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) }, { holdingMine: holdingMine ?? false, environment: environment as Mode | undefined });
+    const page = await listOpenReviews(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) },
+      { holdingMine: holdingMine ?? false, environment: environment as Mode | undefined },
+    );
     return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized()
-  @Query(() => ReviewType, { description: 'One case, open or decided; RESOURCE_NOT_FOUND outside the seat\u2019s account and environments.' })
+  @Query(() => ReviewType, {
+    description: 'One case, open or decided; RESOURCE_NOT_FOUND outside the seat\u2019s account and environments.',
+  })
   async review(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
     return asType(await getManualReview(ctx, id));
   }
 
   @Authorized()
-  @Query(() => ReviewPolicyType, { description: 'claimRequired, claimLeaseMinutes, presenceTtlMs, presenceHeartbeatMs.' })
+  @Query(() => ReviewPolicyType, {
+    description: 'claimRequired, claimLeaseMinutes, presenceTtlMs, presenceHeartbeatMs.',
+  })
   async reviewPolicy(@Ctx() ctx: ServiceContext): Promise<ReviewPolicyType> {
     return (await reviewPolicy(ctx)) as ReviewPolicyType;
   }
 
   @Authorized()
-  @Mutation(() => ReviewType, { description: 'Holds the case for the lease (renews it when yours); REVIEW_NOT_CLAIMABLE when another member holds it or it is decided.' })
+  @Mutation(() => ReviewType, {
+    description:
+      'Holds the case for the lease (renews it when yours); REVIEW_NOT_CLAIMABLE when another member holds it or it is decided.',
+  })
   async claimReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
     return asType(await claimReview(ctx, id));
   }
@@ -55,20 +90,39 @@ export class ReviewResolver {
   }
 
   @Authorized()
-  @Mutation(() => ReviewType, { description: 'approve or reject (or review); REVIEW_NOT_HELD when claiming is required and you do not hold it.' })
+  @Mutation(() => ReviewType, {
+    description: 'approve or reject (or review); REVIEW_NOT_HELD when claiming is required and you do not hold it.',
+  })
   async decideReview(
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('decision', () => String) decision: string,
     @Arg('notes', () => String, { nullable: true }) notes?: string,
-    @Arg('applicantMessage', () => String, { nullable: true, description: 'Shown in the applicant\'s outcome email, at most 1,000 characters; never in webhooks.' }) applicantMessage?: string,
+    @Arg('applicantMessage', () => String, {
+      nullable: true,
+      description: "Shown in the applicant's outcome email, at most 1,000 characters; never in webhooks.",
+    })
+    applicantMessage?: string,
   ): Promise<ReviewType> {
-    const input = parseInput(consoleDecisionInput, { decision, ...(notes != null ? { notes } : {}), ...(applicantMessage != null ? { applicant_message: applicantMessage } : {}) });
-    return asType(await decideFromConsole(ctx, id, { decision: input.decision, notes: input.notes, applicantMessage: input.applicant_message }));
+    const input = parseInput(consoleDecisionInput, {
+      decision,
+      ...(notes != null ? { notes } : {}),
+      ...(applicantMessage != null ? { applicant_message: applicantMessage } : {}),
+    });
+    return asType(
+      await decideFromConsole(ctx, id, {
+        decision: input.decision,
+        notes: input.notes,
+        applicantMessage: input.applicant_message,
+      }),
+    );
   }
 
   @Authorized()
-  @Mutation(() => ReviewType, { description: 'Hands the case up; REVIEW_NOT_ESCALATABLE when decided, already escalated or unheld under claimRequired.' })
+  @Mutation(() => ReviewType, {
+    description:
+      'Hands the case up; REVIEW_NOT_ESCALATABLE when decided, already escalated or unheld under claimRequired.',
+  })
   async escalateReview(
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
@@ -76,25 +130,45 @@ export class ReviewResolver {
     @Arg('recommendation', () => String, { nullable: true }) recommendation?: string,
     @Arg('assessment', () => GraphQLJSONObject, { nullable: true }) assessment?: Record<string, unknown>,
   ): Promise<ReviewType> {
-    const input = parseInput(escalationInput, { reason, ...(recommendation != null ? { recommendation } : {}), ...(assessment != null ? { assessment } : {}) });
+    const input = parseInput(escalationInput, {
+      reason,
+      ...(recommendation != null ? { recommendation } : {}),
+      ...(assessment != null ? { assessment } : {}),
+    });
     return asType(await escalateReview(ctx, id, input));
   }
 
   @Authorized('reviews.resolve_escalation')
-  @Mutation(() => EscalationReturnType, { description: 'Returns an escalated case to the queue undecided, with a note for the reviewer who raised it.' })
-  async returnEscalation(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('note', () => String, { nullable: true }) note?: string): Promise<EscalationReturnType> {
+  @Mutation(() => EscalationReturnType, {
+    description: 'Returns an escalated case to the queue undecided, with a note for the reviewer who raised it.',
+  })
+  async returnEscalation(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('note', () => String, { nullable: true }) note?: string,
+  ): Promise<EscalationReturnType> {
     if (note && note.length > 1000) throw parameterInvalid('note', 'note must be at most 1000 characters.');
     const returned = await returnEscalation(ctx, id, note ?? undefined);
     return { review: asType(returned.review), raisedByMemberId: returned.raisedByMemberId };
   }
 
   @Authorized('reviews.assign')
-  @Mutation(() => ReviewType, { description: 'Routes the case to a member (only they may claim it), or to the shared pool with null; ASSIGNEE_CANNOT_DECIDE.' })
-  async assignReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('memberId', () => ID, { nullable: true }) memberId?: string | null): Promise<ReviewType> {
+  @Mutation(() => ReviewType, {
+    description:
+      'Routes the case to a member (only they may claim it), or to the shared pool with null; ASSIGNEE_CANNOT_DECIDE.',
+  })
+  async assignReview(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('memberId', () => ID, { nullable: true }) memberId?: string | null,
+  ): Promise<ReviewType> {
     return asType(await assignReview(ctx, id, memberId ?? null));
   }
 
-  @FieldResolver(() => MemberRefType, { nullable: true, description: 'The member the case is routed to; null: the shared pool.' })
+  @FieldResolver(() => MemberRefType, {
+    nullable: true,
+    description: 'The member the case is routed to; null: the shared pool.',
+  })
   async assignedTo(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
     if (!review.assignedTo) return null;
     const member = await loadersOf(ctx).member.load(review.assignedTo);
@@ -102,7 +176,9 @@ export class ReviewResolver {
   }
 
   @Authorized()
-  @Mutation(() => ReviewLockType, { description: 'Marks you as looking at the case until presenceTtlMs from now (refresh on the heartbeat).' })
+  @Mutation(() => ReviewLockType, {
+    description: 'Marks you as looking at the case until presenceTtlMs from now (refresh on the heartbeat).',
+  })
   async lockReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewLockType> {
     return markPresence(ctx, id);
   }
@@ -119,7 +195,10 @@ export class ReviewResolver {
     return (await loadersOf(ctx).verification.load(review.verification.id)) as never;
   }
 
-  @FieldResolver(() => MemberRefType, { nullable: true, description: 'Who holds a live claim; null when nobody or lapsed.' })
+  @FieldResolver(() => MemberRefType, {
+    nullable: true,
+    description: 'Who holds a live claim; null when nobody or lapsed.',
+  })
   async claimedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
     if (!review.claimedBy || !holds(review, review.claimedBy)) return null;
     const member = await loadersOf(ctx).member.load(review.claimedBy);

@@ -12,11 +12,24 @@ import { signInBody } from '../rest/schemas.js';
  */
 @Resolver()
 export class SessionResolver {
-  @Mutation(() => ConsoleSessionType, { description: 'Email and password sign-in (operation name SignIn, no Authorization header); INVALID_CREDENTIALS otherwise.' })
-  async signIn(@Ctx() ctx: ServiceContext, @Arg('email', () => String) email: string, @Arg('password', () => String) password: string): Promise<ConsoleSessionType> {
+  @Mutation(() => ConsoleSessionType, {
+    description:
+      'Email and password sign-in (operation name SignIn, no Authorization header); INVALID_CREDENTIALS otherwise.',
+  })
+  async signIn(
+    @Ctx() ctx: ServiceContext,
+    @Arg('email', () => String) email: string,
+    @Arg('password', () => String) password: string,
+  ): Promise<ConsoleSessionType> {
     const body = parseInput(signInBody, { email, password });
     const { runtime } = ctx;
-    const issued = await signIn(systemFork(runtime.orm), body.email, body.password, runtime.config.memberSessionTtlSeconds, { limiter: runtime.signInThrottle, ip: ctx.remoteAddress ?? 'unknown' });
+    const issued = await signIn(
+      systemFork(runtime.orm),
+      body.email,
+      body.password,
+      runtime.config.memberSessionTtlSeconds,
+      { limiter: runtime.signInThrottle, ip: ctx.remoteAddress ?? 'unknown' },
+    );
     return { token: issued.token, expiresAt: issued.expiresAt };
   }
 

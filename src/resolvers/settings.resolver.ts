@@ -8,7 +8,11 @@ import { AccountSettingsType, UpdateSettingsInput } from '../schema/settings.typ
 /** The input's sent fields (undefined dropped, an explicit null kept), nested objects included. */
 function sentFields(value: unknown): unknown {
   if (!value || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, sentFields(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, sentFields(v)]),
+  );
 }
 
 const asType = (s: AccountSettings) => s as unknown as AccountSettingsType;
@@ -23,8 +27,14 @@ export class SettingsResolver {
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => AccountSettingsType, { description: 'Changes what is sent; with a stale version nothing is applied (STALE_VERSION, detail.current_version).' })
-  async updateSettings(@Ctx() ctx: ServiceContext, @Arg('input', () => UpdateSettingsInput) input: UpdateSettingsInput): Promise<AccountSettingsType> {
+  @Mutation(() => AccountSettingsType, {
+    description:
+      'Changes what is sent; with a stale version nothing is applied (STALE_VERSION, detail.current_version).',
+  })
+  async updateSettings(
+    @Ctx() ctx: ServiceContext,
+    @Arg('input', () => UpdateSettingsInput) input: UpdateSettingsInput,
+  ): Promise<AccountSettingsType> {
     const patch = parseInput(settingsPatchInput, sentFields({ ...input }));
     const { version: _version, ...changes } = patch;
     if (Object.keys(changes).length === 0) throw parameterMissing('repeatVerification');

@@ -14,7 +14,14 @@ import {
   type TagReference,
 } from '../services/catalog/index.js';
 import { Environment } from '../schema/enums.js';
-import { CreateTagInput, TagConnection, TagReferenceType, TagRemovalType, TagType, UpdateTagInput } from '../schema/tag.types.js';
+import {
+  CreateTagInput,
+  TagConnection,
+  TagReferenceType,
+  TagRemovalType,
+  TagType,
+  UpdateTagInput,
+} from '../schema/tag.types.js';
 import { pageSize } from './api-key.resolver.js';
 
 const verificationTagLoaders = new WeakMap<ServiceContext, DataLoader<string, TagReference[]>>();
@@ -48,22 +55,42 @@ export class TagResolver {
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<TagConnection> {
-    const page = await listTags(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.tag) }, environment);
+    const page = await listTags(
+      ctx,
+      { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.tag) },
+      environment,
+    );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized()
   @Mutation(() => TagType, { description: 'The live tag of the same normalised name, or a new one.' })
-  async createTag(@Ctx() ctx: ServiceContext, @Arg('input', () => CreateTagInput) input: CreateTagInput): Promise<TagType> {
-    const { tag } = await createTag(ctx, { name: input.name, color: input.color, description: input.description }, input.environment);
+  async createTag(
+    @Ctx() ctx: ServiceContext,
+    @Arg('input', () => CreateTagInput) input: CreateTagInput,
+  ): Promise<TagType> {
+    const { tag } = await createTag(
+      ctx,
+      { name: input.name, color: input.color, description: input.description },
+      input.environment,
+    );
     return tag as never;
   }
 
   @Authorized()
   @Mutation(() => TagType, { description: 'Changes only what is sent; a rename shows everywhere the tag is carried.' })
-  async updateTag(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateTagInput) input: UpdateTagInput): Promise<TagType> {
-    if (input.name === undefined && input.color === undefined && input.description === undefined) throw parameterMissing('input');
-    return (await updateTag(ctx, id, { name: input.name, color: input.color, description: input.description })) as never;
+  async updateTag(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateTagInput) input: UpdateTagInput,
+  ): Promise<TagType> {
+    if (input.name === undefined && input.color === undefined && input.description === undefined)
+      throw parameterMissing('input');
+    return (await updateTag(ctx, id, {
+      name: input.name,
+      color: input.color,
+      description: input.description,
+    })) as never;
   }
 
   @Authorized()
@@ -73,7 +100,9 @@ export class TagResolver {
   }
 
   @Authorized()
-  @Mutation(() => [TagReferenceType], { description: 'Applies tags (safe to retry); returns the full set on the verification.' })
+  @Mutation(() => [TagReferenceType], {
+    description: 'Applies tags (safe to retry); returns the full set on the verification.',
+  })
   async tagVerification(
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,

@@ -1,14 +1,23 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { InvitedMemberType, MemberConnection, MemberType } from '../schema/account.types.js';
 import { Environment } from '../schema/enums.js';
-import { deactivateMember, getTeamMember, inviteMember, inviteMemberInput, listMembers, updateMember, updateMemberInput } from '../services/access/index.js';
+import {
+  deactivateMember,
+  getTeamMember,
+  inviteMember,
+  inviteMemberInput,
+  listMembers,
+  updateMember,
+  updateMemberInput,
+} from '../services/access/index.js';
 import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
 
 const MEMBER_ID = /^mem_[0-9A-Za-z]+$/;
 const asType = (member: unknown) => member as MemberType;
 /** Only the arguments given: an omitted one is no change (update) or the default (invite). */
-const given = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+const given = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
 
 /** Member management for the back office, through the same services and rules as /v1/console/members. */
 @Resolver()
@@ -31,7 +40,10 @@ export class TeamResolver {
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => InvitedMemberType, { description: 'Adds a member with a generated password (shown once); grant only permissions and environments you hold.' })
+  @Mutation(() => InvitedMemberType, {
+    description:
+      'Adds a member with a generated password (shown once); grant only permissions and environments you hold.',
+  })
   async inviteMember(
     @Ctx() ctx: ServiceContext,
     @Arg('email', () => String) email: string,
@@ -39,12 +51,17 @@ export class TeamResolver {
     @Arg('permissions', () => [String], { nullable: true }) permissions?: string[],
     @Arg('name', () => String, { nullable: true }) name?: string,
   ): Promise<InvitedMemberType> {
-    const invited = await inviteMember(ctx, parseInput(inviteMemberInput, given({ email, environments, permissions, name })));
+    const invited = await inviteMember(
+      ctx,
+      parseInput(inviteMemberInput, given({ email, environments, permissions, name })),
+    );
     return { member: asType(invited.member), password: invited.password };
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => MemberType, { description: 'Changes name, permissions or environments (complete sets); only what you hold yourself.' })
+  @Mutation(() => MemberType, {
+    description: 'Changes name, permissions or environments (complete sets); only what you hold yourself.',
+  })
   async updateMember(
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
@@ -52,11 +69,15 @@ export class TeamResolver {
     @Arg('permissions', () => [String], { nullable: true }) permissions?: string[],
     @Arg('environments', () => [Environment], { nullable: true }) environments?: Environment[],
   ): Promise<MemberType> {
-    return asType(await updateMember(ctx, id, parseInput(updateMemberInput, given({ name, permissions, environments }))));
+    return asType(
+      await updateMember(ctx, id, parseInput(updateMemberInput, given({ name, permissions, environments }))),
+    );
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => MemberType, { description: 'Deactivates a member: its sessions end and it cannot sign in. Not yourself.' })
+  @Mutation(() => MemberType, {
+    description: 'Deactivates a member: its sessions end and it cannot sign in. Not yourself.',
+  })
   async deactivateMember(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<MemberType> {
     return asType(await deactivateMember(ctx, id));
   }

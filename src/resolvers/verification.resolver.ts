@@ -8,7 +8,14 @@ import { ApplicantType } from '../schema/applicant.types.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
 import { TagReferenceType } from '../schema/tag.types.js';
-import { CheckType, ConsentType, DecidedByType, VerificationConnection, VerificationFilterInput, VerificationType } from '../schema/verification.types.js';
+import {
+  CheckType,
+  ConsentType,
+  DecidedByType,
+  VerificationConnection,
+  VerificationFilterInput,
+  VerificationType,
+} from '../schema/verification.types.js';
 import { pageSize } from './api-key.resolver.js';
 
 const MAX_EMAIL_LENGTH = 254;
@@ -21,12 +28,15 @@ interface VerificationParent {
   consent?: { version: string; language: string; given_at: string } | null;
 }
 
-const inEnvironment = (ctx: ServiceContext, environment: Environment | null | undefined) => narrowedTo(ctx, environment as Mode | null | undefined);
+const inEnvironment = (ctx: ServiceContext, environment: Environment | null | undefined) =>
+  narrowedTo(ctx, environment as Mode | null | undefined);
 
 @Resolver(() => VerificationType)
 export class VerificationResolver {
   @Authorized()
-  @Query(() => VerificationConnection, { description: 'Verifications of the environments the seat holds, newest first.' })
+  @Query(() => VerificationConnection, {
+    description: 'Verifications of the environments the seat holds, newest first.',
+  })
   async verifications(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => VerificationFilterInput, { nullable: true }) filter?: VerificationFilterInput,
@@ -34,12 +44,21 @@ export class VerificationResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<VerificationConnection> {
     const limit = pageSize(first);
-    if (filter?.email && filter.email.length > MAX_EMAIL_LENGTH) throw parameterInvalid('email', `email must be at most ${MAX_EMAIL_LENGTH} characters.`);
-    if (filter?.tagId && !ID_PATTERNS.tag.test(filter.tagId)) throw parameterInvalid('tagId', 'tagId must be a tag id (tag_...).');
+    if (filter?.email && filter.email.length > MAX_EMAIL_LENGTH)
+      throw parameterInvalid('email', `email must be at most ${MAX_EMAIL_LENGTH} characters.`);
+    if (filter?.tagId && !ID_PATTERNS.tag.test(filter.tagId))
+      throw parameterInvalid('tagId', 'tagId must be a tag id (tag_...).');
     // The console list's service: a seat asking for an environment it lacks gets an empty list.
     const page = await listConsoleVerifications(
       ctx,
-      { status: filter?.status ?? undefined, email: filter?.email ?? undefined, tagId: filter?.tagId ?? undefined, mode: (filter?.environment ?? undefined) as Mode | undefined, createdFrom: filter?.createdFrom ?? undefined, createdBefore: filter?.createdBefore ?? undefined },
+      {
+        status: filter?.status ?? undefined,
+        email: filter?.email ?? undefined,
+        tagId: filter?.tagId ?? undefined,
+        mode: (filter?.environment ?? undefined) as Mode | undefined,
+        createdFrom: filter?.createdFrom ?? undefined,
+        createdBefore: filter?.createdBefore ?? undefined,
+      },
       { limit, startingAfter: checkedCursor(after, ID_PATTERNS.verification) },
     );
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
@@ -76,20 +95,32 @@ export class VerificationResolver {
     return (await loadersOf(ctx).flow.load(v.flow.id)) as never;
   }
 
-  @FieldResolver(() => ApplicantType, { nullable: true, description: 'The person, once a face has been matched; no identity.' })
+  @FieldResolver(() => ApplicantType, {
+    nullable: true,
+    description: 'The person, once a face has been matched; no identity.',
+  })
   async applicant(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
     return v.applicant ? ((await loadersOf(ctx).applicant.load(v.applicant.id)) as never) : null;
   }
 
-  @FieldResolver(() => DecidedByType, { nullable: true, description: 'Who settled it: a reviewer (member) or a key (api_key); null for the engine or a policy.' })
+  @FieldResolver(() => DecidedByType, {
+    nullable: true,
+    description: 'Who settled it: a reviewer (member) or a key (api_key); null for the engine or a policy.',
+  })
   async decidedBy(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<DecidedByType | null> {
     return loadersOf(ctx).decidedBy.load(v.id);
   }
 
-  @FieldResolver(() => ConsentType, { nullable: true, description: 'Given on the hosted page before any capture; null until then (and when declined). Key API uploads rest on the integrator\u2019s own consent.' })
+  @FieldResolver(() => ConsentType, {
+    nullable: true,
+    description:
+      'Given on the hosted page before any capture; null until then (and when declined). Key API uploads rest on the integrator\u2019s own consent.',
+  })
   consent(@Root() v: VerificationParent): ConsentType | null {
     const consent = v.consent;
-    return consent ? { version: consent.version, language: consent.language, givenAt: new Date(consent.given_at) } : null;
+    return consent
+      ? { version: consent.version, language: consent.language, givenAt: new Date(consent.given_at) }
+      : null;
   }
 
   @FieldResolver(() => String, { description: 'Where the applicant completes the session.' })

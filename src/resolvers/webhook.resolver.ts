@@ -2,9 +2,19 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { Mode } from '../config.js';
 import { permissionError } from '../errors.js';
 import { Environment } from '../schema/enums.js';
-import { WebhookEndpointConnection, WebhookEndpointType, WebhookEndpointWithSecretType, WebhookTestType } from '../schema/webhook.types.js';
+import {
+  WebhookEndpointConnection,
+  WebhookEndpointType,
+  WebhookEndpointWithSecretType,
+  WebhookTestType,
+} from '../schema/webhook.types.js';
 import { actingEnvironment, checkedCursor, narrowedTo, type ServiceContext } from '../services/shared/index.js';
-import { createWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret, sendTestWebhook } from '../services/webhooks/index.js';
+import {
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  sendTestWebhook,
+} from '../services/webhooks/index.js';
 import { pageSize } from './api-key.resolver.js';
 
 const ENDPOINT_ID = /^whe_[0-9A-Za-z]+$/;
@@ -21,7 +31,9 @@ function inEnvironment(ctx: ServiceContext, environment?: Environment | null): S
 @Resolver(() => WebhookEndpointType)
 export class WebhookResolver {
   @Authorized()
-  @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints of the environments the seat holds (or the one named), newest first.' })
+  @Query(() => WebhookEndpointConnection, {
+    description: 'Webhook endpoints of the environments the seat holds (or the one named), newest first.',
+  })
   async webhookEndpoints(
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
@@ -30,12 +42,17 @@ export class WebhookResolver {
   ): Promise<WebhookEndpointConnection> {
     const scoped = narrowedTo(ctx, environment as Mode | undefined);
     if (!scoped) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
-    const page = await listWebhookEndpoints(scoped, { limit: pageSize(first), startingAfter: checkedCursor(after, ENDPOINT_ID) });
+    const page = await listWebhookEndpoints(scoped, {
+      limit: pageSize(first),
+      startingAfter: checkedCursor(after, ENDPOINT_ID),
+    });
     return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => WebhookEndpointWithSecretType, { description: 'Creates an endpoint in one environment; the signing secret is returned exactly once.' })
+  @Mutation(() => WebhookEndpointWithSecretType, {
+    description: 'Creates an endpoint in one environment; the signing secret is returned exactly once.',
+  })
   async createWebhookEndpoint(
     @Ctx() ctx: ServiceContext,
     @Arg('url', () => String) url: string,
@@ -43,20 +60,35 @@ export class WebhookResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('description', () => String, { nullable: true }) description?: string,
   ): Promise<WebhookEndpointWithSecretType> {
-    const created = await createWebhookEndpoint(inEnvironment(ctx, environment), { url, events, description: description ?? null });
+    const created = await createWebhookEndpoint(inEnvironment(ctx, environment), {
+      url,
+      events,
+      description: description ?? null,
+    });
     return { endpoint: created.endpoint as never, signingSecret: created.signingSecret };
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => WebhookEndpointWithSecretType, { description: 'Issues a new signing secret (shown once); the old one stops signing.' })
-  async rotateWebhookSecret(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<WebhookEndpointWithSecretType> {
+  @Mutation(() => WebhookEndpointWithSecretType, {
+    description: 'Issues a new signing secret (shown once); the old one stops signing.',
+  })
+  async rotateWebhookSecret(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+  ): Promise<WebhookEndpointWithSecretType> {
     const rotated = await rotateWebhookSecret(ctx, id);
     return { endpoint: rotated.endpoint as never, signingSecret: rotated.signingSecret };
   }
 
   @Authorized('settings.manage')
-  @Mutation(() => WebhookTestType, { description: 'Queues a test event (default verification.completed) to the endpoint.' })
-  async testWebhookEndpoint(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string, @Arg('event', () => String, { nullable: true }) event?: string): Promise<WebhookTestType> {
+  @Mutation(() => WebhookTestType, {
+    description: 'Queues a test event (default verification.completed) to the endpoint.',
+  })
+  async testWebhookEndpoint(
+    @Ctx() ctx: ServiceContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('event', () => String, { nullable: true }) event?: string,
+  ): Promise<WebhookTestType> {
     const delivery = await sendTestWebhook(ctx, id, event ?? undefined);
     return { deliveryId: delivery.id, event: delivery.eventType, status: delivery.status };
   }

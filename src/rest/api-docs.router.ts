@@ -36,7 +36,8 @@ const PAGE = `<!doctype html>
  * Scripts from this origin only (no inline script, no CDN); Swagger UI sets element styles, so
  * styles may be inline; the page fetches only the OpenAPI document of this origin.
  */
-const POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * GET /docs: the `/v1` API reference rendered from the served OpenAPI document by Swagger UI

@@ -19,7 +19,14 @@ import {
   type ApplicantSession,
   type HostedView,
 } from '../services/hosted/index.js';
-import { hostedCodeBody, hostedConsentBody, hostedEmailBody, hostedEmptyBody, hostedUploadBody, renewTokenBody } from './applicant.schema.js';
+import {
+  hostedCodeBody,
+  hostedConsentBody,
+  hostedEmailBody,
+  hostedEmptyBody,
+  hostedUploadBody,
+  renewTokenBody,
+} from './applicant.schema.js';
 import { parseInput } from './validate.js';
 
 /** The page's view of its session: steps, branding, language and progress; never identity or a verdict. */
@@ -43,7 +50,11 @@ export function presentHostedSession(view: HostedView) {
 
 /** The session the request's client token opens (Authorization: Bearer vct_...), or a 401. */
 const applicant = (runtime: Runtime, ctx: Context): Promise<ApplicantSession> =>
-  openApplicantSession({ runtime, requestId: ctx.state.requestId, log: ctx.state.log }, ctx.params.id!, bearerToken(ctx.get('authorization')));
+  openApplicantSession(
+    { runtime, requestId: ctx.state.requestId, log: ctx.state.log },
+    ctx.params.id!,
+    bearerToken(ctx.get('authorization')),
+  );
 
 /**
  * /v1/hosted/verifications/{id}/...: the applicant API behind the hosted page, authorised
@@ -81,13 +92,25 @@ export function applicantRouter(runtime: Runtime): Router {
       challengeStep: body.challenge_step,
     });
     ctx.status = 201;
-    ctx.body = { object: 'hosted_upload_url', upload_id: created.uploadId, upload_url: created.uploadUrl, expires_in: created.expiresIn, preview: created.preview };
+    ctx.body = {
+      object: 'hosted_upload_url',
+      upload_id: created.uploadId,
+      upload_url: created.uploadUrl,
+      expires_in: created.expiresIn,
+      preview: created.preview,
+    };
   });
 
   router.post(`${base}/uploads/:uploadId/complete`, async (ctx) => {
     parseInput(hostedEmptyBody, ctx.request.body);
     const done = await completeHostedUpload(await applicant(runtime, ctx), ctx.params.uploadId!);
-    ctx.body = { object: 'hosted_upload', upload_id: done.uploadId, kind: done.kind, side: done.side, status: done.status };
+    ctx.body = {
+      object: 'hosted_upload',
+      upload_id: done.uploadId,
+      kind: done.kind,
+      side: done.side,
+      status: done.status,
+    };
   });
 
   router.post(`${base}/email`, async (ctx) => {
@@ -117,17 +140,21 @@ export function applicantRouter(runtime: Runtime): Router {
 /** POST /v1/verifications/{id}/client_token: the integrator renews the applicant's link while the session is pending. */
 export function clientTokenRouter(): Router {
   const router = new Router();
-  router.post('/v1/verifications/:id/client_token', requirePermission('verification:create', { write: true }), async (ctx) => {
-    parseInput(renewTokenBody, ctx.request.body);
-    const { verification, clientToken } = await renewClientToken(svc(ctx), ctx.params.id!);
-    const base = `${svc(ctx).runtime.config.publicUrl}/verify/${verification.id}`;
-    ctx.body = {
-      object: 'client_token',
-      verification: verification.id,
-      client_token: clientToken,
-      hosted_verify_url: `${base}#token=${clientToken}`,
-      expires_at: verification.expiresAt.toISOString(),
-    };
-  });
+  router.post(
+    '/v1/verifications/:id/client_token',
+    requirePermission('verification:create', { write: true }),
+    async (ctx) => {
+      parseInput(renewTokenBody, ctx.request.body);
+      const { verification, clientToken } = await renewClientToken(svc(ctx), ctx.params.id!);
+      const base = `${svc(ctx).runtime.config.publicUrl}/verify/${verification.id}`;
+      ctx.body = {
+        object: 'client_token',
+        verification: verification.id,
+        client_token: clientToken,
+        hosted_verify_url: `${base}#token=${clientToken}`,
+        expires_at: verification.expiresAt.toISOString(),
+      };
+    },
+  );
   return router;
 }

@@ -34,7 +34,10 @@ export const hostedConsentBody = z
     /** The version of the consent text the page showed (the session's `consent.version`); required with `agree`. */
     version: z.string().min(1).max(40).optional(),
   })
-  .refine((body) => body.decision !== 'agree' || body.version !== undefined, { message: 'version is required with decision agree', path: ['version'] });
+  .refine((body) => body.decision !== 'agree' || body.version !== undefined, {
+    message: 'version is required with decision agree',
+    path: ['version'],
+  });
 
 /** Complete and submit take no body; any field sent is PARAMETER_UNKNOWN. */
 export const hostedEmptyBody = z.strictObject({});

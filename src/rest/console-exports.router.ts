@@ -22,13 +22,20 @@ export function consoleExportsRouter(): Router {
 
   router.post('/v1/console/exports/verifications', requirePermission('verifications.export'), async (ctx) => {
     const body = parseInput(exportVerificationsBody, ctx.request.body ?? {});
-    const csv = await exportVerifications(svc(ctx), { since: body.since ? new Date(body.since) : undefined, includeIdentity: body.include_identity ?? false, mode: body.mode });
+    const csv = await exportVerifications(svc(ctx), {
+      since: body.since ? new Date(body.since) : undefined,
+      includeIdentity: body.include_identity ?? false,
+      mode: body.mode,
+    });
     sendCsv(ctx, csv);
   });
 
   router.post('/v1/console/exports/usage', requirePermission('usage.export'), async (ctx) => {
     const body = parseInput(exportUsageBody, ctx.request.body ?? {});
-    sendCsv(ctx, await exportUsage(svc(ctx), { since: body.since ? new Date(body.since) : undefined, mode: body.mode }));
+    sendCsv(
+      ctx,
+      await exportUsage(svc(ctx), { since: body.since ? new Date(body.since) : undefined, mode: body.mode }),
+    );
   });
 
   return router;

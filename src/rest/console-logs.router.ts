@@ -1,6 +1,14 @@
 import Router from '@koa/router';
 import { requirePermission, svc } from '../http/auth.js';
-import { getDeliveryLog, listDeliveryLog, listRequestLogs, replayDelivery, type DeliveryDetail, type DeliveryLogRow, type RequestLogRow } from '../services/logs/index.js';
+import {
+  getDeliveryLog,
+  listDeliveryLog,
+  listRequestLogs,
+  replayDelivery,
+  type DeliveryDetail,
+  type DeliveryLogRow,
+  type RequestLogRow,
+} from '../services/logs/index.js';
 import { listDeliveryLogQuery, listRequestLogsQuery, replayBody } from './console-logs.schema.js';
 import { presentList } from './presenters.js';
 import { pageParams, parseInput } from './validate.js';
@@ -60,7 +68,10 @@ export function consoleLogsRouter(): Router {
 
   router.get('/v1/console/logs/deliveries', logsRead, async (ctx) => {
     const q = parseInput(listDeliveryLogQuery, ctx.query);
-    ctx.body = presentList(await listDeliveryLog(svc(ctx), { status: q.status, event: q.event }, pageParams(q)), presentDeliveryLog);
+    ctx.body = presentList(
+      await listDeliveryLog(svc(ctx), { status: q.status, event: q.event }, pageParams(q)),
+      presentDeliveryLog,
+    );
   });
 
   router.get('/v1/console/logs/deliveries/:id', logsRead, async (ctx) => {

@@ -1,7 +1,15 @@
 import Router from '@koa/router';
 import type { Member } from '../entities/member.entity.js';
 import { svc } from '../http/auth.js';
-import { deactivateMember, getTeamMember, inviteMember, inviteMemberInput, listMembers, updateMember, updateMemberInput } from '../services/access/index.js';
+import {
+  deactivateMember,
+  getTeamMember,
+  inviteMember,
+  inviteMemberInput,
+  listMembers,
+  updateMember,
+  updateMemberInput,
+} from '../services/access/index.js';
 import { presentList } from './presenters.js';
 import { listQuery, pageParams, parseInput } from './validate.js';
 
@@ -36,7 +44,9 @@ export function consoleMembersRouter(): Router {
     ctx.body = presentMember(await getTeamMember(svc(ctx), ctx.params.id));
   });
   router.patch('/v1/console/members/:id', async (ctx) => {
-    ctx.body = presentMember(await updateMember(svc(ctx), ctx.params.id, parseInput(updateMemberInput, ctx.request.body)));
+    ctx.body = presentMember(
+      await updateMember(svc(ctx), ctx.params.id, parseInput(updateMemberInput, ctx.request.body)),
+    );
   });
   router.delete('/v1/console/members/:id', async (ctx) => {
     ctx.body = presentMember(await deactivateMember(svc(ctx), ctx.params.id));

@@ -1,4 +1,13 @@
-import type { Analytics, Attempt, Overview, Person, PersonSummary, StatusBreakdown, UsageByCheckType, UsageReport } from '../services/reporting/index.js';
+import type {
+  Analytics,
+  Attempt,
+  Overview,
+  Person,
+  PersonSummary,
+  StatusBreakdown,
+  UsageByCheckType,
+  UsageReport,
+} from '../services/reporting/index.js';
 import { iso } from './presenters.js';
 
 function presentBreakdown(b: StatusBreakdown) {
@@ -12,7 +21,12 @@ function presentBreakdown(b: StatusBreakdown) {
   };
 }
 
-export const presentOverview = (o: Overview) => ({ object: 'overview', modes: o.modes, since: iso(o.since), ...presentBreakdown(o) });
+export const presentOverview = (o: Overview) => ({
+  object: 'overview',
+  modes: o.modes,
+  since: iso(o.since),
+  ...presentBreakdown(o),
+});
 
 export const presentAnalytics = (a: Analytics) => ({
   object: 'analytics',
@@ -22,7 +36,8 @@ export const presentAnalytics = (a: Analytics) => ({
   days: a.days.map((d) => ({ day: d.day, ...presentBreakdown(d) })),
 });
 
-const presentCheckTypes = (rows: UsageByCheckType[]) => rows.map((r) => ({ check_type: r.checkType, count: r.count, billable: r.billable }));
+const presentCheckTypes = (rows: UsageByCheckType[]) =>
+  rows.map((r) => ({ check_type: r.checkType, count: r.count, billable: r.billable }));
 
 export const presentUsageReport = (u: UsageReport) => ({
   object: 'usage_report',
@@ -31,7 +46,12 @@ export const presentUsageReport = (u: UsageReport) => ({
   total: u.total,
   billable: u.billable,
   by_check_type: presentCheckTypes(u.byCheckType),
-  by_environment: u.byEnvironment.map((e) => ({ mode: e.mode, total: e.total, billable: e.billable, by_check_type: presentCheckTypes(e.byCheckType) })),
+  by_environment: u.byEnvironment.map((e) => ({
+    mode: e.mode,
+    total: e.total,
+    billable: e.billable,
+    by_check_type: presentCheckTypes(e.byCheckType),
+  })),
 });
 
 export const presentPerson = (p: PersonSummary) => ({

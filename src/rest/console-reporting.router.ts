@@ -1,7 +1,19 @@
 import Router from '@koa/router';
 import { svc } from '../http/auth.js';
-import { consoleUsage, getPerson, listPersons, reportingAnalytics, reportingOverview } from '../services/reporting/index.js';
-import { presentAnalytics, presentOverview, presentPerson, presentPersonDetail, presentUsageReport } from './console-reporting.presenter.js';
+import {
+  consoleUsage,
+  getPerson,
+  listPersons,
+  reportingAnalytics,
+  reportingOverview,
+} from '../services/reporting/index.js';
+import {
+  presentAnalytics,
+  presentOverview,
+  presentPerson,
+  presentPersonDetail,
+  presentUsageReport,
+} from './console-reporting.presenter.js';
 import { analyticsQuery, consoleUsageQuery, listPersonsQuery, overviewQuery } from './console-reporting.schema.js';
 import { presentList } from './presenters.js';
 import { pageParams, parseInput } from './validate.js';

@@ -1,11 +1,32 @@
 import Router from '@koa/router';
 import type { ManualReview } from '../entities/manual-review.entity.js';
 import { svc } from '../http/auth.js';
-import { assignReview, claimReview, clearPresence, escalateReview, returnEscalation, decideFromConsole, holds, listOpenReviews, markPresence, presenceOf, releaseReview, reviewPolicy, type Presence } from '../services/review/index.js';
+import {
+  assignReview,
+  claimReview,
+  clearPresence,
+  escalateReview,
+  returnEscalation,
+  decideFromConsole,
+  holds,
+  listOpenReviews,
+  markPresence,
+  presenceOf,
+  releaseReview,
+  reviewPolicy,
+  type Presence,
+} from '../services/review/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
 import { presentManualReview } from './manual-review.presenter.js';
 import { iso, presentList } from './presenters.js';
-import { assignmentBody, consoleDecisionBody, emptyBody, escalationBody, escalationReturnBody, listConsoleReviewsQuery } from './console-reviews.schema.js';
+import {
+  assignmentBody,
+  consoleDecisionBody,
+  emptyBody,
+  escalationBody,
+  escalationReturnBody,
+  listConsoleReviewsQuery,
+} from './console-reviews.schema.js';
 import { pageParams, parseInput } from './validate.js';
 
 /** A console review row: the key API's fields plus mode, the live claim and who is looking at it. */
@@ -32,8 +53,14 @@ export function consoleReviewsRouter(): Router {
   router.get('/v1/console/reviews', async (ctx) => {
     const query = parseInput(listConsoleReviewsQuery, ctx.query);
     const s = svc(ctx);
-    const page = await listOpenReviews(s, pageParams(query), { holdingMine: query.holding === 'mine', environment: query.mode });
-    const presence = await presenceOf(s, page.data.map((r) => r.id));
+    const page = await listOpenReviews(s, pageParams(query), {
+      holdingMine: query.holding === 'mine',
+      environment: query.mode,
+    });
+    const presence = await presenceOf(
+      s,
+      page.data.map((r) => r.id),
+    );
     ctx.body = presentList(page, (review) => presentConsoleReview(review, presence.get(review.id) ?? []));
   });
   router.get('/v1/console/reviews/policy', async (ctx) => {
@@ -49,7 +76,10 @@ export function consoleReviewsRouter(): Router {
   router.post('/v1/console/reviews/:id/decision', async (ctx) => {
     const body = parseInput(consoleDecisionBody, ctx.request.body);
     const { applicant_message: applicantMessage, ...decision } = body;
-    ctx.body = await presentOne(svc(ctx), await decideFromConsole(svc(ctx), ctx.params.id, { ...decision, applicantMessage }));
+    ctx.body = await presentOne(
+      svc(ctx),
+      await decideFromConsole(svc(ctx), ctx.params.id, { ...decision, applicantMessage }),
+    );
   });
   router.post('/v1/console/reviews/:id/escalation', async (ctx) => {
     const body = parseInput(escalationBody, ctx.request.body);

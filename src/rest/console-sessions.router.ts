@@ -11,7 +11,13 @@ export function consoleSessionsRouter(runtime: Runtime): Router {
   const router = new Router();
   router.post('/v1/console/sessions', async (ctx) => {
     const body = parseInput(signInBody, ctx.request.body);
-    const issued = await signIn(systemFork(runtime.orm), body.email, body.password, runtime.config.memberSessionTtlSeconds, { limiter: runtime.signInThrottle, ip: ctx.ip });
+    const issued = await signIn(
+      systemFork(runtime.orm),
+      body.email,
+      body.password,
+      runtime.config.memberSessionTtlSeconds,
+      { limiter: runtime.signInThrottle, ip: ctx.ip },
+    );
     ctx.status = 201;
     ctx.body = { object: 'console_session', token: issued.token, expires_at: issued.expiresAt.toISOString() };
   });

@@ -27,7 +27,10 @@ export const listConsoleVerificationsQuery = listQuery(/^vs_[0-9A-Za-z]+$/, {
   /** Exact address, ignoring case and surrounding whitespace. */
   email: z.string().max(254, 'must be at most 254 characters').optional(),
   /** Only verifications carrying this tag (tag_...). */
-  tag: z.string().regex(/^tag_[0-9A-Za-z]{1,64}$/, 'must be a tag id (tag_...)').optional(),
+  tag: z
+    .string()
+    .regex(/^tag_[0-9A-Za-z]{1,64}$/, 'must be a tag id (tag_...)')
+    .optional(),
 });
 
 export const listAuditQuery = listQuery(/^aud_[0-9A-Za-z]+$/);
@@ -51,7 +54,11 @@ export function consoleVerificationsRouter(): Router {
   router.get('/v1/console/verifications', async (ctx) => {
     const query = parseInput(listConsoleVerificationsQuery, ctx.query);
     const s = svc(ctx);
-    const page = await listConsoleVerifications(s, { status: query.status, email: query.email, tagId: query.tag, mode: query.mode }, pageParams(query));
+    const page = await listConsoleVerifications(
+      s,
+      { status: query.status, email: query.email, tagId: query.tag, mode: query.mode },
+      pageParams(query),
+    );
     ctx.body = presentList(page, await presenterFor(s, page.data));
   });
   router.get('/v1/console/verifications/:id', async (ctx) => {
@@ -61,11 +68,22 @@ export function consoleVerificationsRouter(): Router {
   });
   router.get('/v1/console/verifications/:id/identity', async (ctx) => {
     const revealed = await revealIdentity(svc(ctx), ctx.params.id);
-    ctx.body = { object: 'applicant_data', verification_id: ctx.params.id, version: revealed.version, fields: revealed.fields };
+    ctx.body = {
+      object: 'applicant_data',
+      verification_id: ctx.params.id,
+      version: revealed.version,
+      fields: revealed.fields,
+    };
   });
   router.patch('/v1/console/verifications/:id/identity', async (ctx) => {
     const edited = await editIdentity(svc(ctx), ctx.params.id, parseInput(identityEditInput, ctx.request.body));
-    ctx.body = { object: 'identity_edit', verification_id: ctx.params.id, version: edited.version, changed_fields: edited.changedFields, identity_edited_at: edited.editedAt.toISOString() };
+    ctx.body = {
+      object: 'identity_edit',
+      verification_id: ctx.params.id,
+      version: edited.version,
+      changed_fields: edited.changedFields,
+      identity_edited_at: edited.editedAt.toISOString(),
+    };
   });
   router.get('/v1/console/verifications/:id/evidence', async (ctx) => {
     const evidence = await viewEvidence(svc(ctx), ctx.params.id);
@@ -105,4 +123,3 @@ export function consoleVerificationsRouter(): Router {
   });
   return router;
 }
-

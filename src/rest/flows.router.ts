@@ -28,7 +28,9 @@ export function flowsRouter(): Router {
 
   router.post('/v1/flows/:id', requirePermission('settings:write'), async (ctx) => {
     const body = parseInput(updateFlowBody, ctx.request.body);
-    ctx.body = presentFlow(await updateFlow(svc(ctx), ctx.params.id, { ...toFlowFields(body), version: body.version as number | undefined }));
+    ctx.body = presentFlow(
+      await updateFlow(svc(ctx), ctx.params.id, { ...toFlowFields(body), version: body.version as number | undefined }),
+    );
   });
 
   router.delete('/v1/flows/:id', requirePermission('settings:write'), async (ctx) => {

@@ -9,7 +9,21 @@ export const FLOW_ID_RE = /^flw_[0-9A-Za-z]+$/;
 
 export const listFlowsQuery = listQuery(FLOW_ID_RE);
 
-const WIRE_NAMES: Record<string, string> = { isDefault: 'is_default', brandName: 'brand_name', logoUrl: 'logo_url', accentColor: 'accent_color', supportUrl: 'support_url', privacyUrl: 'privacy_url', defaultEmailLocale: 'default_email_locale', countryPolicy: 'country_policy', networkPolicy: 'network_policy', expiryPolicy: 'expiry_policy', policyTree: 'policy_tree', acceptedDocumentTypes: 'accepted_document_types', repeatPolicy: 'repeat_policy' };
+const WIRE_NAMES: Record<string, string> = {
+  isDefault: 'is_default',
+  brandName: 'brand_name',
+  logoUrl: 'logo_url',
+  accentColor: 'accent_color',
+  supportUrl: 'support_url',
+  privacyUrl: 'privacy_url',
+  defaultEmailLocale: 'default_email_locale',
+  countryPolicy: 'country_policy',
+  networkPolicy: 'network_policy',
+  expiryPolicy: 'expiry_policy',
+  policyTree: 'policy_tree',
+  acceptedDocumentTypes: 'accepted_document_types',
+  repeatPolicy: 'repeat_policy',
+};
 
 export const createFlowBody = z.strictObject(renamedShape(createFlowInput.shape, WIRE_NAMES));
 export const updateFlowBody = z.strictObject(renamedShape(updateFlowInput.shape, WIRE_NAMES));

@@ -10,13 +10,19 @@ import type { Runtime } from '../runtime.js';
  * in src/hosted/public; from the tsc build (dist/rest) the same folder is read in place.
  */
 function publicDir(): string {
-  const candidates = ['../hosted/public/', '../../src/hosted/public/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const candidates = ['../hosted/public/', '../../src/hosted/public/'].map((rel) =>
+    fileURLToPath(new URL(rel, import.meta.url)),
+  );
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'page.html')));
   if (!found) throw new Error(`hosted page files not found (looked in ${candidates.join(', ')})`);
   return found;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 const ASSET = /^[a-z0-9-]+\.(js|css|svg)$/;
 
 /**

@@ -57,7 +57,12 @@ const consoleRouters = () => [
 ];
 
 /** Every /v1 router (the OpenAPI test checks each of their routes is documented in openapi/routes.ts). */
-export const v1Routers = (runtime: Runtime) => [...keyRouters(), consoleSessionsRouter(runtime), ...consoleRouters(), applicantRouter(runtime)];
+export const v1Routers = (runtime: Runtime) => [
+  ...keyRouters(),
+  consoleSessionsRouter(runtime),
+  ...consoleRouters(),
+  applicantRouter(runtime),
+];
 
 /**
  * A path that exists answered with a method it does not take: 405 METHOD_NOT_ALLOWED with
@@ -74,9 +79,15 @@ function allowedMethods(routers: Router[]): (ctx: Context) => void {
     if (ctx.path === OPENAPI_PATH) methods.add('GET').add('HEAD');
     if (methods.size === 0 || (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD'))) return;
     if (methods.has('GET')) methods.add('HEAD');
-    throw new ApiError(405, 'invalid_request_error', 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${[...methods].join(', ')}.`, {
-      headers: { Allow: [...methods].join(', ') },
-    });
+    throw new ApiError(
+      405,
+      'invalid_request_error',
+      'METHOD_NOT_ALLOWED',
+      `${ctx.method} is not allowed on ${ctx.path}; allowed: ${[...methods].join(', ')}.`,
+      {
+        headers: { Allow: [...methods].join(', ') },
+      },
+    );
   };
 }
 
@@ -86,7 +97,10 @@ function allowedMethods(routers: Router[]): (ctx: Context) => void {
  */
 export function v1(runtime: Runtime): Middleware {
   const sessions = consoleSessionsRouter(runtime).routes();
-  const consoleApp = compose([memberAuthentication(runtime), ...consoleRouters().map((r) => r.routes())] as Middleware[]);
+  const consoleApp = compose([
+    memberAuthentication(runtime),
+    ...consoleRouters().map((r) => r.routes()),
+  ] as Middleware[]);
   const keyApp = compose([keyAuthentication(runtime), ...keyRouters().map((r) => r.routes())] as Middleware[]);
   // The hosted page's applicant API: a session's client token, never a secret key.
   const applicantApp = applicantRouter(runtime).routes();
@@ -100,7 +114,8 @@ export function v1(runtime: Runtime): Middleware {
         ctx.body = openApiJson();
         return;
       }
-      if (ctx.path === '/v1/console/sessions' || ctx.path.startsWith('/v1/console/sessions/')) return sessions(ctx as never, next);
+      if (ctx.path === '/v1/console/sessions' || ctx.path.startsWith('/v1/console/sessions/'))
+        return sessions(ctx as never, next);
       if (ctx.path.startsWith('/v1/console/')) return consoleApp(ctx, next);
       if (ctx.path.startsWith('/v1/hosted/')) return applicantApp(ctx as never, next);
       return keyApp(ctx, next);

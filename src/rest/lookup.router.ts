@@ -1,6 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { LOOKUP_MAX_EMAILS, lookupVerifications, type LookupLatest, type LookupRow } from '../services/repeat-control/index.js';
+import {
+  LOOKUP_MAX_EMAILS,
+  lookupVerifications,
+  type LookupLatest,
+  type LookupRow,
+} from '../services/repeat-control/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
 import { iso } from './presenters.js';

@@ -4,11 +4,24 @@ import { fromWireNames, renamedShape } from '../services/shared/index.js';
 
 /** PATCH /v1/console/settings: the access domain's settings rules under the body's snake_case names. */
 
-const NAMES = { repeatVerification: 'repeat_verification', reverificationPeriodDays: 'reverification_period_days', retentionDays: 'retention_days', reviewPolicy: 'review_policy' };
-const POLICY_NAMES = { claimRequired: 'claim_required', claimLeaseMinutes: 'claim_lease_minutes', presenceTtlMs: 'presence_ttl_ms', presenceHeartbeatMs: 'presence_heartbeat_ms' };
+const NAMES = {
+  repeatVerification: 'repeat_verification',
+  reverificationPeriodDays: 'reverification_period_days',
+  retentionDays: 'retention_days',
+  reviewPolicy: 'review_policy',
+};
+const POLICY_NAMES = {
+  claimRequired: 'claim_required',
+  claimLeaseMinutes: 'claim_lease_minutes',
+  presenceTtlMs: 'presence_ttl_ms',
+  presenceHeartbeatMs: 'presence_heartbeat_ms',
+};
 
 export const patchSettingsBody = z.strictObject(
-  renamedShape({ ...settingsPatchShape, reviewPolicy: z.strictObject(renamedShape(reviewPolicyShape, POLICY_NAMES)).optional() }, NAMES),
+  renamedShape(
+    { ...settingsPatchShape, reviewPolicy: z.strictObject(renamedShape(reviewPolicyShape, POLICY_NAMES)).optional() },
+    NAMES,
+  ),
 );
 
 /** The service's input from a validated body. */

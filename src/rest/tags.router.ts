@@ -1,6 +1,14 @@
 import Router from '@koa/router';
 import { parameterMissing } from '../errors.js';
-import { createTag, listTags, retireTag, tagVerification, untagVerification, updateTag, type TaggingInput } from '../services/catalog/index.js';
+import {
+  createTag,
+  listTags,
+  retireTag,
+  tagVerification,
+  untagVerification,
+  updateTag,
+  type TaggingInput,
+} from '../services/catalog/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentTag, presentTagReferenceList, presentTagRemoval } from './tag.presenter.js';
@@ -32,7 +40,8 @@ export function tagsRouter(): Router {
 
   router.patch('/v1/tags/:id', requirePermission('verification:create'), async (ctx) => {
     const body = parseInput(updateTagBody, ctx.request.body);
-    if (body.name === undefined && body.color === undefined && body.description === undefined) throw parameterMissing('name');
+    if (body.name === undefined && body.color === undefined && body.description === undefined)
+      throw parameterMissing('name');
     ctx.body = presentTag(await updateTag(svc(ctx), ctx.params.id, body));
   });
 

@@ -9,23 +9,31 @@ import { parseInput } from './validate.js';
 export function uploadsRouter(): Router {
   const router = new Router();
 
-  router.post('/v1/verifications/:id/uploads', requirePermission('verification:create', { write: true }), async (ctx) => {
-    const body = parseInput(createUploadBody, ctx.request.body);
-    const created = await createUpload(svc(ctx), ctx.params.id, {
-      kind: body.kind,
-      contentType: body.content_type,
-      side: body.side,
-      documentType: body.document_type,
-    });
-    ctx.status = 201;
-    ctx.body = presentUploadUrl(created);
-  });
+  router.post(
+    '/v1/verifications/:id/uploads',
+    requirePermission('verification:create', { write: true }),
+    async (ctx) => {
+      const body = parseInput(createUploadBody, ctx.request.body);
+      const created = await createUpload(svc(ctx), ctx.params.id, {
+        kind: body.kind,
+        contentType: body.content_type,
+        side: body.side,
+        documentType: body.document_type,
+      });
+      ctx.status = 201;
+      ctx.body = presentUploadUrl(created);
+    },
+  );
 
-  router.post('/v1/verifications/:id/uploads/:uploadId/complete', requirePermission('verification:create', { write: true }), async (ctx) => {
-    parseInput(completeUploadBody, ctx.request.body);
-    const upload = await completeUpload(svc(ctx), ctx.params.id, ctx.params.uploadId);
-    ctx.body = presentUpload(upload);
-  });
+  router.post(
+    '/v1/verifications/:id/uploads/:uploadId/complete',
+    requirePermission('verification:create', { write: true }),
+    async (ctx) => {
+      parseInput(completeUploadBody, ctx.request.body);
+      const upload = await completeUpload(svc(ctx), ctx.params.id, ctx.params.uploadId);
+      ctx.body = presentUpload(upload);
+    },
+  );
 
   return router;
 }

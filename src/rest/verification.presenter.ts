@@ -24,13 +24,42 @@ export interface VerificationView {
 }
 
 /** The check fields the resource shows: an entity, or a row the create path wrote itself. */
-export type PresentableCheck = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'createdAt' | 'updatedAt' | 'position'> & { findings?: Check['findings'] };
+export type PresentableCheck = Pick<
+  Check,
+  | 'id'
+  | 'type'
+  | 'status'
+  | 'required'
+  | 'verdict'
+  | 'score'
+  | 'providerTier'
+  | 'reasonCodes'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'position'
+> & { findings?: Check['findings'] };
 
 /** The verification fields the resource shows; `checks` is a loaded collection or a plain list. */
 export type PresentableVerification = Pick<
   Verification,
-  'id' | 'status' | 'mode' | 'verdict' | 'score' | 'reasonCodes' | 'changeReason' | 'identityVersion' | 'identityEditedAt' | 'locale' | 'metadata' | 'expiresAt' | 'createdAt' | 'updatedAt'
-> & { consent?: Verification['consent']; returnUrl?: string | null } & { flow: { id: string }; checks: Verification['checks'] | PresentableCheck[] };
+  | 'id'
+  | 'status'
+  | 'mode'
+  | 'verdict'
+  | 'score'
+  | 'reasonCodes'
+  | 'changeReason'
+  | 'identityVersion'
+  | 'identityEditedAt'
+  | 'locale'
+  | 'metadata'
+  | 'expiresAt'
+  | 'createdAt'
+  | 'updatedAt'
+> & { consent?: Verification['consent']; returnUrl?: string | null } & {
+  flow: { id: string };
+  checks: Verification['checks'] | PresentableCheck[];
+};
 
 const checksOf = (v: PresentableVerification): PresentableCheck[] =>
   Array.isArray(v.checks) ? [...v.checks] : v.checks.isInitialized() ? [...v.checks.getItems()] : [];
@@ -85,7 +114,9 @@ export function presentVerification(v: PresentableVerification, view: Verificati
     tags: view.tags ?? [],
     identity_version: v.identityVersion,
     identity_edited_at: iso(v.identityEditedAt),
-    ...(view.applicant ? { applicant: { object: 'applicant_data', version: view.applicant.version, fields: view.applicant.fields } } : {}),
+    ...(view.applicant
+      ? { applicant: { object: 'applicant_data', version: view.applicant.version, fields: view.applicant.fields } }
+      : {}),
     ...(view.evidence ? { evidence: view.evidence.map(presentEvidence) } : {}),
     client_token: view.clientToken ?? null,
     // The create answer's link is ready to open: the token rides in the fragment, which no server or log sees.
@@ -93,7 +124,9 @@ export function presentVerification(v: PresentableVerification, view: Verificati
     locale: v.locale,
     metadata: v.metadata,
     // The applicant's consent on the hosted page (null until given; uploads through the key API rest on the integrator's own).
-    consent: v.consent ? { version: v.consent.version, language: v.consent.language, given_at: v.consent.given_at } : null,
+    consent: v.consent
+      ? { version: v.consent.version, language: v.consent.language, given_at: v.consent.given_at }
+      : null,
     return_url: v.returnUrl ?? null,
     expires_at: iso(v.expiresAt),
     created_at: iso(v.createdAt),

@@ -42,15 +42,21 @@ const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
  * Presents plain verification items (a page, or one) with their checks and tags, read for all
  * of them in two statements; `extra` adds what `include=` read.
  */
-async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => unknown> {
+async function presenterFor(
+  ctx: ServiceContext,
+  items: VerificationListItem[],
+): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => unknown> {
   const ids = items.map((v) => v.id);
   const { checks, tags } = await relationsOf(ctx, ids);
   const url = publicUrl(ctx);
-  return (v, extra = {}) => presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [], ...extra });
+  return (v, extra = {}) =>
+    presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [], ...extra });
 }
 
 const parseInclude = (raw: string | undefined): Include[] =>
-  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include => (INCLUDE_VALUES as readonly string[]).includes(s));
+  [...new Set((raw ?? '').split(',').map((s) => s.trim()))].filter((s): s is Include =>
+    (INCLUDE_VALUES as readonly string[]).includes(s),
+  );
 
 function respond(ctx: Context, status: number, body: unknown): void {
   ctx.status = status;
@@ -68,7 +74,12 @@ export function verificationsRouter(): Router {
       const body = parseInput(createVerificationBody, ctx.request.body);
       let answer: ReturnType<typeof presentVerification> | undefined;
       // Presented once: the same body is stored (with the session) and sent.
-      const present = (created: CreatedVerification) => (answer ??= presentVerification(created.verification, { publicUrl: publicUrl(s), clientToken: created.clientToken, tags: [] }));
+      const present = (created: CreatedVerification) =>
+        (answer ??= presentVerification(created.verification, {
+          publicUrl: publicUrl(s),
+          clientToken: created.clientToken,
+          tags: [],
+        }));
       const created = await createVerification(s, body, claim ? { claim, present } : undefined);
       return { status: 201, body: present(created) };
     });
@@ -100,4 +111,3 @@ export function verificationsRouter(): Router {
 
   return router;
 }
-

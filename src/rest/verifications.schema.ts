@@ -17,7 +17,16 @@ export const stepSchema = z.strictObject({
   /** For age steps: ageRules [{fromAge, toAge, action}] and ageRuleFallback. */
   config: z
     .object({
-      ageRules: z.array(z.strictObject({ fromAge: z.number().int().min(0), toAge: z.number().int().min(0), action: z.enum(['reject', 'review', 'pass']) })).max(20).optional(),
+      ageRules: z
+        .array(
+          z.strictObject({
+            fromAge: z.number().int().min(0),
+            toAge: z.number().int().min(0),
+            action: z.enum(['reject', 'review', 'pass']),
+          }),
+        )
+        .max(20)
+        .optional(),
       ageRuleFallback: z.enum(['reject', 'review', 'pass']).optional(),
     })
     .catchall(z.unknown())
@@ -25,7 +34,10 @@ export const stepSchema = z.strictObject({
 });
 
 const metadata = z
-  .record(z.string().min(1).max(40, 'keys are at most 40 characters'), z.string().max(500, 'values are at most 500 characters'))
+  .record(
+    z.string().min(1).max(40, 'keys are at most 40 characters'),
+    z.string().max(500, 'values are at most 500 characters'),
+  )
   .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys');
 
 export const createVerificationBody = z.strictObject({
@@ -38,7 +50,12 @@ export const createVerificationBody = z.strictObject({
       /** The integrator's id for the person (matched first, R2). */
       reference_id: z.string().min(1).max(255).optional(),
       /** At most 254 characters. */
-      email: z.string().trim().max(254, 'must be at most 254 characters').regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address').optional(),
+      email: z
+        .string()
+        .trim()
+        .max(254, 'must be at most 254 characters')
+        .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address')
+        .optional(),
     })
     .optional(),
   /** BCP 47 tag, default en. */
@@ -56,13 +73,21 @@ export const createVerificationBody = z.strictObject({
           number: z.string().min(1).max(64).optional(),
           national_id: z.string().min(1).max(64).optional(),
           type: z.enum(DOCUMENT_TYPES).optional(),
-          issuing_country: z.string().regex(/^[A-Z]{3}$/, 'must be ISO 3166 alpha-3').optional(),
+          issuing_country: z
+            .string()
+            .regex(/^[A-Z]{3}$/, 'must be ISO 3166 alpha-3')
+            .optional(),
           date_of_birth: date.optional(),
           expiry_date: z.string().max(32).optional(),
           first_name: z.string().max(100).optional(),
           last_name: z.string().max(100).optional(),
-          nationality: z.string().regex(/^[A-Z]{3}$/).optional(),
-          mrz: z.strictObject({ document_number: z.string().max(64).optional(), date_of_birth: date.optional() }).optional(),
+          nationality: z
+            .string()
+            .regex(/^[A-Z]{3}$/)
+            .optional(),
+          mrz: z
+            .strictObject({ document_number: z.string().max(64).optional(), date_of_birth: date.optional() })
+            .optional(),
         })
         .optional(),
       reason_codes: z.array(reasonCode).max(10).optional(),
@@ -70,4 +95,11 @@ export const createVerificationBody = z.strictObject({
     .optional(),
 });
 
-export const VERIFICATION_STATUSES = ['pending', 'processing', 'approved', 'rejected', 'manual_review', 'expired'] as const;
+export const VERIFICATION_STATUSES = [
+  'pending',
+  'processing',
+  'approved',
+  'rejected',
+  'manual_review',
+  'expired',
+] as const;

@@ -31,7 +31,11 @@ export function presentWebhookDelivery(delivery: WebhookDelivery, options: { att
     status: delivery.status,
     created_at: delivery.createdAt.toISOString(),
     ...(options.attempts
-      ? { attempt_count: delivery.attemptCount, next_attempt_at: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null, attempts: delivery.attempts }
+      ? {
+          attempt_count: delivery.attemptCount,
+          next_attempt_at: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
+          attempts: delivery.attempts,
+        }
       : {}),
   };
 }

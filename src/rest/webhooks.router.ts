@@ -1,12 +1,25 @@
 import Router from '@koa/router';
 import { parameterMissing } from '../errors.js';
 import {
-  createWebhookEndpoint, deleteWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rotateWebhookSecret, sendTestWebhook, updateWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  updateWebhookEndpoint,
 } from '../services/webhooks/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentWebhookDelivery, presentWebhookEndpoint, presentWebhookEndpointDeletion } from './webhook.presenter.js';
-import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, rotateSecretBody, testWebhookBody, updateWebhookBody } from './webhooks.schema.js';
+import {
+  createWebhookBody,
+  listDeliveriesQuery,
+  listWebhooksQuery,
+  rotateSecretBody,
+  testWebhookBody,
+  updateWebhookBody,
+} from './webhooks.schema.js';
 import { pageParams, parseInput } from './validate.js';
 
 /** /v1/webhooks: endpoint management, secret rotation, test events and the delivery log. */
@@ -29,7 +42,9 @@ export function webhooksRouter(): Router {
   router.patch('/v1/webhooks/:id', manage, async (ctx) => {
     const body = parseInput(updateWebhookBody, ctx.request.body);
     if (Object.keys(body).length === 0) throw parameterMissing('url');
-    ctx.body = presentWebhookEndpoint(await updateWebhookEndpoint(svc(ctx), ctx.params.id, { ...body, apiKeyIds: body.api_key_ids }));
+    ctx.body = presentWebhookEndpoint(
+      await updateWebhookEndpoint(svc(ctx), ctx.params.id, { ...body, apiKeyIds: body.api_key_ids }),
+    );
   });
 
   router.delete('/v1/webhooks/:id', manage, async (ctx) => {
@@ -50,7 +65,9 @@ export function webhooksRouter(): Router {
 
   router.get('/v1/webhooks/:id/deliveries', manage, async (ctx) => {
     const query = parseInput(listDeliveriesQuery, ctx.query);
-    ctx.body = presentList(await listWebhookDeliveries(svc(ctx), ctx.params.id, pageParams(query)), (d) => presentWebhookDelivery(d, { attempts: true }));
+    ctx.body = presentList(await listWebhookDeliveries(svc(ctx), ctx.params.id, pageParams(query)), (d) =>
+      presentWebhookDelivery(d, { attempts: true }),
+    );
   });
 
   return router;

@@ -19,7 +19,8 @@ export class MemberType {
   @Field(() => String) name!: string;
   @Field(() => [String]) permissions!: string[];
   @Field(() => [Environment]) environments!: Environment[];
-  @Field(() => Date, { nullable: true, description: 'Set when the member was deactivated: no sign-in, no session.' }) deactivatedAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Set when the member was deactivated: no sign-in, no session.' })
+  deactivatedAt?: Date | null;
   @Field(() => Date) createdAt!: Date;
 }
 

@@ -33,8 +33,8 @@ export class CreatedApiKeyType {
 export class CreateApiKeyInput {
   @Field(() => String) name!: string;
   @Field(() => Environment) environment!: Environment;
-  @Field(() => [String], { nullable: true, description: 'Omitted: the default set of the environment.' }) permissions?: string[];
+  @Field(() => [String], { nullable: true, description: 'Omitted: the default set of the environment.' })
+  permissions?: string[];
   @Field(() => KeyAccessEnum, { nullable: true }) access?: KeyAccessEnum;
   @Field(() => Date, { nullable: true }) expiresAt?: Date;
 }
-

@@ -3,7 +3,9 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
 
-@ObjectType('IdentityEdit', { description: 'The result of a team edit: names of the changed fields and the new version, never values.' })
+@ObjectType('IdentityEdit', {
+  description: 'The result of a team edit: names of the changed fields and the new version, never values.',
+})
 export class IdentityEditType {
   @Field(() => ID) verificationId!: string;
   @Field(() => Int) version!: number;
@@ -11,7 +13,9 @@ export class IdentityEditType {
   @Field(() => Date) identityEditedAt!: Date;
 }
 
-@ObjectType('RevealedIdentity', { description: 'Fields read off the document; null when nothing is held. Every reveal is audited.' })
+@ObjectType('RevealedIdentity', {
+  description: 'Fields read off the document; null when nothing is held. Every reveal is audited.',
+})
 export class RevealedIdentityType {
   @Field(() => ID) verificationId!: string;
   @Field(() => Int) version!: number;
@@ -46,7 +50,9 @@ export class AuditEventConnection {
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
-@ObjectType('Activity', { description: 'A team member\u2019s action on a case and the surface it came through; never applicant details.' })
+@ObjectType('Activity', {
+  description: 'A team member\u2019s action on a case and the surface it came through; never applicant details.',
+})
 export class ActivityType {
   @Field(() => ID) id!: string;
   @Field(() => ID, { nullable: true }) memberId!: string | null;
@@ -54,8 +60,15 @@ export class ActivityType {
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
   @Field(() => String) targetType!: string;
   @Field(() => ID) targetId!: string;
-  @Field(() => String, { description: 'console, graphql, api, cli, or hosted (the applicant on the hosted page, e.g. consent.declined)' }) surface!: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What names the target besides its id: for an API key its name and key_prefix (never the secret).' }) detail!: Record<string, string> | null;
+  @Field(() => String, {
+    description: 'console, graphql, api, cli, or hosted (the applicant on the hosted page, e.g. consent.declined)',
+  })
+  surface!: string;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'What names the target besides its id: for an API key its name and key_prefix (never the secret).',
+  })
+  detail!: Record<string, string> | null;
   @Field(() => Date) createdAt!: Date;
 }
 
@@ -65,7 +78,9 @@ export class ActivityConnection {
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
-@ObjectType('VerificationEvent', { description: 'An event of a verification (what webhooks carry), for its timeline; the type only, never the payload.' })
+@ObjectType('VerificationEvent', {
+  description: 'An event of a verification (what webhooks carry), for its timeline; the type only, never the payload.',
+})
 export class VerificationEventType {
   @Field(() => ID) id!: string;
   @Field(() => String, { description: 'For example verification.approved.' }) type!: string;

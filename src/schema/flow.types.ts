@@ -17,7 +17,10 @@ export class FlowStepType {
   @Field(() => Boolean) required!: boolean;
   @Field(() => Float, { nullable: true }) sensitivity!: number | null;
   @Field(() => Float, { nullable: true }) threshold!: number | null;
-  @Field(() => GraphQLJSONObject, { description: 'Check-specific settings; for age steps ageRules and ageRuleFallback.' }) config!: Json;
+  @Field(() => GraphQLJSONObject, {
+    description: 'Check-specific settings; for age steps ageRules and ageRuleFallback.',
+  })
+  config!: Json;
 }
 
 @ObjectType('Flow', { description: 'A saved, ordered list of checks with its hosted-page branding and policies.' })
@@ -34,7 +37,11 @@ export class FlowType {
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
   @Field(() => String, { nullable: true }) accentColor?: string | null;
   @Field(() => String, { nullable: true }) supportUrl?: string | null;
-  @Field(() => String, { nullable: true, description: 'The privacy notice linked from the hosted consent step (https).' }) privacyUrl?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The privacy notice linked from the hosted consent step (https).',
+  })
+  privacyUrl?: string | null;
   @Field(() => [String]) languages!: string[];
   @Field(() => String, { nullable: true }) defaultEmailLocale?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) countryPolicy?: Json | null;
@@ -42,7 +49,10 @@ export class FlowType {
   @Field(() => GraphQLJSONObject, { nullable: true }) expiryPolicy?: Json | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) policyTree?: Json | null;
   @Field(() => [String], { description: 'Empty: unrestricted.' }) acceptedDocumentTypes!: string[];
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the account setting for this flow; null: the account setting.' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Replaces the account setting for this flow; null: the account setting.',
+  })
   repeatPolicy?: Json | null;
   @Field(() => Int, { description: 'Send it back on update; another version answers STALE_VERSION.' }) version!: number;
   @Field(() => Date) createdAt!: Date;
@@ -73,15 +83,21 @@ export class FlowStepInput {
 /** The fields shared by create and update; validated by the same rules as REST. */
 @InputType()
 export abstract class FlowSettingsInput {
-  @Field(() => [FlowStepInput], { nullable: true, description: 'Replaced wholesale on update.' }) steps?: FlowStepInput[] | null;
-  @Field(() => Boolean, { nullable: true, description: 'The previous default of the environment loses the mark.' }) isDefault?: boolean | null;
+  @Field(() => [FlowStepInput], { nullable: true, description: 'Replaced wholesale on update.' }) steps?:
+    FlowStepInput[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'The previous default of the environment loses the mark.' })
+  isDefault?: boolean | null;
   @Field(() => FlowStatusEnum, { nullable: true }) status?: FlowStatusEnum | null;
   @Field(() => Float, { nullable: true }) sensitivity?: number | null;
   @Field(() => String, { nullable: true }) brandName?: string | null;
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
   @Field(() => String, { nullable: true }) accentColor?: string | null;
   @Field(() => String, { nullable: true }) supportUrl?: string | null;
-  @Field(() => String, { nullable: true, description: 'The privacy notice linked from the hosted consent step (https).' }) privacyUrl?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The privacy notice linked from the hosted consent step (https).',
+  })
+  privacyUrl?: string | null;
   @Field(() => [String], { nullable: true }) languages?: string[] | null;
   @Field(() => String, { nullable: true }) defaultEmailLocale?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) countryPolicy?: Json | null;
@@ -100,5 +116,9 @@ export class CreateFlowInput extends FlowSettingsInput {
 @InputType('UpdateFlowInput')
 export class UpdateFlowInput extends FlowSettingsInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => Int, { nullable: true, description: 'The version read; another version applies nothing (STALE_VERSION).' }) version?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The version read; another version applies nothing (STALE_VERSION).',
+  })
+  version?: number | null;
 }

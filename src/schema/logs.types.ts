@@ -3,7 +3,10 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
 
-@ObjectType('RequestLog', { description: 'One API call of a key: the route with identity-bearing values masked, the client address truncated (/24, /48).' })
+@ObjectType('RequestLog', {
+  description:
+    'One API call of a key: the route with identity-bearing values masked, the client address truncated (/24, /48).',
+})
 export class RequestLogType {
   @Field(() => ID) id!: string;
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
@@ -28,13 +31,16 @@ export class RequestLogConnection {
 export class RequestLogFilterInput {
   @Field(() => ID, { nullable: true, description: 'An API key id (UUID).' }) apiKeyId?: string | null;
   @Field(() => String, { nullable: true, description: '2xx, 3xx, 4xx or 5xx.' }) statusClass?: string | null;
-  @Field(() => String, { nullable: true, description: 'A route prefix, e.g. /v1/verifications.' }) route?: string | null;
+  @Field(() => String, { nullable: true, description: 'A route prefix, e.g. /v1/verifications.' }) route?:
+    string | null;
   @Field(() => Date, { nullable: true }) since?: Date | null;
   @Field(() => Date, { nullable: true }) until?: Date | null;
   @Field(() => Environment, { nullable: true }) environment?: Environment | null;
 }
 
-@ObjectType('DeliveryLog', { description: 'A webhook delivery with its attempts. `body` needs verifications.reveal (audited).' })
+@ObjectType('DeliveryLog', {
+  description: 'A webhook delivery with its attempts. `body` needs verifications.reveal (audited).',
+})
 export class DeliveryLogType {
   @Field(() => ID) id!: string;
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
@@ -58,10 +64,15 @@ export class DeliveryLogConnection {
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
-@ObjectType('CsvExport', { description: 'A back-office export: the CSV itself with what X-Rows and X-Truncated say on REST.' })
+@ObjectType('CsvExport', {
+  description: 'A back-office export: the CSV itself with what X-Rows and X-Truncated say on REST.',
+})
 export class CsvExportType {
   @Field(() => String, { description: 'The file name the REST answer suggests.' }) filename!: string;
   @Field(() => Int, { description: 'Data rows in `csv` (at most 5,000).' }) rows!: number;
   @Field(() => Boolean, { description: 'True when the 5,000-row cap cut the export.' }) truncated!: boolean;
-  @Field(() => String, { description: 'The CSV, header row first; formula-like cells are prefixed with an apostrophe.' }) csv!: string;
+  @Field(() => String, {
+    description: 'The CSV, header row first; formula-like cells are prefixed with an apostrophe.',
+  })
+  csv!: string;
 }

@@ -5,9 +5,15 @@ import { ChangeReasonEnum, VerdictEnum, VerificationStatusEnum } from './verific
 
 @InputType('ReportingFilter', { description: 'What a reporting answer covers; every field optional.' })
 export class ReportingFilterInput {
-  @Field(() => Environment, { nullable: true, description: 'One environment the seat holds; omitted: every one it holds; one it lacks: empty figures.' })
+  @Field(() => Environment, {
+    nullable: true,
+    description: 'One environment the seat holds; omitted: every one it holds; one it lacks: empty figures.',
+  })
   environment?: Environment | null;
-  @Field(() => Date, { nullable: true, description: 'Lower bound on creation time. Omitted: everything (analytics: 30 days ago).' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Lower bound on creation time. Omitted: everything (analytics: 30 days ago).',
+  })
   since?: Date | null;
   @Field(() => ID, { nullable: true, description: 'Only verifications that ran this flow.' })
   flowId?: string | null;
@@ -25,16 +31,23 @@ export class StatusCountsType {
   @Field(() => Int) expired!: number;
 }
 
-@ObjectType('ReportingOverview', { description: 'Status breakdown of the verifications in the window and who settled their outcomes.' })
+@ObjectType('ReportingOverview', {
+  description: 'Status breakdown of the verifications in the window and who settled their outcomes.',
+})
 export class ReportingOverviewType {
   @Field(() => [Environment]) environments!: Environment[];
   @Field(() => Date, { nullable: true }) since!: Date | null;
   @Field(() => Int) total!: number;
   @Field(() => StatusCountsType) byStatus!: StatusCountsType;
   @Field(() => Int, { description: 'In manual_review: waiting on a person.' }) awaitingReview!: number;
-  @Field(() => Int, { description: 'Approved or rejected by a reviewer: outcomes that reached a person.' }) decidedByReviewer!: number;
+  @Field(() => Int, { description: 'Approved or rejected by a reviewer: outcomes that reached a person.' })
+  decidedByReviewer!: number;
   @Field(() => Int, { description: 'Approved or rejected by the engine or a policy.' }) automated!: number;
-  @Field(() => Float, { nullable: true, description: 'automated / (approved + rejected + manual_review); null without outcomes.' }) automationRate!: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'automated / (approved + rejected + manual_review); null without outcomes.',
+  })
+  automationRate!: number | null;
 }
 
 @ObjectType('ReportingDay', { description: 'One UTC day of creation.' })
@@ -60,7 +73,9 @@ export class ReasonCodeCountType {
   @Field(() => StatusCountsType) byStatus!: StatusCountsType;
 }
 
-@ObjectType('DecisionTimes', { description: 'Creation to final decision (approved or rejected); percentiles within ±2.5%.' })
+@ObjectType('DecisionTimes', {
+  description: 'Creation to final decision (approved or rejected); percentiles within ±2.5%.',
+})
 export class DecisionTimesType {
   @Field(() => Int) count!: number;
   @Field(() => Float, { nullable: true }) p50Seconds!: number | null;
@@ -73,7 +88,9 @@ export class TimeToDecisionType {
   @Field(() => DecisionTimesType, { description: 'Decided by a reviewer.' }) reviewer!: DecisionTimesType;
 }
 
-@ObjectType('DecisionFunnel', { description: 'created -> submitted (reached processing) -> decided (approved or rejected).' })
+@ObjectType('DecisionFunnel', {
+  description: 'created -> submitted (reached processing) -> decided (approved or rejected).',
+})
 export class DecisionFunnelType {
   @Field(() => Int) created!: number;
   @Field(() => Int) submitted!: number;
@@ -95,7 +112,9 @@ export class UsageEnvironmentType {
   @Field(() => [UsageCheckTypeType]) byCheckType!: UsageCheckTypeType[];
 }
 
-@ObjectType('UsageReport', { description: 'Metered check runs per check type and per environment (the records of GET /v1/usage).' })
+@ObjectType('UsageReport', {
+  description: 'Metered check runs per check type and per environment (the records of GET /v1/usage).',
+})
 export class UsageReportType {
   @Field(() => [Environment], { name: 'environments' }) modes!: Environment[];
   @Field(() => Date, { nullable: true }) since!: Date | null;
@@ -132,7 +151,11 @@ export class PersonType {
   @Field(() => Date, { nullable: true }) lastAttemptAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
-  @Field(() => [AttemptType], { nullable: true, description: 'The latest 100 attempts, newest first; only on `person(id)`.' }) history?: AttemptType[] | null;
+  @Field(() => [AttemptType], {
+    nullable: true,
+    description: 'The latest 100 attempts, newest first; only on `person(id)`.',
+  })
+  history?: AttemptType[] | null;
 }
 
 @ObjectType('PersonConnection')

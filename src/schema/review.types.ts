@@ -10,24 +10,31 @@ export class MemberRefType {
   @Field(() => String) name!: string;
 }
 
-@ObjectType('ReviewPresence', { description: 'A live presence marker (advisory): who is looking at the case since when.' })
+@ObjectType('ReviewPresence', {
+  description: 'A live presence marker (advisory): who is looking at the case since when.',
+})
 export class ReviewPresenceType {
   @Field(() => MemberRefType) member!: MemberRefType;
   @Field(() => Date) since!: Date;
 }
 
-@ObjectType('Escalation', { description: 'Why a case was handed up, and how it came back; internal, never in a webhook.' })
+@ObjectType('Escalation', {
+  description: 'Why a case was handed up, and how it came back; internal, never in a webhook.',
+})
 export class EscalationType {
   @Field(() => String) reason!: string;
   @Field(() => String, { description: 'approve, reject or none: an opinion, not an outcome.' }) recommendation!: string;
-  @Field(() => GraphQLJSONObject, { description: 'Check type to pass, fail or unsure (checks that ran only).' }) assessment!: Record<string, string>;
+  @Field(() => GraphQLJSONObject, { description: 'Check type to pass, fail or unsure (checks that ran only).' })
+  assessment!: Record<string, string>;
   @Field(() => ID, { name: 'escalatedBy' }) escalated_by!: string;
   @Field(() => String, { name: 'escalatedAt' }) escalated_at!: string;
   @Field(() => ID, { nullable: true, name: 'returnedBy' }) returned_by!: string | null;
   @Field(() => String, { nullable: true, name: 'returnNote' }) return_note!: string | null;
 }
 
-@ObjectType('Review', { description: 'A case waiting on (or decided by) a reviewer; ids and decisions only, never applicant data.' })
+@ObjectType('Review', {
+  description: 'A case waiting on (or decided by) a reviewer; ids and decisions only, never applicant data.',
+})
 export class ReviewType {
   @Field(() => ID) id!: string;
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
@@ -36,7 +43,8 @@ export class ReviewType {
   @Field(() => String, { nullable: true, description: 'Internal; never sent to the applicant.' }) notes!: string | null;
   @Field(() => Date, { nullable: true }) reviewedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => EscalationType, { nullable: true, description: 'The last escalation, kept after a return.' }) escalation!: EscalationType | null;
+  @Field(() => EscalationType, { nullable: true, description: 'The last escalation, kept after a return.' })
+  escalation!: EscalationType | null;
 }
 
 @ObjectType('EscalationReturn')

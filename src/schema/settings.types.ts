@@ -4,7 +4,10 @@ export enum RepeatScopeEnum {
   same_flow = 'same_flow',
   any = 'any',
 }
-registerEnumType(RepeatScopeEnum, { name: 'RepeatScope', description: 'same_flow: an approval refuses repeats on its own flow only; any: on every flow (R1).' });
+registerEnumType(RepeatScopeEnum, {
+  name: 'RepeatScope',
+  description: 'same_flow: an approval refuses repeats on its own flow only; any: on every flow (R1).',
+});
 
 @ObjectType('RepeatVerificationSetting', { description: '"Refuse repeat verifications" (R1-R10).' })
 export class RepeatVerificationType {
@@ -20,11 +23,18 @@ export class ReviewPolicyType {
   @Field(() => Int, { name: 'presenceHeartbeatMs' }) presence_heartbeat_ms!: number;
 }
 
-@ObjectType('AccountSettings', { description: 'Account-wide configuration, versioned: a write with a stale version applies nothing (STALE_VERSION).' })
+@ObjectType('AccountSettings', {
+  description: 'Account-wide configuration, versioned: a write with a stale version applies nothing (STALE_VERSION).',
+})
 export class AccountSettingsType {
   @Field(() => RepeatVerificationType) repeatVerification!: RepeatVerificationType;
-  @Field(() => Int, { nullable: true, description: 'Days after which an approval no longer refuses a repeat; null: never.' }) reverificationPeriodDays!: number | null;
-  @Field(() => Int, { description: 'Days identity, images and the email fingerprint are kept.' }) retentionDays!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Days after which an approval no longer refuses a repeat; null: never.',
+  })
+  reverificationPeriodDays!: number | null;
+  @Field(() => Int, { description: 'Days identity, images and the email fingerprint are kept.' })
+  retentionDays!: number;
   @Field(() => ReviewPolicyType) reviewPolicy!: ReviewPolicyType;
   @Field(() => Int) version!: number;
   @Field(() => Date) updatedAt!: Date;
@@ -44,11 +54,14 @@ export class ReviewPolicyInput {
   @Field(() => Int, { nullable: true }) presenceHeartbeatMs?: number;
 }
 
-@InputType('UpdateSettingsInput', { description: 'Only what is sent changes; send reverificationPeriodDays: null to turn the period off.' })
+@InputType('UpdateSettingsInput', {
+  description: 'Only what is sent changes; send reverificationPeriodDays: null to turn the period off.',
+})
 export class UpdateSettingsInput {
   @Field(() => RepeatVerificationInput, { nullable: true }) repeatVerification?: RepeatVerificationInput;
   @Field(() => Int, { nullable: true }) reverificationPeriodDays?: number | null;
   @Field(() => Int, { nullable: true }) retentionDays?: number;
   @Field(() => ReviewPolicyInput, { nullable: true }) reviewPolicy?: ReviewPolicyInput;
-  @Field(() => Int, { nullable: true, description: 'The version read; a stale one answers STALE_VERSION.' }) version?: number;
+  @Field(() => Int, { nullable: true, description: 'The version read; a stale one answers STALE_VERSION.' })
+  version?: number;
 }

@@ -16,7 +16,8 @@ export class TagType {
   @Field(() => TagColor) color!: TagColor;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => Environment, { name: 'environment' }) mode!: Environment;
-  @Field(() => Date, { nullable: true, description: 'Set once retired: unlisted, still shown where carried.' }) retiredAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Set once retired: unlisted, still shown where carried.' })
+  retiredAt?: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -42,7 +43,8 @@ export class TagRemovalType {
 
 @InputType('CreateTagInput')
 export class CreateTagInput {
-  @Field(() => Environment, { nullable: true, description: 'Required when the seat holds both environments.' }) environment?: Environment;
+  @Field(() => Environment, { nullable: true, description: 'Required when the seat holds both environments.' })
+  environment?: Environment;
   @Field(() => String, { description: 'Resolves to the live tag of the same normalised name, if any.' }) name!: string;
   @Field(() => TagColor, { nullable: true }) color?: TagColor;
   @Field(() => String, { nullable: true }) description?: string;

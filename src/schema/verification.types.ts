@@ -11,14 +11,20 @@ export enum VerificationStatusEnum {
   manual_review = 'manual_review',
   expired = 'expired',
 }
-registerEnumType(VerificationStatusEnum, { name: 'VerificationStatus', description: 'Terminal: approved, rejected, manual_review (awaiting a human), expired.' });
+registerEnumType(VerificationStatusEnum, {
+  name: 'VerificationStatus',
+  description: 'Terminal: approved, rejected, manual_review (awaiting a human), expired.',
+});
 
 export enum VerdictEnum {
   approve = 'approve',
   reject = 'reject',
   review = 'review',
 }
-registerEnumType(VerdictEnum, { name: 'Verdict', description: 'The outcome of a check or a verification; null until final.' });
+registerEnumType(VerdictEnum, {
+  name: 'Verdict',
+  description: 'The outcome of a check or a verification; null until final.',
+});
 
 export enum ChangeReasonEnum {
   engine = 'engine',
@@ -37,7 +43,10 @@ export class CheckType {
   @Field(() => Float, { nullable: true }) score?: number | null;
   @Field(() => String) providerTier!: string;
   @Field(() => [String]) reasonCodes!: string[];
-  @Field(() => [GraphQLJSONObject], { description: 'What the check found: AML hits (list, entry_id, score), fraud-network signals; never applicant identity.' })
+  @Field(() => [GraphQLJSONObject], {
+    description:
+      'What the check found: AML hits (list, entry_id, score), fraud-network signals; never applicant identity.',
+  })
   findings!: Record<string, unknown>[];
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
@@ -63,12 +72,17 @@ export class VerificationType {
   @Field(() => VerdictEnum, { nullable: true }) verdict?: VerdictEnum | null;
   @Field(() => Float, { nullable: true }) score?: number | null;
   @Field(() => [String]) reasonCodes!: string[];
-  @Field(() => ChangeReasonEnum, { nullable: true, description: 'Null until the verification is final.' }) changeReason?: ChangeReasonEnum | null;
+  @Field(() => ChangeReasonEnum, { nullable: true, description: 'Null until the verification is final.' })
+  changeReason?: ChangeReasonEnum | null;
   @Field(() => Int, { description: '0 when applicant data was never edited.' }) identityVersion!: number;
   @Field(() => Date, { nullable: true }) identityEditedAt?: Date | null;
   @Field(() => String) locale!: string;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, string>;
-  @Field(() => String, { nullable: true, description: 'Where the hosted end screen sends the applicant back to, as the key set it.' }) returnUrl?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where the hosted end screen sends the applicant back to, as the key set it.',
+  })
+  returnUrl?: string | null;
   @Field(() => Date) expiresAt!: Date;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
@@ -83,10 +97,15 @@ export class VerificationConnection {
 @InputType('VerificationFilterInput')
 export class VerificationFilterInput {
   @Field(() => VerificationStatusEnum, { nullable: true }) status?: VerificationStatusEnum | null;
-  @Field(() => Environment, { nullable: true, description: 'Omitted: every environment the seat holds.' }) environment?: Environment | null;
-  @Field(() => String, { nullable: true, description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.' })
+  @Field(() => Environment, { nullable: true, description: 'Omitted: every environment the seat holds.' })
+  environment?: Environment | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Exact match ignoring case and surrounding whitespace; at most 254 characters.',
+  })
   email?: string | null;
-  @Field(() => ID, { nullable: true, description: 'Only verifications carrying this tag (tag_...).' }) tagId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Only verifications carrying this tag (tag_...).' }) tagId?:
+    string | null;
   @Field(() => Date, { nullable: true, description: 'Created at or after this time.' }) createdFrom?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Created before this time.' }) createdBefore?: Date | null;
 }

@@ -2,7 +2,9 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Environment } from './enums.js';
 import { PageInfo } from './page-info.js';
 
-@ObjectType('WebhookEndpoint', { description: 'Where events are delivered; the signing secret is readable only on create and rotate.' })
+@ObjectType('WebhookEndpoint', {
+  description: 'Where events are delivered; the signing secret is readable only on create and rotate.',
+})
 export class WebhookEndpointType {
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;

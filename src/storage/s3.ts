@@ -37,7 +37,10 @@ export interface EvidenceRef {
 
 /** An object larger than the reader's cap: the read stopped there, nothing more was buffered. */
 export class ObjectTooLargeError extends Error {
-  constructor(readonly key: string, readonly maxBytes: number) {
+  constructor(
+    readonly key: string,
+    readonly maxBytes: number,
+  ) {
     super(`object ${key} is larger than ${maxBytes} bytes`);
     this.name = 'ObjectTooLargeError';
   }
@@ -45,7 +48,10 @@ export class ObjectTooLargeError extends Error {
 
 /** Evidence whose bytes are not the ones `complete` accepted (size or SHA-256 differ). */
 export class EvidenceIntegrityError extends Error {
-  constructor(readonly key: string, detail: string) {
+  constructor(
+    readonly key: string,
+    detail: string,
+  ) {
     super(`evidence ${key} is not what complete accepted: ${detail}`);
     this.name = 'EvidenceIntegrityError';
   }
@@ -58,9 +64,7 @@ const LEGACY_EVIDENCE_MAX_BYTES = 20 * 1024 * 1024;
 export class Storage {
   readonly client: S3Client;
 
-  constructor(
-    private readonly config: S3Config & { endpoint: string },
-  ) {
+  constructor(private readonly config: S3Config & { endpoint: string }) {
     this.client = new S3Client({
       endpoint: config.endpoint,
       region: config.region,
@@ -99,10 +103,14 @@ export class Storage {
    */
   presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
     if (key.startsWith(SEALED_PREFIX)) throw new Error(`refusing to presign a PUT for sealed key ${key}`);
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), {
-      expiresIn,
-      signableHeaders: new Set(['content-type']),
-    });
+    return getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      {
+        expiresIn,
+        signableHeaders: new Set(['content-type']),
+      },
+    );
   }
 
   presignGet(key: string, expiresIn: number): Promise<string> {
@@ -123,7 +131,9 @@ export class Storage {
 
   /** The first `length` bytes of an object, for content sniffing (bounded even if the store ignores Range). */
   async readPrefix(key: string, length: number): Promise<Uint8Array> {
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }));
+    const out = await this.client.send(
+      new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }),
+    );
     const chunks: Buffer[] = [];
     let read = 0;
     const body = out.Body as Readable | undefined;
@@ -141,7 +151,11 @@ export class Storage {
    * keeps its first `prefixBytes` (for sniffing) or, with `keep`, all of it. More than
    * `maxBytes` stops the read with ObjectTooLargeError.
    */
-  async readBounded(key: string, maxBytes: number, options: { prefixBytes?: number; keep?: boolean } = {}): Promise<ObjectDigest & { bytes?: Buffer }> {
+  async readBounded(
+    key: string,
+    maxBytes: number,
+    options: { prefixBytes?: number; keep?: boolean } = {},
+  ): Promise<ObjectDigest & { bytes?: Buffer }> {
     const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     const body = out.Body as Readable | undefined;
     const hash = createHash('sha256');
@@ -162,7 +176,12 @@ export class Storage {
       }
     }
     const all = Buffer.concat(kept);
-    return { size, sha256: hash.digest('hex'), prefix: all.subarray(0, prefixBytes), ...(options.keep ? { bytes: all } : {}) };
+    return {
+      size,
+      sha256: hash.digest('hex'),
+      prefix: all.subarray(0, prefixBytes),
+      ...(options.keep ? { bytes: all } : {}),
+    };
   }
 
   /**
@@ -188,10 +207,15 @@ export class Storage {
   async readEvidence(ref: EvidenceRef): Promise<Buffer> {
     const key = this.evidenceKey(ref);
     const expectedSize = ref.size === null || ref.size === undefined ? null : Number(ref.size);
-    const read = await this.readBounded(key, expectedSize ?? LEGACY_EVIDENCE_MAX_BYTES, { keep: true }).catch((error: Error) => {
-      throw error instanceof ObjectTooLargeError && expectedSize !== null ? new EvidenceIntegrityError(key, `more than the ${expectedSize} bytes accepted`) : error;
-    });
-    if (expectedSize !== null && read.size !== expectedSize) throw new EvidenceIntegrityError(key, `${read.size} bytes, ${expectedSize} accepted`);
+    const read = await this.readBounded(key, expectedSize ?? LEGACY_EVIDENCE_MAX_BYTES, { keep: true }).catch(
+      (error: Error) => {
+        throw error instanceof ObjectTooLargeError && expectedSize !== null
+          ? new EvidenceIntegrityError(key, `more than the ${expectedSize} bytes accepted`)
+          : error;
+      },
+    );
+    if (expectedSize !== null && read.size !== expectedSize)
+      throw new EvidenceIntegrityError(key, `${read.size} bytes, ${expectedSize} accepted`);
     if (ref.sha256 && read.sha256 !== ref.sha256) throw new EvidenceIntegrityError(key, 'SHA-256 differs');
     return read.bytes!;
   }

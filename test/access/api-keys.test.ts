@@ -27,7 +27,13 @@ describe('POST /v1/api-keys', () => {
   it('returns the secret exactly once, stores only its SHA-256, and exposes key_prefix (first 12 characters)', async () => {
     const res = await createKey(sandbox, { name: 'Backend', environment: 'sandbox' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'api_key', name: 'Backend', environment: 'sandbox', status: 'active', access: 'read_write' });
+    expect(res.body).toMatchObject({
+      object: 'api_key',
+      name: 'Backend',
+      environment: 'sandbox',
+      status: 'active',
+      access: 'read_write',
+    });
     const secret: string = res.body.secret_key;
     expect(secret).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
     expect(res.body.key_prefix).toBe(secret.slice(0, 12));
@@ -45,7 +51,13 @@ describe('POST /v1/api-keys', () => {
 
   it('gives the default permission sets: sandbox wider than live, never applicant:read, analytics:read or verification:reopen', async () => {
     const sb = await createKey(sandbox, { name: 'sb', environment: 'sandbox' });
-    expect(sb.body.permissions.sort()).toEqual(['settings:read', 'settings:write', 'verification:create', 'verification:read', 'webhook:manage']);
+    expect(sb.body.permissions.sort()).toEqual([
+      'settings:read',
+      'settings:write',
+      'verification:create',
+      'verification:read',
+      'webhook:manage',
+    ]);
     const lv = await createKey(live, { name: 'lv', environment: 'live' });
     expect(lv.body.permissions.sort()).toEqual(['settings:read', 'verification:create', 'verification:read']);
     expect(lv.body.secret_key).toMatch(/^sk_live_/);
@@ -56,8 +68,16 @@ describe('POST /v1/api-keys', () => {
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'environment' });
 
-    const narrow = await createKey(sandbox, { name: 'narrow', environment: 'sandbox', permissions: ['settings:write'] });
-    const wider = await createKey(narrow.body.secret_key, { name: 'wider', environment: 'sandbox', permissions: ['applicant:read'] });
+    const narrow = await createKey(sandbox, {
+      name: 'narrow',
+      environment: 'sandbox',
+      permissions: ['settings:write'],
+    });
+    const wider = await createKey(narrow.body.secret_key, {
+      name: 'wider',
+      environment: 'sandbox',
+      permissions: ['applicant:read'],
+    });
     expect(wider.status).toBe(403);
     expect(wider.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
   });
@@ -65,7 +85,11 @@ describe('POST /v1/api-keys', () => {
   it('validates with PARAMETER_MISSING, PARAMETER_INVALID and PARAMETER_UNKNOWN naming the param', async () => {
     const missing = await createKey(sandbox, { environment: 'sandbox' });
     expect(missing.status).toBe(400);
-    expect(missing.body.error).toMatchObject({ type: 'invalid_request_error', code: 'PARAMETER_MISSING', param: 'name' });
+    expect(missing.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'PARAMETER_MISSING',
+      param: 'name',
+    });
     const invalid = await createKey(sandbox, { name: 'x', environment: 'staging' });
     expect(invalid.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'environment' });
     const unknownPermission = await createKey(sandbox, { name: 'x', environment: 'sandbox', permissions: ['root'] });
@@ -89,7 +113,11 @@ describe('authentication', () => {
   });
 
   it('answers an expired key with 401', async () => {
-    const created = await createKey(sandbox, { name: 'short-lived', environment: 'sandbox', expires_at: new Date(Date.now() + 1500).toISOString() });
+    const created = await createKey(sandbox, {
+      name: 'short-lived',
+      environment: 'sandbox',
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     expect((await server.request('/v1/merchant', { token: created.body.secret_key })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1700));
     const res = await server.request('/v1/merchant', { token: created.body.secret_key });
@@ -123,7 +151,9 @@ describe('DELETE /v1/api-keys/{id}', () => {
   it('revoking the calling key locks the caller out', async () => {
     const created = await createKey(sandbox, { name: 'self', environment: 'sandbox' });
     const self = created.body.secret_key;
-    expect((await server.request(`/v1/api-keys/${created.body.id}`, { token: self, method: 'DELETE' })).status).toBe(200);
+    expect((await server.request(`/v1/api-keys/${created.body.id}`, { token: self, method: 'DELETE' })).status).toBe(
+      200,
+    );
     expect((await server.request('/v1/api-keys', { token: self })).status).toBe(401);
   });
 
@@ -142,7 +172,11 @@ describe('DELETE /v1/api-keys/{id}', () => {
 
 describe('permissions', () => {
   it('answers a missing scope with 403 INSUFFICIENT_PERMISSIONS naming the account keys that hold it', async () => {
-    const limited = await createKey(sandbox, { name: 'limited', environment: 'sandbox', permissions: ['verification:read'] });
+    const limited = await createKey(sandbox, {
+      name: 'limited',
+      environment: 'sandbox',
+      permissions: ['verification:read'],
+    });
     const res = await server.request('/v1/merchant', { token: limited.body.secret_key });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'INSUFFICIENT_PERMISSIONS' });
@@ -151,18 +185,34 @@ describe('permissions', () => {
   });
 
   it('refuses a read-only key on a writing endpoint with READ_ONLY_KEY even when it holds the scope', async () => {
-    const ro = await createKey(sandbox, { name: 'ro', environment: 'sandbox', access: 'read_only', permissions: ['settings:read', 'settings:write'] });
+    const ro = await createKey(sandbox, {
+      name: 'ro',
+      environment: 'sandbox',
+      access: 'read_only',
+      permissions: ['settings:read', 'settings:write'],
+    });
     const write = await createKey(ro.body.secret_key, { name: 'nope', environment: 'sandbox' });
     expect(write.status).toBe(403);
     expect(write.body.error.code).toBe('READ_ONLY_KEY');
     const read = await server.request('/v1/api-keys', { token: ro.body.secret_key });
     expect(read.status).toBe(200);
     const entitlements = await server.request('/v1/entitlements', { token: ro.body.secret_key });
-    expect(entitlements.body).toMatchObject({ object: 'entitlements', mode: 'sandbox', environment: 'sandbox', access: 'read_only', tier: 'standard' });
+    expect(entitlements.body).toMatchObject({
+      object: 'entitlements',
+      mode: 'sandbox',
+      environment: 'sandbox',
+      access: 'read_only',
+      tier: 'standard',
+    });
   });
 
   it('read-only outranks a missing scope: a write by a read-only key without the scope is READ_ONLY_KEY', async () => {
-    const ro = await createKey(sandbox, { name: 'ro2', environment: 'sandbox', access: 'read_only', permissions: ['verification:read'] });
+    const ro = await createKey(sandbox, {
+      name: 'ro2',
+      environment: 'sandbox',
+      access: 'read_only',
+      permissions: ['verification:read'],
+    });
     const res = await createKey(ro.body.secret_key, { name: 'nope', environment: 'sandbox' });
     expect(res.body.error.code).toBe('READ_ONLY_KEY');
   });
@@ -171,7 +221,12 @@ describe('permissions', () => {
 describe('GET /v1/merchant and /v1/entitlements', () => {
   it('returns the own account and the calling key entitlements', async () => {
     const merchant = await server.request('/v1/merchant', { token: live });
-    expect(merchant.body).toMatchObject({ object: 'merchant', id: account.merchant.id, status: 'active', tier: 'standard' });
+    expect(merchant.body).toMatchObject({
+      object: 'merchant',
+      id: account.merchant.id,
+      status: 'active',
+      tier: 'standard',
+    });
     const ent = await server.request('/v1/entitlements', { token: live });
     expect(ent.body).toMatchObject({ mode: 'live', environment: 'live', access: 'read_write' });
     expect(ent.body.permissions).toContain('applicant:read');

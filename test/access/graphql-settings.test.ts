@@ -28,25 +28,50 @@ describe('GraphQL account settings', () => {
 
   it('updateSettings changes only what is sent, bumps the version, and REST sees it', async () => {
     const before = (await gql(server, token(), SettingsDocument)).body.data!.settings;
-    const res = await gql(server, token(), UpdateSettingsDocument, { input: { repeatVerification: { scope: 'any' }, reverificationPeriodDays: 90, version: before.version } });
+    const res = await gql(server, token(), UpdateSettingsDocument, {
+      input: { repeatVerification: { scope: 'any' }, reverificationPeriodDays: 90, version: before.version },
+    });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data?.updateSettings).toMatchObject({ repeatVerification: { enabled: true, scope: 'any' }, reverificationPeriodDays: 90, retentionDays: 1095, version: before.version + 1 });
+    expect(res.body.data?.updateSettings).toMatchObject({
+      repeatVerification: { enabled: true, scope: 'any' },
+      reverificationPeriodDays: 90,
+      retentionDays: 1095,
+      version: before.version + 1,
+    });
     const rest = await server.request('/v1/console/settings', { token: token() });
-    expect(rest.body).toMatchObject({ repeat_verification: { enabled: true, scope: 'any' }, reverification_period_days: 90, version: before.version + 1 });
+    expect(rest.body).toMatchObject({
+      repeat_verification: { enabled: true, scope: 'any' },
+      reverification_period_days: 90,
+      version: before.version + 1,
+    });
     const cleared = await gql(server, token(), UpdateSettingsDocument, { input: { reverificationPeriodDays: null } });
     expect(cleared.body.data?.updateSettings.reverificationPeriodDays).toBeNull();
   });
 
   it('a stale version applies nothing: STALE_VERSION with detail.current_version', async () => {
     const current = (await gql(server, token(), SettingsDocument)).body.data!.settings;
-    const res = await gql(server, token(), UpdateSettingsDocument, { input: { retentionDays: 30, version: current.version - 1 } });
-    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'STALE_VERSION', type: 'invalid_request_error', detail: { current_version: current.version } });
-    expect((await gql(server, token(), SettingsDocument)).body.data!.settings).toMatchObject({ retentionDays: current.retentionDays, version: current.version });
+    const res = await gql(server, token(), UpdateSettingsDocument, {
+      input: { retentionDays: 30, version: current.version - 1 },
+    });
+    expect(res.body.errors?.[0].extensions).toMatchObject({
+      code: 'STALE_VERSION',
+      type: 'invalid_request_error',
+      detail: { current_version: current.version },
+    });
+    expect((await gql(server, token(), SettingsDocument)).body.data!.settings).toMatchObject({
+      retentionDays: current.retentionDays,
+      version: current.version,
+    });
   });
 
   it('validated by the REST rules, with the GraphQL field named in param; an empty input is PARAMETER_MISSING', async () => {
-    const bad = await gql(server, token(), UpdateSettingsDocument, { input: { reviewPolicy: { claimLeaseMinutes: 0 } } });
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'reviewPolicy.claimLeaseMinutes' });
+    const bad = await gql(server, token(), UpdateSettingsDocument, {
+      input: { reviewPolicy: { claimLeaseMinutes: 0 } },
+    });
+    expect(bad.body.errors?.[0].extensions).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'reviewPolicy.claimLeaseMinutes',
+    });
     const empty = await gql(server, token(), UpdateSettingsDocument, { input: {} });
     expect(empty.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING' });
   });
@@ -55,14 +80,27 @@ describe('GraphQL account settings', () => {
     const own = await server.bootstrap();
     const key = own.keys.sandbox.secret_key;
     const email = `gql-r10-${Date.now()}@example.com`;
-    const first = await server.request('/v1/verifications', { token: key, body: { applicant: { email }, sandbox: { outcome: 'review' } } });
+    const first = await server.request('/v1/verifications', {
+      token: key,
+      body: { applicant: { email }, sandbox: { outcome: 'review' } },
+    });
     expect(first.status).toBe(201);
     const deadline = Date.now() + 15_000;
-    while ((await server.request(`/v1/verifications/${first.body.id}`, { token: key })).body.status !== 'manual_review' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect((await server.request('/v1/verifications', { token: key, body: { applicant: { email } } })).body.error.code).toBe('VERIFICATION_IN_REVIEW');
-    const off = await gql(server, own.member.session_token, UpdateSettingsDocument, { input: { repeatVerification: { enabled: false } } });
+    while (
+      (await server.request(`/v1/verifications/${first.body.id}`, { token: key })).body.status !== 'manual_review' &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 100));
+    expect(
+      (await server.request('/v1/verifications', { token: key, body: { applicant: { email } } })).body.error.code,
+    ).toBe('VERIFICATION_IN_REVIEW');
+    const off = await gql(server, own.member.session_token, UpdateSettingsDocument, {
+      input: { repeatVerification: { enabled: false } },
+    });
     expect(off.body.data?.updateSettings.repeatVerification.enabled).toBe(false);
-    expect((await server.request('/v1/verifications', { token: key, body: { applicant: { email } } })).status).toBe(201);
+    expect((await server.request('/v1/verifications', { token: key, body: { applicant: { email } } })).status).toBe(
+      201,
+    );
   });
 
   it('a secret key is refused on /graphql', async () => {

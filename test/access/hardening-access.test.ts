@@ -1,4 +1,8 @@
-import { SIGN_IN_FAILURES_PER_EMAIL, type BootstrapResult, type MemberPermission } from '../../src/services/access/index.js';
+import {
+  SIGN_IN_FAILURES_PER_EMAIL,
+  type BootstrapResult,
+  type MemberPermission,
+} from '../../src/services/access/index.js';
 import { CreateApiKeyDocument } from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import { signedInMember } from '../support/members.js';
@@ -14,7 +18,8 @@ let seq = 0;
 
 const memberWith = (permissions: string[]) => signedInMember(server, account, permissions as MemberPermission[]);
 
-const signIn = (email: string, password: string) => server.request('/v1/console/sessions', { body: { email, password } });
+const signIn = (email: string, password: string) =>
+  server.request('/v1/console/sessions', { body: { email, password } });
 
 describe('member sign-in is throttled (issue 18)', () => {
   it('after the per-email budget of failures, 429 with Retry-After, alike for a known and an unknown email, even with the right password', async () => {
@@ -27,7 +32,11 @@ describe('member sign-in is throttled (issue 18)', () => {
         expect(res.body.error.code).toBe('INVALID_CREDENTIALS');
       }
     }
-    const answers = await Promise.all([signIn(known, 'wrong-password-123'), signIn(unknown, 'wrong-password-123'), signIn(known, PASSWORD)]);
+    const answers = await Promise.all([
+      signIn(known, 'wrong-password-123'),
+      signIn(unknown, 'wrong-password-123'),
+      signIn(known, PASSWORD),
+    ]);
     for (const res of answers) {
       expect(res.status).toBe(429);
       expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'RATE_LIMITED' });
@@ -54,18 +63,27 @@ describe('member sign-in is throttled (issue 18)', () => {
 
 describe('a member never gains through a key what its seat lacks (issue 18)', () => {
   const mint = (token: string, permissions?: string[]) =>
-    gql(server, token, CreateApiKeyDocument, { input: { name: `minted ${seq++}`, environment: 'sandbox', ...(permissions ? { permissions } : {}) } });
+    gql(server, token, CreateApiKeyDocument, {
+      input: { name: `minted ${seq++}`, environment: 'sandbox', ...(permissions ? { permissions } : {}) },
+    });
 
   it('logs.read alone cannot mint verification:reopen, settings:write or webhook:manage', async () => {
     const { token } = await memberWith(['logs.read', 'keys.manage']);
     for (const scope of ['verification:reopen', 'settings:write', 'webhook:manage', 'applicant:read']) {
       const res = await mint(token, ['verification:read', scope]);
-      expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', type: 'permission_error' });
+      expect(res.body.errors?.[0].extensions).toMatchObject({
+        code: 'INSUFFICIENT_PERMISSIONS',
+        type: 'permission_error',
+      });
     }
     // Without a list it gets the sandbox defaults it may grant.
     const defaults = await mint(token);
     expect(defaults.body.errors).toBeUndefined();
-    expect(defaults.body.data!.createApiKey.apiKey.permissions).toEqual(['verification:create', 'verification:read', 'settings:read']);
+    expect(defaults.body.data!.createApiKey.apiKey.permissions).toEqual([
+      'verification:create',
+      'verification:read',
+      'settings:read',
+    ]);
   });
 
   it('each scope is granted by the member permission that covers it', async () => {
@@ -76,14 +94,25 @@ describe('a member never gains through a key what its seat lacks (issue 18)', ()
 
   it('changing account settings (retention_days among them) needs settings.manage', async () => {
     const { token: without } = await memberWith(['logs.read']);
-    const refused = await server.request('/v1/console/settings', { token: without, method: 'PATCH', body: { retention_days: 1 } });
+    const refused = await server.request('/v1/console/settings', {
+      token: without,
+      method: 'PATCH',
+      body: { retention_days: 1 },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ type: 'permission_error', code: 'INSUFFICIENT_PERMISSIONS' });
-    const viaGraphql = await server.graphql(without, 'mutation { updateSettings(input: { retentionDays: 1 }) { retentionDays } }');
+    const viaGraphql = await server.graphql(
+      without,
+      'mutation { updateSettings(input: { retentionDays: 1 }) { retentionDays } }',
+    );
     expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
     expect((await server.request('/v1/console/settings', { token: without })).body.retention_days).not.toBe(1);
     const { token: manager } = await memberWith(['settings.manage']);
-    const allowed = await server.request('/v1/console/settings', { token: manager, method: 'PATCH', body: { retention_days: 30 } });
+    const allowed = await server.request('/v1/console/settings', {
+      token: manager,
+      method: 'PATCH',
+      body: { retention_days: 30 },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.body.retention_days).toBe(30);
   });
@@ -92,8 +121,19 @@ describe('a member never gains through a key what its seat lacks (issue 18)', ()
 describe('INSUFFICIENT_PERMISSIONS names only keys that could make the call (issue 18)', () => {
   it('keys of the caller environment holding the scope, read-write for a write; never the other environment or read-only keys', async () => {
     const sk = account.keys.sandbox.secret_key;
-    const narrow = await server.request('/v1/api-keys', { token: sk, body: { name: 'narrow', environment: 'sandbox', permissions: ['verification:read'] } });
-    const readOnly = await server.request('/v1/api-keys', { token: sk, body: { name: 'reader with create', environment: 'sandbox', access: 'read_only', permissions: ['verification:create'] } });
+    const narrow = await server.request('/v1/api-keys', {
+      token: sk,
+      body: { name: 'narrow', environment: 'sandbox', permissions: ['verification:read'] },
+    });
+    const readOnly = await server.request('/v1/api-keys', {
+      token: sk,
+      body: {
+        name: 'reader with create',
+        environment: 'sandbox',
+        access: 'read_only',
+        permissions: ['verification:create'],
+      },
+    });
     expect(readOnly.status).toBe(201);
     const res = await server.request('/v1/verifications', { token: narrow.body.secret_key, body: {} });
     expect(res.status).toBe(403);

@@ -1,6 +1,11 @@
 import http from 'node:http';
 import { systemFork } from '../../src/orm.js';
-import { createMember, SIGN_IN_FAILURES_PER_EMAIL, SIGN_IN_FAILURES_PER_IP, type BootstrapResult } from '../../src/services/access/index.js';
+import {
+  createMember,
+  SIGN_IN_FAILURES_PER_EMAIL,
+  SIGN_IN_FAILURES_PER_IP,
+  type BootstrapResult,
+} from '../../src/services/access/index.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
 
@@ -13,7 +18,14 @@ let seq = 0;
 
 async function member(): Promise<string> {
   const email = `signin-race-${Date.now()}-${seq++}@example.com`;
-  await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: 'M', password: PASSWORD, permissions: [], environments: ['sandbox'] });
+  await createMember(systemFork(server.runtime.orm), {
+    merchantId: account.merchant.id,
+    email,
+    name: 'M',
+    password: PASSWORD,
+    permissions: [],
+    environments: ['sandbox'],
+  });
   return email;
 }
 
@@ -21,26 +33,33 @@ async function member(): Promise<string> {
 function signIn(email: string, password: string, from: string): Promise<number> {
   const body = JSON.stringify({ email, password });
   return new Promise((resolve, reject) => {
-    const req = http.request(`${server.url}/v1/console/sessions`, {
-      method: 'POST',
-      agent: false,
-      localAddress: from,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      `${server.url}/v1/console/sessions`,
+      {
+        method: 'POST',
+        agent: false,
+        localAddress: from,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
 describe('the sign-in throttle counts and checks in one step (issue 27, item 3)', () => {
   it(`300 concurrent wrong passwords for one email: at most ${SIGN_IN_FAILURES_PER_EMAIL} are checked (401), every other one is 429`, async () => {
     const email = await member();
-    const statuses = await Promise.all(Array.from({ length: 300 }, () => signIn(email, 'wrong-password-123', '127.0.0.2')));
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, () => signIn(email, 'wrong-password-123', '127.0.0.2')),
+    );
     const counts = tally(statuses);
     expect(Object.keys(counts).sort()).toEqual(['401', '429']);
     expect(counts[401]).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_EMAIL);
@@ -58,7 +77,11 @@ describe('the sign-in throttle counts and checks in one step (issue 27, item 3)'
   });
 
   it(`one address guessing ${SIGN_IN_FAILURES_PER_IP + 30} different emails at once: at most ${SIGN_IN_FAILURES_PER_IP} are checked`, async () => {
-    const statuses = await Promise.all(Array.from({ length: SIGN_IN_FAILURES_PER_IP + 30 }, (_, i) => signIn(`nobody-${i}-${Date.now()}@example.com`, 'wrong-password-123', '127.0.0.4')));
+    const statuses = await Promise.all(
+      Array.from({ length: SIGN_IN_FAILURES_PER_IP + 30 }, (_, i) =>
+        signIn(`nobody-${i}-${Date.now()}@example.com`, 'wrong-password-123', '127.0.0.4'),
+      ),
+    );
     const counts = tally(statuses);
     expect(counts[401]).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_IP);
     expect(counts[429]).toBeGreaterThanOrEqual(30);
@@ -66,6 +89,7 @@ describe('the sign-in throttle counts and checks in one step (issue 27, item 3)'
 
   it('successful sign-ins do not spend the budget: a member signs in more often than the failure budget', async () => {
     const email = await member();
-    for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL + 2; i++) expect(await signIn(email, PASSWORD, '127.0.0.6')).toBe(201);
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_EMAIL + 2; i++)
+      expect(await signIn(email, PASSWORD, '127.0.0.6')).toBe(201);
   });
 });

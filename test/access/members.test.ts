@@ -9,7 +9,8 @@ let server: TestServer;
 let account: BootstrapResult;
 withTestAccount((t) => ({ server, account } = t));
 
-const signIn = (email: string, password: string) => server.request('/v1/console/sessions', { body: { email, password } });
+const signIn = (email: string, password: string) =>
+  server.request('/v1/console/sessions', { body: { email, password } });
 
 async function query(sql: string, params: unknown[]) {
   const client = new pg.Client({ connectionString: server.databaseUrl });
@@ -29,7 +30,9 @@ describe('team member sessions', () => {
     const hours = (Date.parse(res.body.expires_at) - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(11.9);
     expect(hours).toBeLessThanOrEqual(12);
-    const rows = await query('select token_hash from member_sessions where token_hash = $1', [createHash('sha256').update(res.body.token).digest('hex')]);
+    const rows = await query('select token_hash from member_sessions where token_hash = $1', [
+      createHash('sha256').update(res.body.token).digest('hex'),
+    ]);
     expect(rows).toHaveLength(1);
   });
 
@@ -52,7 +55,10 @@ describe('team member sessions', () => {
     const { body } = await signIn(account.member.email, account.member.password);
     const out = await server.request('/v1/console/sessions/current', { token: body.token, method: 'DELETE' });
     expect(out.status).toBe(200);
-    const after = await server.request('/graphql', { token: body.token, body: { query: '{ viewer { environments } }' } });
+    const after = await server.request('/graphql', {
+      token: body.token,
+      body: { query: '{ viewer { environments } }' },
+    });
     expect(after.status).toBe(401);
   });
 
@@ -63,7 +69,10 @@ describe('team member sessions', () => {
     expect(consoleRes.body.error.type).toBe('authentication_error');
     const graphqlRes = await server.request('/graphql', { token: key, body: { query: '{ viewer { environments } }' } });
     expect(graphqlRes.status).toBe(401);
-    expect(graphqlRes.body.errors[0].extensions).toMatchObject({ code: 'SESSION_INVALID', type: 'authentication_error' });
+    expect(graphqlRes.body.errors[0].extensions).toMatchObject({
+      code: 'SESSION_INVALID',
+      type: 'authentication_error',
+    });
     const keyRes = await server.request('/v1/merchant', { token: account.member.session_token });
     expect(keyRes.status).toBe(401);
   });
@@ -85,12 +94,21 @@ describe('team member sessions', () => {
       environments: ['sandbox'],
     });
     const { body } = await signIn(member.email, 'a-long-enough-password');
-    const res = await server.graphql(body.token, '{ viewer { environments member { permissions } } apiKeys(first: 100) { nodes { environment } } }');
-    expect(res.body.data.viewer).toEqual({ environments: ['sandbox'], member: { permissions: ['logs.read', 'keys.manage'] } });
+    const res = await server.graphql(
+      body.token,
+      '{ viewer { environments member { permissions } } apiKeys(first: 100) { nodes { environment } } }',
+    );
+    expect(res.body.data.viewer).toEqual({
+      environments: ['sandbox'],
+      member: { permissions: ['logs.read', 'keys.manage'] },
+    });
     expect(res.body.data.apiKeys.nodes.every((k: { environment: string }) => k.environment === 'sandbox')).toBe(true);
     const liveOnly = await server.graphql(body.token, '{ apiKeys(environment: live) { nodes { id } } }');
     expect(liveOnly.body.data.apiKeys.nodes).toEqual([]);
-    const mint = await server.graphql(body.token, 'mutation { createApiKey(input: {name: "x", environment: live}) { secretKey } }');
+    const mint = await server.graphql(
+      body.token,
+      'mutation { createApiKey(input: {name: "x", environment: live}) { secretKey } }',
+    );
     expect(mint.body.errors![0].extensions).toMatchObject({ code: 'ENVIRONMENT_NOT_HELD', type: 'permission_error' });
   });
 });

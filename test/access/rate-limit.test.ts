@@ -29,13 +29,20 @@ describe('rate limit: tokens per minute per key', () => {
 
   it('the budget holds across two server processes sharing the database', async () => {
     // A second process on the same database.
-    const other2 = await startTestServer({ databaseUrl: server.databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '6' }, workJobs: false });
+    const other2 = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      env: { RATE_LIMIT_PER_MINUTE: '6' },
+      workJobs: false,
+    });
     try {
       const { keys } = await server.bootstrap();
       const token = keys.sandbox.secret_key;
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
-        const res = i % 2 === 0 ? await server.request('/v1/merchant', { token }) : await other2.request('/v1/merchant', { token });
+        const res =
+          i % 2 === 0
+            ? await server.request('/v1/merchant', { token })
+            : await other2.request('/v1/merchant', { token });
         statuses.push(res.status);
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(6);
@@ -47,7 +54,11 @@ describe('rate limit: tokens per minute per key', () => {
 
   it('at a budget reserved in chunks (300/min), concurrent calls across cache refreshes spend exactly the budget: none lost, none extra', async () => {
     // A second process on the same database.
-    const other3 = await startTestServer({ databaseUrl: server.databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '300' }, workJobs: false });
+    const other3 = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      env: { RATE_LIMIT_PER_MINUTE: '300' },
+      workJobs: false,
+    });
     try {
       const { keys } = await server.bootstrap();
       const token = keys.sandbox.secret_key;
@@ -70,7 +81,8 @@ describe('rate limit: tokens per minute per key', () => {
   });
 
   it('costs 1 per call and 1 per 50 addresses for lookup, rounded up', () => {
-    const ctx = (method: string, path: string, body?: unknown) => ({ method, path, request: { body } }) as unknown as Context;
+    const ctx = (method: string, path: string, body?: unknown) =>
+      ({ method, path, request: { body } }) as unknown as Context;
     expect(costOf(ctx('GET', '/v1/merchant'))).toBe(1);
     expect(costOf(ctx('POST', '/v1/verifications/lookup', { emails: Array(1000).fill('a@b.c') }))).toBe(20);
     expect(costOf(ctx('POST', '/v1/verifications/lookup', { emails: Array(51).fill('a@b.c') }))).toBe(2);

@@ -40,7 +40,9 @@ describe('GET /docs', () => {
     });
     await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
-    const paths = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((n) => n.textContent?.replace(/\u200b/g, '').trim()));
+    const paths = await page.$$eval('.opblock-summary-path', (nodes) =>
+      nodes.map((n) => n.textContent?.replace(/\u200b/g, '').trim()),
+    );
     expect(paths).toEqual(expect.arrayContaining(['/v1/verifications', '/v1/verifications/{id}', '/v1/webhooks']));
     expect(foreign).toEqual([]);
     expect(violations).toEqual([]);

@@ -35,7 +35,8 @@ let sandbox: string;
 
 beforeAll(async () => {
   // The app is built by `npm run build` (start) and `prepare` (install); build it here when missing.
-  if (!fs.existsSync('console/dist/index.html')) execFileSync('npm', ['run', 'console:build', '--silent'], { stdio: 'inherit' });
+  if (!fs.existsSync('console/dist/index.html'))
+    execFileSync('npm', ['run', 'console:build', '--silent'], { stdio: 'inherit' });
   browser = await launchBrowser();
 }, 180_000);
 afterAll(async () => {
@@ -46,9 +47,13 @@ const contexts: BrowserContext[] = [];
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
 });
-withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+withTestAccount((t) => ({ server, account, sandbox } = t), {
+  env: { RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+});
 
-async function newPage(viewport: Parameters<Page['setViewport']>[0] = DESKTOP): Promise<{ page: Page; problems: string[] }> {
+async function newPage(
+  viewport: Parameters<Page['setViewport']>[0] = DESKTOP,
+): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.createBrowserContext();
   contexts.push(context);
   const page = await context.newPage();
@@ -79,12 +84,17 @@ async function see(page: Page, text: string, timeout = 20_000) {
 /** Clicks a dialog's button and waits until the dialog (and its fading overlay) is gone. */
 async function confirm(page: Page, text: string) {
   await click(page, 'button', text);
-  await page.waitForFunction(() => !document.querySelector('[role="dialog"], .mantine-Modal-overlay'), { timeout: 20_000 });
+  await page.waitForFunction(() => !document.querySelector('[role="dialog"], .mantine-Modal-overlay'), {
+    timeout: 20_000,
+  });
 }
 
 async function typeInto(page: Page, label: string, text: string) {
   const id = await page.waitForFunction(
-    (want: string) => [...document.querySelectorAll('label')].find((l: any) => l.textContent.replace('*', '').trim() === want)?.getAttribute('for'),
+    (want: string) =>
+      [...document.querySelectorAll('label')]
+        .find((l: any) => l.textContent.replace('*', '').trim() === want)
+        ?.getAttribute('for'),
     { timeout: 20_000 },
     label,
   );
@@ -96,7 +106,9 @@ async function expectAccessible(page: Page, where: string) {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
@@ -119,24 +131,57 @@ async function signIn(page: Page, email: string, password: string) {
 async function reviewCase(): Promise<{ verificationId: string; reviewId: string }> {
   const created = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } });
   const carrier = await createVerification(server, account, 'sandbox');
-  for (const [kind, side, bytes] of [['document', 'front', pngImage(1000, 700, 150, 1)], ['selfie', null, pngImage(720, 960, 140, 2)]] as const) {
-    const upload = await server.request(`/v1/verifications/${carrier.id}/uploads`, { token: sandbox, body: { kind, ...(side ? { side } : {}), content_type: 'image/png' } });
+  for (const [kind, side, bytes] of [
+    ['document', 'front', pngImage(1000, 700, 150, 1)],
+    ['selfie', null, pngImage(720, 960, 140, 2)],
+  ] as const) {
+    const upload = await server.request(`/v1/verifications/${carrier.id}/uploads`, {
+      token: sandbox,
+      body: { kind, ...(side ? { side } : {}), content_type: 'image/png' },
+    });
     expect(upload.status).toBe(201);
-    const put = await fetch(upload.body.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'image/png' } });
+    const put = await fetch(upload.body.upload_url, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.status).toBe(200);
-    expect((await server.request(`/v1/verifications/${carrier.id}/uploads/${upload.body.upload_id}/complete`, { token: sandbox, method: 'POST' })).status).toBe(200);
+    expect(
+      (
+        await server.request(`/v1/verifications/${carrier.id}/uploads/${upload.body.upload_id}/complete`, {
+          token: sandbox,
+          method: 'POST',
+        })
+      ).status,
+    ).toBe(200);
   }
   await server.sql('update uploads set verification_id = $1 where verification_id = $2', [created.id, carrier.id]);
-  const reviewId = await waitFor(async () => {
-    const rows = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [created.id]);
-    return rows[0]?.id;
-  }, 30_000, 'the case to reach the queue');
+  const reviewId = await waitFor(
+    async () => {
+      const rows = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+        created.id,
+      ]);
+      return rows[0]?.id;
+    },
+    30_000,
+    'the case to reach the queue',
+  );
   return { verificationId: created.id, reviewId };
 }
 
-async function member(permissions: MemberPermission[], environments: ('sandbox' | 'live')[] = ['sandbox']): Promise<string> {
+async function member(
+  permissions: MemberPermission[],
+  environments: ('sandbox' | 'live')[] = ['sandbox'],
+): Promise<string> {
   const email = `console-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: `Reviewer ${email.slice(8, 14)}`, password: PASSWORD, permissions, environments });
+  await createMember(systemFork(server.runtime.orm), {
+    merchantId: account.merchant.id,
+    email,
+    name: `Reviewer ${email.slice(8, 14)}`,
+    password: PASSWORD,
+    permissions,
+    environments,
+  });
   return email;
 }
 
@@ -158,10 +203,17 @@ describe('the console in Chromium', () => {
     await click(page, 'button', 'Claim');
     await see(page, 'Claimed by you');
     await click(page, 'button', 'Show evidence');
-    await page.waitForFunction(() => document.querySelectorAll('.evidence-frame img').length === 2 && [...document.querySelectorAll('.evidence-frame img')].every((i: any) => i.complete && i.naturalWidth > 0), { timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.evidence-frame img').length === 2 &&
+        [...document.querySelectorAll('.evidence-frame img')].every((i: any) => i.complete && i.naturalWidth > 0),
+      { timeout: 20_000 },
+    );
     await page.click('button[aria-label="Zoom in document (front)"]');
     await page.click('button[aria-label="Rotate document (front)"]');
-    expect(await page.$eval('img[alt="document (front)"]', (img: any) => [img.dataset.zoom, img.dataset.rotation])).toEqual(['1.25', '90']);
+    expect(
+      await page.$eval('img[alt="document (front)"]', (img: any) => [img.dataset.zoom, img.dataset.rotation]),
+    ).toEqual(['1.25', '90']);
 
     await click(page, 'button', 'Reveal identity');
     await page.waitForSelector('table[aria-label="Identity fields"]');
@@ -180,13 +232,20 @@ describe('the console in Chromium', () => {
     await see(page, 'Waiting since');
     expect(await page.$('table[aria-label="Identity fields"]')).toBeNull();
 
-    const decided = await server.sql<{ status: string }>('select status from verifications where id = $1', [verificationId]);
+    const decided = await server.sql<{ status: string }>('select status from verifications where id = $1', [
+      verificationId,
+    ]);
     expect(decided[0]!.status).toBe('approved');
-    const audit = await server.sql<{ action: string }>('select action from audit_events where verification_id = $1 order by created_at', [verificationId]);
+    const audit = await server.sql<{ action: string }>(
+      'select action from audit_events where verification_id = $1 order by created_at',
+      [verificationId],
+    );
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['evidence.viewed', 'identity.revealed']));
     // Identity never reaches the URL or the title, and nothing is kept in storage.
     expect(page.url()).not.toContain('@');
-    expect(await page.evaluate(() => [window.localStorage.length, window.sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(
+      await page.evaluate(() => [window.localStorage.length, window.sessionStorage.length, document.cookie]),
+    ).toEqual([0, 0, '']);
     expect(problems).toEqual([]);
   }, 180_000);
 
@@ -199,14 +258,21 @@ describe('the console in Chromium', () => {
     await page.waitForSelector('table[aria-label="Identity fields"][data-version="1"]');
     await click(page, 'button', 'Edit identity');
     // A colleague saves first, through the API.
-    const other = await server.request(`/v1/console/verifications/${verificationId}/identity`, { token: account.member.session_token, method: 'PATCH', body: { fields: { first_name: 'Grace' }, version: 1 } });
+    const other = await server.request(`/v1/console/verifications/${verificationId}/identity`, {
+      token: account.member.session_token,
+      method: 'PATCH',
+      body: { fields: { first_name: 'Grace' }, version: 1 },
+    });
     expect(other.status).toBe(200);
     await page.click('input[aria-label="Last name"]', { count: 3 });
     await page.type('input[aria-label="Last name"]', 'Hopper');
     await click(page, 'button', 'Save identity');
     await see(page, 'Version conflict');
     await see(page, 'it is now version 2');
-    const [row] = await server.sql<{ identity_version: number }>('select identity_version from verifications where id = $1', [verificationId]);
+    const [row] = await server.sql<{ identity_version: number }>(
+      'select identity_version from verifications where id = $1',
+      [verificationId],
+    );
     expect(row!.identity_version).toBe(2);
     await click(page, 'button', 'Cancel');
     await click(page, 'button', 'Reveal identity');
@@ -242,20 +308,31 @@ describe('the console in Chromium', () => {
 
   it('finds verifications by email and creation date, and opens one by reference; the email never reaches the URL', async () => {
     const email = `found-${Date.now()}@example.com`;
-    const wanted = await createVerification(server, account, 'sandbox', { applicant: { email }, sandbox: { outcome: 'pending' } });
+    const wanted = await createVerification(server, account, 'sandbox', {
+      applicant: { email },
+      sandbox: { outcome: 'pending' },
+    });
     const { page } = await newPage();
     await signIn(page, account.member.email, account.member.password);
     await click(page, 'a', 'Verifications');
     await typeInto(page, 'Email', email);
     await click(page, 'button', 'Search');
-    await page.waitForFunction((id: string) => document.querySelectorAll('table[aria-label="Verifications"] tbody a').length === 1 && document.querySelector(`a[href="/console/verifications/${id}"]`), { timeout: 20_000 }, wanted.id);
+    await page.waitForFunction(
+      (id: string) =>
+        document.querySelectorAll('table[aria-label="Verifications"] tbody a').length === 1 &&
+        document.querySelector(`a[href="/console/verifications/${id}"]`),
+      { timeout: 20_000 },
+      wanted.id,
+    );
     expect(page.url()).not.toContain('found-');
     // A day range that ends yesterday finds nothing; one that holds today finds it again.
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const setDate = (label: string, value: string) =>
       page.evaluate(
         (want: string, v: string) => {
-          const input = ([...document.querySelectorAll('label')] as any[]).find((l) => l.textContent.trim() === want).control;
+          const input = ([...document.querySelectorAll('label')] as any[]).find(
+            (l) => l.textContent.trim() === want,
+          ).control;
           const setter: any = Object.getOwnPropertyDescriptor(window.HTMLInputElement.prototype, 'value')!.set;
           setter.call(input, v);
           input.dispatchEvent(new window.Event('input', { bubbles: true }));
@@ -289,11 +366,18 @@ describe('the console in Chromium', () => {
     await expectAccessible(page, 'reporting');
     await click(page, 'button', 'Export verifications CSV');
     await see(page, 'Exported verifications');
-    const file = await waitFor(async () => fs.readdirSync(downloads).find((f) => f.endsWith('.csv')), 20_000, 'the CSV download');
+    const file = await waitFor(
+      async () => fs.readdirSync(downloads).find((f) => f.endsWith('.csv')),
+      20_000,
+      'the CSV download',
+    );
     const csv = fs.readFileSync(path.join(downloads, file), 'utf8');
     expect(csv.split('\n')[0]).toContain('id');
     expect(csv).toContain(exported.id);
-    const audit = await server.sql<{ row_count: number }>(`select row_count from audit_events where action = 'export.verifications' and member_id = $1`, [account.member.id]);
+    const audit = await server.sql<{ row_count: number }>(
+      `select row_count from audit_events where action = 'export.verifications' and member_id = $1`,
+      [account.member.id],
+    );
     expect(audit.length).toBe(1);
   }, 180_000);
 
@@ -327,7 +411,8 @@ describe('the console in Chromium', () => {
     await see(page, 'Checks');
     const buttons = await page.$$eval('button', (all: any[]) => all.map((b) => b.textContent.trim()));
     expect(buttons).toEqual(expect.arrayContaining(['Claim', 'Approve', 'Reject', 'Escalate']));
-    for (const hidden of ['Reveal identity', 'Show evidence', 'Assign', 'Return']) expect(buttons).not.toContain(hidden);
+    for (const hidden of ['Reveal identity', 'Show evidence', 'Assign', 'Return'])
+      expect(buttons).not.toContain(hidden);
     await click(page, 'a', 'Reporting');
     await see(page, 'Daily outcomes');
     expect(await page.$(byText('button', 'Export verifications CSV'))).toBeNull();
@@ -346,14 +431,24 @@ describe('the console in Chromium', () => {
     await see(page, 'Secret key, shown once');
     expect(await page.evaluate(() => document.body.innerText)).toMatch(/sk_test_[0-9A-Za-z]+/);
     await (await page.waitForSelector('button[aria-label="Revoke Console test key"]'))!.click();
-    await waitFor(async () => (await server.sql<{ status: string }>(`select status from api_keys where name = 'Console test key'`))[0]?.status === 'revoked', 20_000, 'the key to be revoked');
+    await waitFor(
+      async () =>
+        (await server.sql<{ status: string }>(`select status from api_keys where name = 'Console test key'`))[0]
+          ?.status === 'revoked',
+      20_000,
+      'the key to be revoked',
+    );
 
     await typeInto(page, 'Endpoint URL', 'http://127.0.0.1:9/hooks');
     await click(page, 'button', 'Create endpoint');
     await see(page, 'Signing secret, shown once');
     const first = await page.evaluate(() => /whsec_\S+/.exec(document.body.innerText)?.[0]);
     await click(page, 'button', 'Rotate secret');
-    await page.waitForFunction((old: string | undefined) => /whsec_\S+/.exec(document.body.innerText)?.[0] !== old, {}, first);
+    await page.waitForFunction(
+      (old: string | undefined) => /whsec_\S+/.exec(document.body.innerText)?.[0] !== old,
+      {},
+      first,
+    );
     await click(page, 'button', 'Send test');
     await see(page, 'queued');
     await expectAccessible(page, 'settings with secrets');
@@ -364,22 +459,33 @@ describe('the console in Chromium', () => {
     // Timers of 15 minutes or more fire after one second; everything else keeps its delay.
     await page.evaluateOnNewDocument(() => {
       const original = window.setTimeout;
-      window.setTimeout = (handler: unknown, ms?: number, ...rest: unknown[]) => original(handler, (ms ?? 0) >= 15 * 60_000 ? 1000 : ms, ...rest);
+      window.setTimeout = (handler: unknown, ms?: number, ...rest: unknown[]) =>
+        original(handler, (ms ?? 0) >= 15 * 60_000 ? 1000 : ms, ...rest);
     });
     const email = await member([]);
     await signIn(page, email, PASSWORD);
     await see(page, 'You were signed out after 15 minutes without activity.');
     await page.waitForSelector(byText('button', 'Sign in'));
-    const sessions = await waitFor(async () => {
-      const rows = await server.sql<{ revoked_at: Date | null }>('select s.revoked_at from member_sessions s join members m on m.id = s.member_id where m.email = $1', [email]);
-      return rows.length === 1 && rows[0]!.revoked_at ? rows : undefined;
-    }, 10_000, 'the session to be revoked');
+    const sessions = await waitFor(
+      async () => {
+        const rows = await server.sql<{ revoked_at: Date | null }>(
+          'select s.revoked_at from member_sessions s join members m on m.id = s.member_id where m.email = $1',
+          [email],
+        );
+        return rows.length === 1 && rows[0]!.revoked_at ? rows : undefined;
+      },
+      10_000,
+      'the session to be revoked',
+    );
     expect(sessions).toHaveLength(1);
   }, 120_000);
 
   it('every screen has no serious or critical axe violations, on a desktop and on a phone', async () => {
     const { reviewId, verificationId } = await reviewCase();
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       const { page, problems } = await newPage(viewport);
       await page.goto(`${server.url}/console`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector(byText('button', 'Sign in'));
@@ -430,12 +536,28 @@ describe('the console in Chromium', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type')).toContain('text/html');
-    const api = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { member { id } } }' }) });
+    const api = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { member { id } } }' }),
+    });
     expect(api.status).toBe(401);
     // A sign-in through GraphQL reaches signIn alone: any other field in it is refused.
-    const sneaky = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'SignIn', query: 'mutation SignIn { signIn(email: "x@example.com", password: "nope") { token } } query Other { viewer { member { id } } }' }) });
+    const sneaky = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        operationName: 'SignIn',
+        query:
+          'mutation SignIn { signIn(email: "x@example.com", password: "nope") { token } } query Other { viewer { member { id } } }',
+      }),
+    });
     expect(((await sneaky.json()) as any).errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
-    const mixed = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operationName: 'SignIn', query: 'query SignIn { viewer { member { id } } }' }) });
+    const mixed = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operationName: 'SignIn', query: 'query SignIn { viewer { member { id } } }' }),
+    });
     expect(((await mixed.json()) as any).errors[0].extensions.code).toBe('SESSION_MISSING');
     expect((await fetch(`${server.url}/console/assets/missing-abc.js`)).status).toBe(404);
     expect((await fetch(`${server.url}/console/assets/%2e%2e`)).status).toBeLessThan(500);

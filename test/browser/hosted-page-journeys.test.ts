@@ -50,13 +50,22 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
   it('"I do not agree" ends the applicant\'s part: a page saying what happens next with the support link; pending; an activity row', async () => {
     const flow = await server.request('/v1/flows', {
       token: sandbox,
-      body: { name: `Decline ${Date.now()}`, steps: [{ type: 'document' }, { type: 'face_match' }], brand_name: 'Acme Bank', support_url: 'https://acme.example/help', privacy_url: 'https://acme.example/privacy' },
+      body: {
+        name: `Decline ${Date.now()}`,
+        steps: [{ type: 'document' }, { type: 'face_match' }],
+        brand_name: 'Acme Bank',
+        support_url: 'https://acme.example/help',
+        privacy_url: 'https://acme.example/privacy',
+      },
     });
     const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id });
     const { page, context, problems } = await open(pageUrl(v.id, v.client_token!));
     await heading(page, 'Before you start');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Acme Bank is responsible for your data');
-    expect(await page.$eval('#screen a', (el) => ({ href: el.getAttribute('href'), text: el.textContent }))).toEqual({ href: 'https://acme.example/privacy', text: 'Privacy notice of Acme Bank' });
+    expect(await page.$eval('#screen a', (el) => ({ href: el.getAttribute('href'), text: el.textContent }))).toEqual({
+      href: 'https://acme.example/privacy',
+      text: 'Privacy notice of Acme Bank',
+    });
     await clickButton(page, 'I do not agree');
     await heading(page, 'You did not agree');
     const text = await page.$eval('#screen', (el) => el.textContent ?? '');
@@ -75,11 +84,21 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
   });
 
   it('the end screen offers "Back to {brand}" and goes to the key\'s return_url after a few seconds; no other URL is followed', async () => {
-    const flow = await server.request('/v1/flows', { token: sandbox, body: { name: `Return ${Date.now()}`, steps: [{ type: 'document' }], accepted_document_types: ['passport'], brand_name: 'Acme Bank' } });
+    const flow = await server.request('/v1/flows', {
+      token: sandbox,
+      body: {
+        name: `Return ${Date.now()}`,
+        steps: [{ type: 'document' }],
+        accepted_document_types: ['passport'],
+        brand_name: 'Acme Bank',
+      },
+    });
     const back = `${receiver.url}/back-from-kyc?order=7`;
     const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, return_url: back });
     // A return address in the page's own URL is ignored: only the key's is ever followed.
-    const { page, context } = await open(`${server.url}/verify/${v.id}?return_url=https%3A%2F%2Fevil.example#token=${v.client_token}`);
+    const { page, context } = await open(
+      `${server.url}/verify/${v.id}?return_url=https%3A%2F%2Fevil.example#token=${v.client_token}`,
+    );
     await agree(page);
     await heading(page, 'Front of your passport');
     await useFile(page, files['document.png']!);
@@ -114,7 +133,9 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     await chooseFile(page, files['small-dark.png']!);
     await heading(page, 'Check your photo');
     await page.waitForSelector('.hints');
-    expect(await page.$$eval('.hints li', (items) => items.map((li) => li.getAttribute('data-hint')))).toEqual(expect.arrayContaining(['small', 'dark']));
+    expect(await page.$$eval('.hints li', (items) => items.map((li) => li.getAttribute('data-hint')))).toEqual(
+      expect.arrayContaining(['small', 'dark']),
+    );
     await screenshot(page, 'desktop-hints');
     await expectAccessible(page, 'hints');
     // Retake: nothing of the first photo is uploaded.
@@ -135,7 +156,9 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     await clickButton(page, 'Retry upload');
     await heading(page, 'A photo of your face');
     expect(failed).toBe(1);
-    expect(await server.sql('select side, status from uploads where verification_id = $1', [v.id])).toEqual([{ side: 'front', status: 'uploaded' }]);
+    expect(await server.sql('select side, status from uploads where verification_id = $1', [v.id])).toEqual([
+      { side: 'front', status: 'uploaded' },
+    ]);
 
     // Back on every step: to the front, which can be kept, then forward again.
     await clickButton(page, 'Back');
@@ -152,15 +175,19 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     await clickButton(page, 'I do not agree');
     await heading(page, 'You did not agree');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('You withdrew your consent');
-    expect((await server.request(`/v1/verifications/${v.id}`, { token: sandbox })).body).toMatchObject({ status: 'pending', consent: null });
+    expect((await server.request(`/v1/verifications/${v.id}`, { token: sandbox })).body).toMatchObject({
+      status: 'pending',
+      consent: null,
+    });
     await context.close();
   });
 
   it('desktop without a camera continues on a phone: a QR code of the same link, and the desktop follows the phone to the end', async () => {
     const v = await createHostedSession(server, account, { checks: [{ type: 'document' }, { type: 'face_match' }] });
-    const noCamera = (page: Page) => page.evaluateOnNewDocument(() => {
-      Object.defineProperty(navigator.mediaDevices, 'enumerateDevices', { value: async () => [] });
-    });
+    const noCamera = (page: Page) =>
+      page.evaluateOnNewDocument(() => {
+        Object.defineProperty(navigator.mediaDevices, 'enumerateDevices', { value: async () => [] });
+      });
     const desktop = await open(pageUrl(v.id, v.client_token!), { width: 1280, height: 900 }, noCamera);
     await agree(desktop.page);
     await heading(desktop.page, 'Your identity document');
@@ -170,7 +197,9 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     expect(await desktop.page.$eval('#screen', (el) => el.textContent)).toContain('No camera here?');
     await clickButton(desktop.page, 'Continue on your phone');
     await heading(desktop.page, 'Continue on your phone');
-    await desktop.page.waitForFunction(() => (document.querySelector('img.qr')?.naturalWidth ?? 0) > 0, { timeout: 10_000 });
+    await desktop.page.waitForFunction(() => (document.querySelector('img.qr')?.naturalWidth ?? 0) > 0, {
+      timeout: 10_000,
+    });
     await screenshot(desktop.page, 'desktop-handoff');
     await expectAccessible(desktop.page, 'handoff');
 
@@ -184,7 +213,10 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     expect(await phone.page.$eval('#screen', (el) => el.textContent)).not.toContain('Continue on your phone');
     await useFile(phone.page, files['document.png']!);
     await heading(phone.page, 'A photo of your face');
-    await desktop.page.waitForFunction(() => /Document: done/.test(document.querySelector('.checklist')?.textContent ?? ''), { timeout: 15_000 });
+    await desktop.page.waitForFunction(
+      () => /Document: done/.test(document.querySelector('.checklist')?.textContent ?? ''),
+      { timeout: 15_000 },
+    );
     await useFile(phone.page, files['selfie.png']!);
     await heading(phone.page, 'Ready to submit');
     await clickButton(phone.page, 'Submit');
@@ -199,7 +231,9 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
   it('the whole walk by keyboard alone, at 200% zoom with reduced motion: nothing scrolls sideways and nothing animates', async () => {
     const v = await createHostedSession(server, account, { sandbox: { outcome: 'pending' } });
     const zoomed = { width: 640, height: 450, deviceScaleFactor: 2 };
-    const { page, context, problems } = await open(pageUrl(v.id, v.client_token!), zoomed, (p) => p.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]));
+    const { page, context, problems } = await open(pageUrl(v.id, v.client_token!), zoomed, (p) =>
+      p.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]),
+    );
     await heading(page, 'Before you start');
     await fitsWidth(page, zoomed.width);
     await press(page, 'I agree');
@@ -216,7 +250,10 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     await fitsWidth(page, zoomed.width);
     await press(page, 'Continue');
     await heading(page, 'Front of your passport');
-    for (const [title, next] of [['Front of your passport', 'A photo of your face'], ['A photo of your face', 'Follow the prompts']] as const) {
+    for (const [title, next] of [
+      ['Front of your passport', 'A photo of your face'],
+      ['A photo of your face', 'Follow the prompts'],
+    ] as const) {
       await heading(page, title);
       await press(page, 'Take a photo');
       await cameraLive(page);
@@ -226,7 +263,13 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
         const fit = await page.evaluate(() => {
           const outer = document.querySelector('.viewfinder').getBoundingClientRect();
           const inner = document.querySelector('.outline.passport').getBoundingClientRect();
-          return inner.left >= outer.left && inner.right <= outer.right && inner.top >= outer.top && inner.bottom <= outer.bottom && inner.width > outer.width / 2;
+          return (
+            inner.left >= outer.left &&
+            inner.right <= outer.right &&
+            inner.top >= outer.top &&
+            inner.bottom <= outer.bottom &&
+            inner.width > outer.width / 2
+          );
         });
         expect(fit).toBe(true);
         await screenshot(page, 'zoom-200-document-camera');
@@ -239,13 +282,22 @@ describe('the hosted page in Chromium: consent, return, capture review, hand-off
     }
     // The liveness prompts: started by keyboard; the face's oval inside the camera's box; no animation.
     await press(page, 'Start');
-    await page.waitForFunction(() => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera', { timeout: 15_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera',
+      { timeout: 15_000 },
+    );
     await cameraLive(page);
     await fitsWidth(page, zoomed.width);
     const oval = await page.evaluate(() => {
       const outer = document.querySelector('.viewfinder').getBoundingClientRect();
       const inner = document.querySelector('.face-oval').getBoundingClientRect();
-      return inner.left >= outer.left && inner.right <= outer.right && inner.top >= outer.top && inner.bottom <= outer.bottom && inner.height > outer.height / 2;
+      return (
+        inner.left >= outer.left &&
+        inner.right <= outer.right &&
+        inner.top >= outer.top &&
+        inner.bottom <= outer.bottom &&
+        inner.height > outer.height / 2
+      );
     });
     expect(oval).toBe(true);
     expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);

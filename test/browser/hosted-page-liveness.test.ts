@@ -7,7 +7,17 @@ import { jest } from '@jest/globals';
 import type { HTTPResponse } from 'puppeteer-core';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { createVerification } from '../support/factories.js';
-import { agree, clickButton, expectAccessible, heading, open, pageUrl, screenshot, useFile, useHostedBrowser } from '../support/hosted-browser.js';
+import {
+  agree,
+  clickButton,
+  expectAccessible,
+  heading,
+  open,
+  pageUrl,
+  screenshot,
+  useFile,
+  useHostedBrowser,
+} from '../support/hosted-browser.js';
 import type { TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait.js';
 
@@ -28,14 +38,20 @@ const PROMPTS: Record<string, string> = {
 };
 
 describe('active liveness on the hosted page', () => {
-  it('walks the prompts of the server\'s challenge one at a time, uploads each prompt\'s frames with its challenge_step, and a replayed still fails', async () => {
-    const v = await createVerification(server, account, 'live', { checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }] });
+  it("walks the prompts of the server's challenge one at a time, uploads each prompt's frames with its challenge_step, and a replayed still fails", async () => {
+    const v = await createVerification(server, account, 'live', {
+      checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }],
+    });
     const session = await server.request(`/v1/hosted/verifications/${v.id}`, { token: v.client_token! });
     expect(session.body.liveness_mode).toBe('active');
     const { page, problems, context } = await open(pageUrl(v.id, v.client_token!));
     const challenges: { challenge_id: string; steps: string[] }[] = [];
     page.on('response', (res: HTTPResponse) => {
-      if (res.url().endsWith('/liveness/challenge') && res.request().method() === 'POST') void res.json().then((body) => challenges.push(body), () => undefined);
+      if (res.url().endsWith('/liveness/challenge') && res.request().method() === 'POST')
+        void res.json().then(
+          (body) => challenges.push(body),
+          () => undefined,
+        );
     });
     await agree(page);
     await heading(page, 'Your identity document');
@@ -56,11 +72,19 @@ describe('active liveness on the hosted page', () => {
     // One prompt at a time, in the challenge's order.
     const seen: string[] = [];
     for (const [i, move] of challenge!.steps.entries()) {
-      await page.waitForFunction((m: string) => document.querySelector('#screen [data-prompt]')?.dataset.prompt === m, { timeout: 30_000 }, move);
-      expect(await page.$$eval('#screen .prompt', (els) => els.map((el: any) => el.textContent))).toEqual([PROMPTS[move]]);
+      await page.waitForFunction(
+        (m: string) => document.querySelector('#screen [data-prompt]')?.dataset.prompt === m,
+        { timeout: 30_000 },
+        move,
+      );
+      expect(await page.$$eval('#screen .prompt', (els) => els.map((el: any) => el.textContent))).toEqual([
+        PROMPTS[move],
+      ]);
       expect(await page.$eval('#screen', (el) => el.textContent ?? '')).toContain(`Prompt ${i + 1} of 4`);
       if (i === 0) {
-        await page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, { timeout: 15_000 });
+        await page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, {
+          timeout: 15_000,
+        });
         expect(await page.$('#screen .face-oval')).not.toBeNull();
         await expectAccessible(page, 'liveness prompt');
         await screenshot(page, 'desktop-6-liveness-prompt');
@@ -72,7 +96,12 @@ describe('active liveness on the hosted page', () => {
     await clickButton(page, 'Submit');
     await heading(page, 'Thank you');
 
-    const frames = await server.sql<{ challenge_id: string; challenge_step: number; status: string; content_type: string }>(
+    const frames = await server.sql<{
+      challenge_id: string;
+      challenge_step: number;
+      status: string;
+      content_type: string;
+    }>(
       "select challenge_id, challenge_step, status, content_type from uploads where verification_id = $1 and kind = 'selfie' and challenge_step is not null order by created_at",
       [v.id],
     );
@@ -85,15 +114,21 @@ describe('active liveness on the hosted page', () => {
     expect([...new Set(steps)]).toEqual([0, 1, 2, 3]);
 
     // The fake camera's pattern does not turn or blink: the challenge fails, a replayed still fails.
-    const settled = await waitFor(async () => {
-      const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
-      return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
-    }, 180_000, 'the verdict');
+    const settled = await waitFor(
+      async () => {
+        const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
+        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
+      },
+      180_000,
+      'the verdict',
+    );
     expect(settled.status).not.toBe('approved');
     const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
     expect(liveness).toMatchObject({ status: 'completed', verdict: 'reject' });
     expect(liveness.reason_codes).toEqual(expect.arrayContaining(['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']));
-    expect(liveness.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'LIVENESS_CHALLENGE', reason: expect.any(String) })]));
+    expect(liveness.findings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'LIVENESS_CHALLENGE', reason: expect.any(String) })]),
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

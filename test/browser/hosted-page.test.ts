@@ -47,7 +47,13 @@ useHostedBrowser((h) => ({ server, account, sandbox, mail, receiver, browser, fi
 
 describe('the hosted page in Chromium', () => {
   it('consent accepted, then email, passport (reviewed), selfie and liveness; submit reaches processing, then approval (sandbox specimen), and the events are delivered', async () => {
-    const hook = await server.request('/v1/webhooks', { token: sandbox, body: { url: `${receiver.url}/hooks`, events: ['verification.awaiting_service', 'verification.approved', 'verification.completed'] } });
+    const hook = await server.request('/v1/webhooks', {
+      token: sandbox,
+      body: {
+        url: `${receiver.url}/hooks`,
+        events: ['verification.awaiting_service', 'verification.approved', 'verification.completed'],
+      },
+    });
     expect(hook.status).toBe(201);
     // No sandbox.document: the sandbox reads its specimen and settles approved (issue 30).
     const v = await createHostedSession(server, account, { sandbox: { outcome: 'pending' } });
@@ -56,7 +62,14 @@ describe('the hosted page in Chromium', () => {
     await heading(page, 'Before you start');
     expect(page.url()).toBe(`${server.url}/verify/${v.id}`);
     const consentText = await page.$eval('#screen', (el) => el.textContent ?? '');
-    for (const words of ['Photos of your identity document', 'Photos and a short video of your face', 'A biometric template', 'used only for this check', 'deleted 3 years after', 'is responsible for your data']) {
+    for (const words of [
+      'Photos of your identity document',
+      'Photos and a short video of your face',
+      'A biometric template',
+      'used only for this check',
+      'deleted 3 years after',
+      'is responsible for your data',
+    ]) {
       expect(consentText).toContain(words);
     }
     // An explicit choice: two buttons, no box to tick.
@@ -64,7 +77,14 @@ describe('the hosted page in Chromium', () => {
     await screenshot(page, 'desktop-0-consent');
     await expectAccessible(page, 'consent');
     // Nothing can be captured before the choice.
-    expect((await server.request(`/v1/hosted/verifications/${v.id}/uploads`, { token: v.client_token!, body: { kind: 'selfie', content_type: 'image/png' } })).body.error.code).toBe('CONSENT_REQUIRED');
+    expect(
+      (
+        await server.request(`/v1/hosted/verifications/${v.id}/uploads`, {
+          token: v.client_token!,
+          body: { kind: 'selfie', content_type: 'image/png' },
+        })
+      ).body.error.code,
+    ).toBe('CONSENT_REQUIRED');
     await clickButton(page, 'I agree');
 
     await heading(page, 'Your email address');
@@ -95,11 +115,18 @@ describe('the hosted page in Chromium', () => {
     // (hosted-page-liveness.test.ts checks their order and frames against the challenge).
     await heading(page, 'Follow the prompts');
     await clickButton(page, 'Start');
-    await page.waitForFunction(() => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera', { timeout: 15_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#screen .prompt')?.textContent === 'Look straight at the camera',
+      { timeout: 15_000 },
+    );
     await cameraLive(page);
     // The preview's box is 4:3 whatever the camera sends (Chromium's fake camera is 16:9), so the
     // buttons below it stay where they were when the camera started.
-    const box = await page.$eval('video.camera', (el) => ({ width: el.clientWidth, height: el.clientHeight, camera: el.videoWidth / el.videoHeight }));
+    const box = await page.$eval('video.camera', (el) => ({
+      width: el.clientWidth,
+      height: el.clientHeight,
+      camera: el.videoWidth / el.videoHeight,
+    }));
     expect(box.camera).not.toBeCloseTo(4 / 3, 1);
     expect(box.height).toBeCloseTo((box.width * 3) / 4, -1);
     await expectAccessible(page, 'liveness prompt');
@@ -117,13 +144,22 @@ describe('the hosted page in Chromium', () => {
     // No return_url: no way back is invented.
     expect(await page.$$('#screen a')).toEqual([]);
 
-    const uploads = await server.sql<{ kind: string; status: string; frame: boolean }>('select distinct kind, status, challenge_step is not null as frame from uploads where verification_id = $1 order by kind, frame', [v.id]);
-    expect(uploads).toEqual([{ kind: 'document', status: 'uploaded', frame: false }, { kind: 'selfie', status: 'uploaded', frame: false }, { kind: 'selfie', status: 'uploaded', frame: true }]);
+    const uploads = await server.sql<{ kind: string; status: string; frame: boolean }>(
+      'select distinct kind, status, challenge_step is not null as frame from uploads where verification_id = $1 order by kind, frame',
+      [v.id],
+    );
+    expect(uploads).toEqual([
+      { kind: 'document', status: 'uploaded', frame: false },
+      { kind: 'selfie', status: 'uploaded', frame: false },
+      { kind: 'selfie', status: 'uploaded', frame: true },
+    ]);
     await waitFor(async () => (await statusOf(v.id)) === 'approved', 20_000, 'the verdict');
     const read = await server.request(`/v1/verifications/${v.id}`, { token: sandbox });
     expect(read.body.consent).toMatchObject({ language: 'en', version: expect.any(String) });
     const delivered = await receiver.waitFor(3, (r) => r.body.includes(v.id), 20_000);
-    expect(delivered.map((r) => JSON.parse(r.body).type)).toEqual(expect.arrayContaining(['verification.awaiting_service', 'verification.completed', 'verification.approved']));
+    expect(delivered.map((r) => JSON.parse(r.body).type)).toEqual(
+      expect.arrayContaining(['verification.awaiting_service', 'verification.completed', 'verification.approved']),
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -157,10 +193,16 @@ describe('the hosted page in Chromium', () => {
   it('a wrong token, a missing token and an expired session each get a clear page', async () => {
     const a = await createHostedSession(server, account);
     const b = await createHostedSession(server, account);
-    for (const url of [pageUrl(a.id, b.client_token!), `${server.url}/verify/${a.id}`, `${server.url}/verify/vs_nothing`]) {
+    for (const url of [
+      pageUrl(a.id, b.client_token!),
+      `${server.url}/verify/${a.id}`,
+      `${server.url}/verify/vs_nothing`,
+    ]) {
       const { page, context, problems } = await open(url);
       await heading(page, 'This link is not valid');
-      expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Ask the company that sent you here for a new link');
+      expect(await page.$eval('#screen', (el) => el.textContent)).toContain(
+        'Ask the company that sent you here for a new link',
+      );
       expect(problems.filter((p) => !p.includes('401') && !p.includes('404'))).toEqual([]);
       await context.close();
     }
@@ -183,15 +225,32 @@ describe('the hosted page in Chromium', () => {
     await context.close();
   });
 
-  it('on a phone-sized viewport in German, with the flow\'s branding, nothing overflows and every step reads in German', async () => {
+  it("on a phone-sized viewport in German, with the flow's branding, nothing overflows and every step reads in German", async () => {
     // This flow's liveness step is passive: the short clip (the prompts are the other walks').
     const flow = await server.request('/v1/flows', {
       token: sandbox,
-      body: { name: `Branded ${Date.now()}`, steps: [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness', config: { mode: 'passive' } }], accepted_document_types: ['id_card', 'passport'], brand_name: 'Acme Bank', accent_color: '#0F766E', privacy_url: 'https://acme.example/datenschutz' },
+      body: {
+        name: `Branded ${Date.now()}`,
+        steps: [
+          { type: 'email' },
+          { type: 'document' },
+          { type: 'face_match' },
+          { type: 'liveness', config: { mode: 'passive' } },
+        ],
+        accepted_document_types: ['id_card', 'passport'],
+        brand_name: 'Acme Bank',
+        accent_color: '#0F766E',
+        privacy_url: 'https://acme.example/datenschutz',
+      },
     });
     expect(flow.status).toBe(201);
     const back = `${receiver.url}/zurueck`;
-    const v = await createHostedSession(server, account, { checks: undefined, flow: flow.body.id, locale: 'de-DE', return_url: back });
+    const v = await createHostedSession(server, account, {
+      checks: undefined,
+      flow: flow.body.id,
+      locale: 'de-DE',
+      return_url: back,
+    });
     const { page, context } = await open(pageUrl(v.id, v.client_token!), PHONE);
     await heading(page, 'Bevor Sie beginnen');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
@@ -213,7 +272,10 @@ describe('the hosted page in Chromium', () => {
     await clickButton(page, 'Bestätigen');
     await heading(page, 'Ihr Ausweisdokument');
     // The chooser offers only the flow's accepted types.
-    expect(await page.$$eval('input[name=document_type]', (inputs) => inputs.map((i: any) => i.value))).toEqual(['id_card', 'passport']);
+    expect(await page.$$eval('input[name=document_type]', (inputs) => inputs.map((i: any) => i.value))).toEqual([
+      'id_card',
+      'passport',
+    ]);
     await screenshot(page, 'phone-3-document-type');
     // Keyboard only: the first choice is selected; Tab reaches the button, Enter continues.
     await page.focus('input[value=id_card]');
@@ -235,11 +297,16 @@ describe('the hosted page in Chromium', () => {
     await screenshot(page, 'phone-5-selfie');
     await useFile(page, files['selfie.png']!, 'Foto prüfen', 'Dieses Foto verwenden');
     await heading(page, 'Ein kurzes Video Ihres Gesichts');
-    expect((await server.request(`/v1/hosted/verifications/${v.id}`, { token: v.client_token! })).body.liveness_mode).toBe('passive');
+    expect(
+      (await server.request(`/v1/hosted/verifications/${v.id}`, { token: v.client_token! })).body.liveness_mode,
+    ).toBe('passive');
     await clickButton(page, 'Kamera öffnen');
     await cameraLive(page);
     await clickButton(page, 'Aufnahme starten');
-    await page.waitForFunction(() => /Sekunden/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''), { timeout: 5_000 });
+    await page.waitForFunction(
+      () => /Sekunden/.test(document.querySelector('#screen [role=status]')?.textContent ?? ''),
+      { timeout: 5_000 },
+    );
     await screenshot(page, 'phone-6-liveness');
     await heading(page, 'Bereit zum Absenden', 45_000);
     await screenshot(page, 'phone-7-submit');
@@ -254,10 +321,15 @@ describe('the hosted page in Chromium', () => {
   });
 
   it('a flow preview opens the same page in preview mode and records nothing', async () => {
-    const flow = await server.request('/v1/flows', { token: sandbox, body: { name: `Preview ${Date.now()}`, steps: [{ type: 'email' }, { type: 'face_match' }] } });
+    const flow = await server.request('/v1/flows', {
+      token: sandbox,
+      body: { name: `Preview ${Date.now()}`, steps: [{ type: 'email' }, { type: 'face_match' }] },
+    });
     const preview = await server.request(`/v1/flows/${flow.body.id}/preview`, { token: sandbox, body: {} });
     const sent = mail.received.length;
-    const { page, context } = await open(`${server.url}${new URL(preview.body.url).pathname}${new URL(preview.body.url).hash}`);
+    const { page, context } = await open(
+      `${server.url}${new URL(preview.body.url).pathname}${new URL(preview.body.url).hash}`,
+    );
     await agree(page);
     await heading(page, 'Your email address');
     expect(await page.$eval('#preview-banner', (el) => el.textContent)).toContain('Preview');
@@ -277,7 +349,9 @@ describe('the hosted page in Chromium', () => {
     await heading(page, 'Thank you');
     expect(await page.$eval('#screen', (el) => el.textContent)).toContain('Nothing was recorded');
     expect(mail.received.length).toBe(sent);
-    expect(await server.sql('select status, consent from verifications where id = $1', [preview.body.id])).toEqual([{ status: 'pending', consent: null }]);
+    expect(await server.sql('select status, consent from verifications where id = $1', [preview.body.id])).toEqual([
+      { status: 'pending', consent: null },
+    ]);
     expect(await server.sql('select id from uploads where verification_id = $1', [preview.body.id])).toEqual([]);
     await context.close();
   });

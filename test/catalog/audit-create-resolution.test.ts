@@ -16,7 +16,8 @@ async function createFlow(token: string, body: Record<string, unknown>) {
   expect(res.status).toBe(201);
   return res.body as { id: string; version: number };
 }
-const updateFlow = (token: string, id: string, body: Record<string, unknown>) => server.request(`/v1/flows/${id}`, { token, body });
+const updateFlow = (token: string, id: string, body: Record<string, unknown>) =>
+  server.request(`/v1/flows/${id}`, { token, body });
 const checkTypes = (v: { checks: { type: string }[] }) => v.checks.map((c) => c.type);
 
 let account: BootstrapResult;
@@ -52,7 +53,10 @@ describe('Create rule 1: what runs is resolved in this order: inline checks, nam
     const res = await create(key, { checks: [{ type: 'email' }, { type: 'age', required: false }] });
     expect(res.status).toBe(201);
     expect(res.body.flow).not.toBe(byDefault.id);
-    expect(res.body.checks.map((c: { type: string; required: boolean }) => [c.type, c.required])).toEqual([['email', true], ['age', false]]);
+    expect(res.body.checks.map((c: { type: string; required: boolean }) => [c.type, c.required])).toEqual([
+      ['email', true],
+      ['age', false],
+    ]);
   });
 
   it('the default flow is per environment: a live default never runs for a sandbox key', async () => {
@@ -71,7 +75,9 @@ describe('Create rule 2: an archived flow (named or default) gives 400 FLOW_ARCH
     const res = await create(key, { flow: flow.id });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'FLOW_ARCHIVED', param: 'flow' });
-    const [{ n }] = await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]);
+    const [{ n }] = await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [
+      account.merchant.id,
+    ]);
     expect(n).toBe(0);
   });
 
@@ -110,18 +116,35 @@ describe('a session keeps a snapshot of the steps it started with', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     // The flow now needs a selfie too; the running session must not.
-    expect((await updateFlow(key, flow.id, { steps: [{ type: 'document' }, { type: 'liveness' }, { type: 'face_match' }] })).status).toBe(200);
-    const presigned = await server.request(`/v1/verifications/${id}/uploads`, { token: key, body: { kind: 'document', content_type: 'image/jpeg', side: 'front' } });
+    expect(
+      (await updateFlow(key, flow.id, { steps: [{ type: 'document' }, { type: 'liveness' }, { type: 'face_match' }] }))
+        .status,
+    ).toBe(200);
+    const presigned = await server.request(`/v1/verifications/${id}/uploads`, {
+      token: key,
+      body: { kind: 'document', content_type: 'image/jpeg', side: 'front' },
+    });
     expect(presigned.status).toBe(201);
-    const put = await fetch(presigned.body.upload_url, { method: 'PUT', body: new Uint8Array(jpegBytes()), headers: { 'content-type': 'image/jpeg', connection: 'close' } });
+    const put = await fetch(presigned.body.upload_url, {
+      method: 'PUT',
+      body: new Uint8Array(jpegBytes()),
+      headers: { 'content-type': 'image/jpeg', connection: 'close' },
+    });
     expect(put.status).toBe(200);
-    const completed = await server.request(`/v1/verifications/${id}/uploads/${presigned.body.upload_id}/complete`, { token: key, method: 'POST' });
+    const completed = await server.request(`/v1/verifications/${id}/uploads/${presigned.body.upload_id}/complete`, {
+      token: key,
+      method: 'POST',
+    });
     expect(completed.status).toBe(200);
     // The document was the last upload the snapshot needs: the session left pending and ran its one check.
-    const settled = await waitFor(async () => {
-      const v = (await server.request(`/v1/verifications/${id}`, { token: key })).body;
-      return v.status !== 'pending' && v.status !== 'processing' ? v : undefined;
-    }, 15_000, 'session to settle');
+    const settled = await waitFor(
+      async () => {
+        const v = (await server.request(`/v1/verifications/${id}`, { token: key })).body;
+        return v.status !== 'pending' && v.status !== 'processing' ? v : undefined;
+      },
+      15_000,
+      'session to settle',
+    );
     expect(checkTypes(settled)).toEqual(['document']);
     const [row] = await server.sql(`select flow_snapshot from verifications where id = $1`, [id]);
     expect(row.flow_snapshot.steps.map((s: { type: string }) => s.type)).toEqual(['document']);

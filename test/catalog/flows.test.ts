@@ -1,6 +1,13 @@
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { presetFlowId } from '../../src/services/catalog/index.js';
-import { ArchiveFlowDocument, CreateFlowDocument, DeleteFlowDocument, FlowDocument, FlowsDocument, UpdateFlowDocument } from '../graphql/generated.js';
+import {
+  ArchiveFlowDocument,
+  CreateFlowDocument,
+  DeleteFlowDocument,
+  FlowDocument,
+  FlowsDocument,
+  UpdateFlowDocument,
+} from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
@@ -41,7 +48,14 @@ describe('POST /v1/flows and GET /v1/flows/{id}', () => {
       support_url: 'http://help.acme.test',
       languages: ['en', 'de-CH'],
       default_email_locale: 'de-CH',
-      country_policy: { allow: ['DE', 'fra'], block: ['PRK'], review: [], gate_before_start: true, blocked_mode: 'run_and_decide', blocked_disposition: 'reject' },
+      country_policy: {
+        allow: ['DE', 'fra'],
+        block: ['PRK'],
+        review: [],
+        gate_before_start: true,
+        blocked_mode: 'run_and_decide',
+        blocked_disposition: 'reject',
+      },
       network_policy: { enabled: true, on_proxy: 'ignore', on_ip_change: 'review', exempt_countries: ['CH'] },
       expiry_policy: { default: 'reject', rules: [{ country: 'DEU', document_type: '*', disposition: 'review' }] },
       policy_tree: {
@@ -49,7 +63,9 @@ describe('POST /v1/flows and GET /v1/flows/{id}', () => {
         sensitivity_by_check: { document: 0.7 },
         findings: { INCOMPLETE_DOCUMENT: { disposition: 'pass', note: 'waived', expires_at: '2030-01-01T00:00:00Z' } },
         by_country: { DEU: { by_document_type: { id_card: { sensitivity: 0.9 } }, sensitivity: 0.3 } },
-        legacy_by_document_type: { passport: { findings: { EXPIRY_UNREADABLE: { disposition: 'review', threshold: 0.2 } } } },
+        legacy_by_document_type: {
+          passport: { findings: { EXPIRY_UNREADABLE: { disposition: 'review', threshold: 0.2 } } },
+        },
       },
       accepted_document_types: ['passport', 'id_card'],
       repeat_policy: { enabled: true, scope: 'any' },
@@ -71,8 +87,20 @@ describe('POST /v1/flows and GET /v1/flows/{id}', () => {
       updated_at: expect.any(String),
     });
     expect(res.body.id).toMatch(/^flw_[0-9A-Za-z]{24}$/);
-    expect(res.body.steps[0]).toEqual({ type: 'age', required: true, sensitivity: null, threshold: null, config: ageConfig });
-    expect(res.body.steps[2]).toEqual({ type: 'liveness', required: false, sensitivity: 0.4, threshold: 0.8, config: {} });
+    expect(res.body.steps[0]).toEqual({
+      type: 'age',
+      required: true,
+      sensitivity: null,
+      threshold: null,
+      config: ageConfig,
+    });
+    expect(res.body.steps[2]).toEqual({
+      type: 'liveness',
+      required: false,
+      sensitivity: 0.4,
+      threshold: 0.8,
+      config: {},
+    });
     const read = await get(`/v1/flows/${res.body.id}`, sandbox);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(res.body);
@@ -152,9 +180,18 @@ describe('POST /v1/flows/{id} (update)', () => {
   it('a version that is not the current one applies nothing: 409 STALE_VERSION with detail.current_version', async () => {
     const flow = await createFlow(sandbox);
     await post(`/v1/flows/${flow.id}`, sandbox, { name: 'Second', version: 1 });
-    const stale = await post(`/v1/flows/${flow.id}`, sandbox, { name: 'Lost write', steps: [{ type: 'email' }], is_default: true, version: 1 });
+    const stale = await post(`/v1/flows/${flow.id}`, sandbox, {
+      name: 'Lost write',
+      steps: [{ type: 'email' }],
+      is_default: true,
+      version: 1,
+    });
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatchObject({ type: 'invalid_request_error', code: 'STALE_VERSION', detail: { current_version: 2 } });
+    expect(stale.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'STALE_VERSION',
+      detail: { current_version: 2 },
+    });
     const read = await get(`/v1/flows/${flow.id}`, sandbox);
     expect(read.body).toMatchObject({ name: 'Second', version: 2, is_default: false });
     expect(read.body.steps).toHaveLength(2);
@@ -192,7 +229,9 @@ describe('is_default under concurrency', () => {
   it('concurrent creates marking the default all succeed and leave exactly one default', async () => {
     const other = await server.bootstrap();
     const token = other.keys.sandbox.secret_key;
-    const results = await Promise.all([1, 2, 3, 4].map((n) => post('/v1/flows', token, { name: `d${n}`, steps: STEPS, is_default: true })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) => post('/v1/flows', token, { name: `d${n}`, steps: STEPS, is_default: true })),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const defaults = (await get('/v1/flows', token)).body.data.filter((f: { is_default: boolean }) => f.is_default);
     expect(defaults).toHaveLength(1);
@@ -231,17 +270,29 @@ describe('POST /v1/flows/{id}/preview', () => {
     const before = Date.now();
     const res = await post(`/v1/flows/${flow.id}/preview`, live);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'flow_preview', flow: flow.id, mode: 'sandbox', client_token: expect.any(String) });
+    expect(res.body).toMatchObject({
+      object: 'flow_preview',
+      flow: flow.id,
+      mode: 'sandbox',
+      client_token: expect.any(String),
+    });
     expect(res.body.id).toMatch(/^vs_/);
     expect(res.body.url).toBe(`${server.config.publicUrl}/verify/${res.body.id}#token=${res.body.client_token}`);
     const ttl = new Date(res.body.expires_at).getTime() - before;
     expect(server.config.previewTtlSeconds).toBe(1800);
     expect(ttl).toBeGreaterThan(1795_000);
     expect(ttl).toBeLessThan(1805_000);
-    const [row] = await server.sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [res.body.id]);
+    const [row] = await server.sql('select mode, is_preview, flow_id, merchant_id from verifications where id = $1', [
+      res.body.id,
+    ]);
     expect(row).toEqual({ mode: 'sandbox', is_preview: true, flow_id: flow.id, merchant_id: account.merchant.id });
-    const checks = await server.sql('select type, mode from checks where verification_id = $1 order by position', [res.body.id]);
-    expect(checks).toEqual([{ type: 'document', mode: 'sandbox' }, { type: 'liveness', mode: 'sandbox' }]);
+    const checks = await server.sql('select type, mode from checks where verification_id = $1 order by position', [
+      res.body.id,
+    ]);
+    expect(checks).toEqual([
+      { type: 'document', mode: 'sandbox' },
+      { type: 'liveness', mode: 'sandbox' },
+    ]);
   });
 
   it('answers 400 FLOW_ARCHIVED for an archived flow and 400 FLOW_EMPTY for a flow with no steps', async () => {
@@ -285,7 +336,11 @@ describe('the built-in preset', () => {
 describe('tenancy', () => {
   it('answers 404 not_found_error for a flow of the other environment, of another account, or a malformed id', async () => {
     const flow = await createFlow(sandbox);
-    for (const res of [await get(`/v1/flows/${flow.id}`, live), await post(`/v1/flows/${flow.id}`, live, { name: 'x' }), await del(`/v1/flows/${flow.id}`, live)]) {
+    for (const res of [
+      await get(`/v1/flows/${flow.id}`, live),
+      await post(`/v1/flows/${flow.id}`, live, { name: 'x' }),
+      await del(`/v1/flows/${flow.id}`, live),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.type).toBe('not_found_error');
     }
@@ -293,7 +348,9 @@ describe('tenancy', () => {
     const foreign = await get(`/v1/flows/${flow.id}`, other.keys.sandbox.secret_key);
     expect(foreign.status).toBe(404);
     expect((await del(`/v1/flows/${flow.id}`, other.keys.sandbox.secret_key)).status).toBe(404);
-    expect((await get(`/v1/flows/${presetFlowId(account.merchant.id, 'sandbox')}`, other.keys.sandbox.secret_key)).status).toBe(404);
+    expect(
+      (await get(`/v1/flows/${presetFlowId(account.merchant.id, 'sandbox')}`, other.keys.sandbox.secret_key)).status,
+    ).toBe(404);
     expect((await get('/v1/flows/not-a-flow', sandbox)).status).toBe(404);
     expect((await get(`/v1/flows/${flow.id}`, sandbox)).body.name).toBe('KYC');
   });
@@ -307,28 +364,138 @@ describe('validation', () => {
     ['unknown field', { name: 'x', colour: 'red' }, 'PARAMETER_UNKNOWN', 'colour'],
     ['unknown step type', { name: 'x', steps: [{ type: 'palm' }] }, 'PARAMETER_INVALID', 'steps[0].type'],
     ['step type missing', { name: 'x', steps: [{ required: true }] }, 'PARAMETER_MISSING', 'steps[0].type'],
-    ['required not boolean', { name: 'x', steps: [{ type: 'document', required: 'yes' }] }, 'PARAMETER_INVALID', 'steps[0].required'],
-    ['step sensitivity above 1', { name: 'x', steps: [{ type: 'document', sensitivity: 1.5 }] }, 'PARAMETER_INVALID', 'steps[0].sensitivity'],
-    ['step threshold below 0', { name: 'x', steps: [{ type: 'document', threshold: -0.1 }] }, 'PARAMETER_INVALID', 'steps[0].threshold'],
-    ['config not an object', { name: 'x', steps: [{ type: 'document', config: [] }] }, 'PARAMETER_INVALID', 'steps[0].config'],
-    ['unknown step field', { name: 'x', steps: [{ type: 'document', weight: 2 }] }, 'PARAMETER_UNKNOWN', 'steps[0].weight'],
-    ['age rule with a text age', { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 'ten', toAge: 17, action: 'reject' }] } }] }, 'PARAMETER_INVALID', 'steps[0].config.ageRules[0].fromAge'],
-    ['age rule without action', { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17 }] } }] }, 'PARAMETER_MISSING', 'steps[0].config.ageRules[0].action'],
-    ['age fallback not a string', { name: 'x', steps: [{ type: 'age', config: { ageRuleFallback: 3 } }] }, 'PARAMETER_INVALID', 'steps[0].config.ageRuleFallback'],
-    ['age action unknown (would approve)', { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'refuse' }] } }] }, 'PARAMETER_INVALID', 'steps[0].config.ageRules[0].action'],
-    ['age fallback unknown', { name: 'x', steps: [{ type: 'age', config: { ageRuleFallback: 'allow' } }] }, 'PARAMETER_INVALID', 'steps[0].config.ageRuleFallback'],
-    ['expiry default unknown (would approve)', { name: 'x', expiry_policy: { default: 'refuse' } }, 'PARAMETER_INVALID', 'expiry_policy.default'],
-    ['expiry rule disposition unknown', { name: 'x', expiry_policy: { rules: [{ country: 'DEU', document_type: '*', disposition: 'deny' }] } }, 'PARAMETER_INVALID', 'expiry_policy.rules[0].disposition'],
-    ['unknown document type', { name: 'x', accepted_document_types: ['library_card'] }, 'PARAMETER_INVALID', 'accepted_document_types[0]'],
-    ['country not ISO', { name: 'x', country_policy: { allow: ['Germany'] } }, 'PARAMETER_INVALID', 'country_policy.allow[0]'],
-    ['gate not boolean', { name: 'x', country_policy: { gate_before_start: 'no' } }, 'PARAMETER_INVALID', 'country_policy.gate_before_start'],
-    ['unknown network field', { name: 'x', network_policy: { enabled: true, on_vpn: 'ignore' } }, 'PARAMETER_UNKNOWN', 'network_policy.on_vpn'],
-    ['expiry rule document type', { name: 'x', expiry_policy: { rules: [{ country: 'DE', document_type: 'visa', disposition: 'reject' }] } }, 'PARAMETER_INVALID', 'expiry_policy.rules[0].document_type'],
-    ['policy tree check type', { name: 'x', policy_tree: { sensitivity_by_check: { palm: 0.5 } } }, 'PARAMETER_UNKNOWN', 'policy_tree.sensitivity_by_check.palm'],
-    ['policy tree sensitivity', { name: 'x', policy_tree: { by_country: { DE: { sensitivity: 'high' } } } }, 'PARAMETER_INVALID', 'policy_tree.by_country.DE.sensitivity'],
-    ['finding without disposition', { name: 'x', policy_tree: { findings: { INCOMPLETE_DOCUMENT: { note: 'n' } } } }, 'PARAMETER_MISSING', 'policy_tree.findings.INCOMPLETE_DOCUMENT.disposition'],
-    ['repeat scope', { name: 'x', repeat_policy: { enabled: true, scope: 'everyone' } }, 'PARAMETER_INVALID', 'repeat_policy.scope'],
-    ['repeat enabled missing', { name: 'x', repeat_policy: { scope: 'any' } }, 'PARAMETER_MISSING', 'repeat_policy.enabled'],
+    [
+      'required not boolean',
+      { name: 'x', steps: [{ type: 'document', required: 'yes' }] },
+      'PARAMETER_INVALID',
+      'steps[0].required',
+    ],
+    [
+      'step sensitivity above 1',
+      { name: 'x', steps: [{ type: 'document', sensitivity: 1.5 }] },
+      'PARAMETER_INVALID',
+      'steps[0].sensitivity',
+    ],
+    [
+      'step threshold below 0',
+      { name: 'x', steps: [{ type: 'document', threshold: -0.1 }] },
+      'PARAMETER_INVALID',
+      'steps[0].threshold',
+    ],
+    [
+      'config not an object',
+      { name: 'x', steps: [{ type: 'document', config: [] }] },
+      'PARAMETER_INVALID',
+      'steps[0].config',
+    ],
+    [
+      'unknown step field',
+      { name: 'x', steps: [{ type: 'document', weight: 2 }] },
+      'PARAMETER_UNKNOWN',
+      'steps[0].weight',
+    ],
+    [
+      'age rule with a text age',
+      { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 'ten', toAge: 17, action: 'reject' }] } }] },
+      'PARAMETER_INVALID',
+      'steps[0].config.ageRules[0].fromAge',
+    ],
+    [
+      'age rule without action',
+      { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17 }] } }] },
+      'PARAMETER_MISSING',
+      'steps[0].config.ageRules[0].action',
+    ],
+    [
+      'age fallback not a string',
+      { name: 'x', steps: [{ type: 'age', config: { ageRuleFallback: 3 } }] },
+      'PARAMETER_INVALID',
+      'steps[0].config.ageRuleFallback',
+    ],
+    [
+      'age action unknown (would approve)',
+      { name: 'x', steps: [{ type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'refuse' }] } }] },
+      'PARAMETER_INVALID',
+      'steps[0].config.ageRules[0].action',
+    ],
+    [
+      'age fallback unknown',
+      { name: 'x', steps: [{ type: 'age', config: { ageRuleFallback: 'allow' } }] },
+      'PARAMETER_INVALID',
+      'steps[0].config.ageRuleFallback',
+    ],
+    [
+      'expiry default unknown (would approve)',
+      { name: 'x', expiry_policy: { default: 'refuse' } },
+      'PARAMETER_INVALID',
+      'expiry_policy.default',
+    ],
+    [
+      'expiry rule disposition unknown',
+      { name: 'x', expiry_policy: { rules: [{ country: 'DEU', document_type: '*', disposition: 'deny' }] } },
+      'PARAMETER_INVALID',
+      'expiry_policy.rules[0].disposition',
+    ],
+    [
+      'unknown document type',
+      { name: 'x', accepted_document_types: ['library_card'] },
+      'PARAMETER_INVALID',
+      'accepted_document_types[0]',
+    ],
+    [
+      'country not ISO',
+      { name: 'x', country_policy: { allow: ['Germany'] } },
+      'PARAMETER_INVALID',
+      'country_policy.allow[0]',
+    ],
+    [
+      'gate not boolean',
+      { name: 'x', country_policy: { gate_before_start: 'no' } },
+      'PARAMETER_INVALID',
+      'country_policy.gate_before_start',
+    ],
+    [
+      'unknown network field',
+      { name: 'x', network_policy: { enabled: true, on_vpn: 'ignore' } },
+      'PARAMETER_UNKNOWN',
+      'network_policy.on_vpn',
+    ],
+    [
+      'expiry rule document type',
+      { name: 'x', expiry_policy: { rules: [{ country: 'DE', document_type: 'visa', disposition: 'reject' }] } },
+      'PARAMETER_INVALID',
+      'expiry_policy.rules[0].document_type',
+    ],
+    [
+      'policy tree check type',
+      { name: 'x', policy_tree: { sensitivity_by_check: { palm: 0.5 } } },
+      'PARAMETER_UNKNOWN',
+      'policy_tree.sensitivity_by_check.palm',
+    ],
+    [
+      'policy tree sensitivity',
+      { name: 'x', policy_tree: { by_country: { DE: { sensitivity: 'high' } } } },
+      'PARAMETER_INVALID',
+      'policy_tree.by_country.DE.sensitivity',
+    ],
+    [
+      'finding without disposition',
+      { name: 'x', policy_tree: { findings: { INCOMPLETE_DOCUMENT: { note: 'n' } } } },
+      'PARAMETER_MISSING',
+      'policy_tree.findings.INCOMPLETE_DOCUMENT.disposition',
+    ],
+    [
+      'repeat scope',
+      { name: 'x', repeat_policy: { enabled: true, scope: 'everyone' } },
+      'PARAMETER_INVALID',
+      'repeat_policy.scope',
+    ],
+    [
+      'repeat enabled missing',
+      { name: 'x', repeat_policy: { scope: 'any' } },
+      'PARAMETER_MISSING',
+      'repeat_policy.enabled',
+    ],
     ['logo url not http(s)', { name: 'x', logo_url: 'ftp://cdn.test/logo.png' }, 'PARAMETER_INVALID', 'logo_url'],
     ['support url not a url', { name: 'x', support_url: 'help me' }, 'PARAMETER_INVALID', 'support_url'],
     ['accent colour', { name: 'x', accent_color: 'red' }, 'PARAMETER_INVALID', 'accent_color'],
@@ -369,7 +536,11 @@ describe('permissions', () => {
   });
 
   it('preview needs verification:create, listing needs settings:read', async () => {
-    const narrow = await post('/v1/api-keys', sandbox, { name: 'settings only', environment: 'sandbox', permissions: ['settings:write'] });
+    const narrow = await post('/v1/api-keys', sandbox, {
+      name: 'settings only',
+      environment: 'sandbox',
+      permissions: ['settings:write'],
+    });
     const flow = await createFlow(sandbox);
     expect((await post(`/v1/flows/${flow.id}/preview`, narrow.body.secret_key)).status).toBe(403);
     expect((await get('/v1/flows', narrow.body.secret_key)).status).toBe(403);
@@ -381,23 +552,54 @@ describe('GraphQL flows (team members)', () => {
     const token = account.member.session_token;
     const created = await gql(server, token, CreateFlowDocument, {
       environment: 'live',
-      input: { name: 'Console flow', steps: [{ type: 'document' }, { type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }] } }], countryPolicy: { block: ['prk'] }, isDefault: true },
+      input: {
+        name: 'Console flow',
+        steps: [
+          { type: 'document' },
+          { type: 'age', config: { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }] } },
+        ],
+        countryPolicy: { block: ['prk'] },
+        isDefault: true,
+      },
     });
     expect(created.body.errors).toBeUndefined();
     const flow = created.body.data!.createFlow;
-    expect(flow).toMatchObject({ name: 'Console flow', environment: 'live', isDefault: true, isPreset: false, status: 'active', version: 1, countryPolicy: { block: ['PRK'] } });
+    expect(flow).toMatchObject({
+      name: 'Console flow',
+      environment: 'live',
+      isDefault: true,
+      isPreset: false,
+      status: 'active',
+      version: 1,
+      countryPolicy: { block: ['PRK'] },
+    });
     expect(flow.steps[0]).toEqual({ type: 'document', required: true, sensitivity: null, threshold: null, config: {} });
     const rest = await get(`/v1/flows/${flow.id}`, live);
     expect(rest.body).toMatchObject({ name: 'Console flow', is_default: true, version: 1 });
     expect((await get(`/v1/flows/${flow.id}`, sandbox)).status).toBe(404);
 
-    const updated = await gql(server, token, UpdateFlowDocument, { id: flow.id, input: { steps: [{ type: 'email' }], brandName: 'Acme', version: 1 } });
-    expect(updated.body.data!.updateFlow).toMatchObject({ steps: [{ type: 'email' }], brandName: 'Acme', version: 2, name: 'Console flow' });
+    const updated = await gql(server, token, UpdateFlowDocument, {
+      id: flow.id,
+      input: { steps: [{ type: 'email' }], brandName: 'Acme', version: 1 },
+    });
+    expect(updated.body.data!.updateFlow).toMatchObject({
+      steps: [{ type: 'email' }],
+      brandName: 'Acme',
+      version: 2,
+      name: 'Console flow',
+    });
     const stale = await gql(server, token, UpdateFlowDocument, { id: flow.id, input: { name: 'Lost', version: 1 } });
-    expect(stale.body.errors?.[0].extensions).toMatchObject({ code: 'STALE_VERSION', type: 'invalid_request_error', detail: { current_version: 2 } });
+    expect(stale.body.errors?.[0].extensions).toMatchObject({
+      code: 'STALE_VERSION',
+      type: 'invalid_request_error',
+      detail: { current_version: 2 },
+    });
     const archived = await gql(server, token, ArchiveFlowDocument, { id: flow.id, version: 2 });
     expect(archived.body.data!.archiveFlow).toEqual({ id: flow.id, status: 'archived', version: 3 });
-    expect((await gql(server, token, FlowDocument, { id: flow.id })).body.data!.flow).toMatchObject({ name: 'Console flow', status: 'archived' });
+    expect((await gql(server, token, FlowDocument, { id: flow.id })).body.data!.flow).toMatchObject({
+      name: 'Console flow',
+      status: 'archived',
+    });
 
     const deleted = await gql(server, token, DeleteFlowDocument, { id: flow.id });
     expect(deleted.body.data!.deleteFlow).toEqual({ id: flow.id, deleted: true });
@@ -407,29 +609,65 @@ describe('GraphQL flows (team members)', () => {
 
   it('validates with the REST rules, naming the GraphQL field', async () => {
     const token = account.member.session_token;
-    const res = await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'x', countryPolicy: { allow: ['Germany'] } } });
-    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'countryPolicy.allow[0]' });
-    const step = await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'x', steps: [{ type: 'palm' }] } });
+    const res = await gql(server, token, CreateFlowDocument, {
+      environment: 'sandbox',
+      input: { name: 'x', countryPolicy: { allow: ['Germany'] } },
+    });
+    expect(res.body.errors?.[0].extensions).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'countryPolicy.allow[0]',
+    });
+    const step = await gql(server, token, CreateFlowDocument, {
+      environment: 'sandbox',
+      input: { name: 'x', steps: [{ type: 'palm' }] },
+    });
     expect(step.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'steps[0].type' });
-    const empty = await gql(server, token, UpdateFlowDocument, { id: presetFlowId(account.merchant.id, 'sandbox'), input: {} });
+    const empty = await gql(server, token, UpdateFlowDocument, {
+      id: presetFlowId(account.merchant.id, 'sandbox'),
+      input: {},
+    });
     expect(empty.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING' });
-    const preset = await gql(server, token, UpdateFlowDocument, { id: presetFlowId(account.merchant.id, 'sandbox'), input: { name: 'mine' } });
+    const preset = await gql(server, token, UpdateFlowDocument, {
+      id: presetFlowId(account.merchant.id, 'sandbox'),
+      input: { name: 'mine' },
+    });
     expect(preset.body.errors?.[0].extensions).toMatchObject({ code: 'FLOW_READ_ONLY' });
   });
 
   it('flows is a cursor connection per environment, the preset included, and never crosses accounts', async () => {
     const other = await server.bootstrap();
     const token = other.member.session_token;
-    for (const name of ['a', 'b']) await gql(server, token, CreateFlowDocument, { environment: 'sandbox', input: { name, steps: [{ type: 'document' }] } });
-    await gql(server, token, CreateFlowDocument, { environment: 'live', input: { name: 'live', steps: [{ type: 'document' }] } });
+    for (const name of ['a', 'b'])
+      await gql(server, token, CreateFlowDocument, {
+        environment: 'sandbox',
+        input: { name, steps: [{ type: 'document' }] },
+      });
+    await gql(server, token, CreateFlowDocument, {
+      environment: 'live',
+      input: { name: 'live', steps: [{ type: 'document' }] },
+    });
     const first = await gql(server, token, FlowsDocument, { environment: 'sandbox', first: 2 });
     expect(first.body.data!.flows.nodes.map((f) => f.name)).toEqual(['b', 'a']);
     expect(first.body.data!.flows.pageInfo.hasNextPage).toBe(true);
-    const next = await gql(server, token, FlowsDocument, { environment: 'sandbox', first: 2, after: first.body.data!.flows.pageInfo.endCursor });
-    expect(next.body.data!.flows.nodes.map((f) => [f.id, f.isPreset])).toEqual([[presetFlowId(other.merchant.id, 'sandbox'), true]]);
+    const next = await gql(server, token, FlowsDocument, {
+      environment: 'sandbox',
+      first: 2,
+      after: first.body.data!.flows.pageInfo.endCursor,
+    });
+    expect(next.body.data!.flows.nodes.map((f) => [f.id, f.isPreset])).toEqual([
+      [presetFlowId(other.merchant.id, 'sandbox'), true],
+    ]);
     const both = await gql(server, token, FlowsDocument, {});
-    expect(both.body.data!.flows.nodes.map((f) => f.environment).sort()).toEqual(['live', 'live', 'sandbox', 'sandbox', 'sandbox']);
-    const foreign = await gql(server, account.member.session_token, FlowDocument, { id: first.body.data!.flows.nodes[0].id });
+    expect(both.body.data!.flows.nodes.map((f) => f.environment).sort()).toEqual([
+      'live',
+      'live',
+      'sandbox',
+      'sandbox',
+      'sandbox',
+    ]);
+    const foreign = await gql(server, account.member.session_token, FlowDocument, {
+      id: first.body.data!.flows.nodes[0].id,
+    });
     expect(foreign.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
   });
 });
@@ -445,7 +683,10 @@ describe('a flow without steps is a draft (FLOW_EMPTY only when it would start a
     const emptied = await post(`/v1/flows/${flow.id}`, sandbox, { steps: [] });
     expect(emptied.status).toBe(200);
     expect(emptied.body.steps).toEqual([]);
-    const viaGraphql = await gql(server, account.member.session_token, CreateFlowDocument, { environment: 'sandbox', input: { name: 'GraphQL empty', steps: [] } });
+    const viaGraphql = await gql(server, account.member.session_token, CreateFlowDocument, {
+      environment: 'sandbox',
+      input: { name: 'GraphQL empty', steps: [] },
+    });
     expect(viaGraphql.body.errors).toBeUndefined();
     // Nothing is approved without a completed required check: no session starts from a draft.
     const start = await post('/v1/verifications', sandbox, { flow: flow.id, sandbox: { outcome: 'approved' } });

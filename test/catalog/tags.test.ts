@@ -2,7 +2,14 @@ import type { Mode } from '../../src/config.js';
 import { scopedFork } from '../../src/orm.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { resolveOrCreateTag, tagReferencesFor } from '../../src/services/catalog/index.js';
-import { CreateTagDocument, RetireTagDocument, TagsDocument, TagVerificationDocument, UntagVerificationDocument, UpdateTagDocument } from '../graphql/generated.js';
+import {
+  CreateTagDocument,
+  RetireTagDocument,
+  TagsDocument,
+  TagVerificationDocument,
+  UntagVerificationDocument,
+  UpdateTagDocument,
+} from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
@@ -14,17 +21,24 @@ let other: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-withTestAccount(async (t) => {
-  ({ server, account, sandbox, live } = t);
-  other = await server.bootstrap();
-  // Verifications are made through POST /v1/verifications: with the tag calls that is well over 100 requests a minute.
-}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+withTestAccount(
+  async (t) => {
+    ({ server, account, sandbox, live } = t);
+    other = await server.bootstrap();
+    // Verifications are made through POST /v1/verifications: with the tag calls that is well over 100 requests a minute.
+  },
+  { env: { RATE_LIMIT_PER_MINUTE: '100000' } },
+);
 
 const tagEvents = (verificationId: string) =>
-  server.sql<{ type: string; payload: any }>(`select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by (payload->'verification'->>'sequence')::int`, [verificationId]);
+  server.sql<{ type: string; payload: any }>(
+    `select type, payload from events where verification_id = $1 and type like 'verification.tag_%' order by (payload->'verification'->>'sequence')::int`,
+    [verificationId],
+  );
 
 const createTag = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/tags', { token, body });
-const tagVerification = (id: string, body: Record<string, unknown>, token = sandbox) => server.request(`/v1/verifications/${id}/tags`, { token, body });
+const tagVerification = (id: string, body: Record<string, unknown>, token = sandbox) =>
+  server.request(`/v1/verifications/${id}/tags`, { token, body });
 const uniqueName = (base: string) => `${base} ${Math.random().toString(36).slice(2, 8)}`;
 
 describe('POST /v1/tags', () => {
@@ -63,12 +77,24 @@ describe('POST /v1/tags', () => {
 
   it('yields one tag when two creates of the same name run concurrently', async () => {
     const base = uniqueName('Race');
-    const variants = [base, base.toLowerCase(), base.toUpperCase(), base.replace(' ', '_'), base, base.replace(' ', '-'), base, base];
+    const variants = [
+      base,
+      base.toLowerCase(),
+      base.toUpperCase(),
+      base.replace(' ', '_'),
+      base,
+      base.replace(' ', '-'),
+      base,
+      base,
+    ];
     const results = await Promise.all(variants.map((name) => createTag({ name })));
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200)).toHaveLength(variants.length - 1);
-    const rows = await server.sql(`select id from tags where merchant_id = $1 and slug = $2`, [account.merchant.id, results[0].body.slug]);
+    const rows = await server.sql(`select id from tags where merchant_id = $1 and slug = $2`, [
+      account.merchant.id,
+      results[0].body.slug,
+    ]);
     expect(rows).toHaveLength(1);
   });
 
@@ -87,7 +113,9 @@ describe('POST /v1/tags', () => {
       return result;
     });
     await inserted;
-    const loser = resolveOrCreateTag(scopedFork(server.runtime.orm, scope), merchantId, 'sandbox', { name: name.toLowerCase() });
+    const loser = resolveOrCreateTag(scopedFork(server.runtime.orm, scope), merchantId, 'sandbox', {
+      name: name.toLowerCase(),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     commit();
     const [won, lost] = await Promise.all([winner, loser]);
@@ -97,20 +125,52 @@ describe('POST /v1/tags', () => {
   });
 
   it('validates name (required, 1-100), color (the twelve colors) and description (at most 500)', async () => {
-    expect((await createTag({ color: 'red' })).body.error).toMatchObject({ type: 'invalid_request_error', code: 'PARAMETER_MISSING', param: 'name' });
+    expect((await createTag({ color: 'red' })).body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'PARAMETER_MISSING',
+      param: 'name',
+    });
     expect((await createTag({ name: '' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'name' });
-    expect((await createTag({ name: 'x'.repeat(101) })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'name' });
+    expect((await createTag({ name: 'x'.repeat(101) })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'name',
+    });
     expect((await createTag({ name: '- _ -' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'name' });
-    expect((await createTag({ name: 'ok', color: 'magenta' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'color' });
-    expect((await createTag({ name: 'ok', description: 'd'.repeat(501) })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'description' });
-    expect((await createTag({ name: 'ok', colour: 'red' })).body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'colour' });
-    for (const color of ['slate', 'gray', 'red', 'orange', 'amber', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink']) {
+    expect((await createTag({ name: 'ok', color: 'magenta' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'color',
+    });
+    expect((await createTag({ name: 'ok', description: 'd'.repeat(501) })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'description',
+    });
+    expect((await createTag({ name: 'ok', colour: 'red' })).body.error).toMatchObject({
+      code: 'PARAMETER_UNKNOWN',
+      param: 'colour',
+    });
+    for (const color of [
+      'slate',
+      'gray',
+      'red',
+      'orange',
+      'amber',
+      'yellow',
+      'green',
+      'teal',
+      'blue',
+      'indigo',
+      'purple',
+      'pink',
+    ]) {
       expect((await createTag({ name: uniqueName(color), color })).body.color).toBe(color);
     }
   });
 
   it('needs verification:create', async () => {
-    const key = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'reader', environment: 'sandbox', permissions: ['verification:read'] } });
+    const key = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'reader', environment: 'sandbox', permissions: ['verification:read'] },
+    });
     const res = await createTag({ name: 'nope' }, key.body.secret_key);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
@@ -139,10 +199,24 @@ describe('GET /v1/tags', () => {
 describe('PATCH /v1/tags/{id}', () => {
   it('changes only what is sent', async () => {
     const tag = (await createTag({ name: uniqueName('Patch'), color: 'teal', description: 'keep me' })).body;
-    const res = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'PATCH', body: { color: 'pink' } });
+    const res = await server.request(`/v1/tags/${tag.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { color: 'pink' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: tag.id, name: tag.name, slug: tag.slug, color: 'pink', description: 'keep me' });
-    const cleared = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'PATCH', body: { description: null } });
+    expect(res.body).toMatchObject({
+      id: tag.id,
+      name: tag.name,
+      slug: tag.slug,
+      color: 'pink',
+      description: 'keep me',
+    });
+    const cleared = await server.request(`/v1/tags/${tag.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { description: null },
+    });
     expect(cleared.body).toMatchObject({ color: 'pink', description: null });
     const empty = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'PATCH', body: {} });
     expect(empty.status).toBe(400);
@@ -154,21 +228,36 @@ describe('PATCH /v1/tags/{id}', () => {
     const [v1, v2] = [(await createVerification(server, account)).id, (await createVerification(server, account)).id];
     await tagVerification(v1, { tags: [tag.id] });
     await tagVerification(v2, { tags: [tag.id] });
-    const renamed = await server.request(`/v1/tags/${tag.id}`, { token: sandbox, method: 'PATCH', body: { name: 'Renamed Label', color: 'amber' } });
+    const renamed = await server.request(`/v1/tags/${tag.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { name: 'Renamed Label', color: 'amber' },
+    });
     expect(renamed.body).toMatchObject({ id: tag.id, name: 'Renamed Label', slug: 'renamed-label' });
     const current = await tagVerification(v1, { tags: [] });
     expect(current.body.data).toEqual([{ id: tag.id, name: 'Renamed Label', color: 'amber' }]);
-    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [v1, v2]);
+    const refs = await tagReferencesFor(
+      { merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime },
+      [v1, v2],
+    );
     expect(refs.get(v2)).toEqual([{ id: tag.id, name: 'Renamed Label', color: 'amber' }]);
   });
 
   it("answers 409 TAG_NAME_TAKEN when renaming onto another live tag's name; a retired tag's name is free", async () => {
     const a = (await createTag({ name: uniqueName('Alpha') })).body;
     const b = (await createTag({ name: uniqueName('Beta') })).body;
-    const taken = await server.request(`/v1/tags/${b.id}`, { token: sandbox, method: 'PATCH', body: { name: a.name.toUpperCase() } });
+    const taken = await server.request(`/v1/tags/${b.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { name: a.name.toUpperCase() },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toMatchObject({ type: 'invalid_request_error', code: 'TAG_NAME_TAKEN' });
-    const sameTag = await server.request(`/v1/tags/${a.id}`, { token: sandbox, method: 'PATCH', body: { name: a.name.toLowerCase() } });
+    const sameTag = await server.request(`/v1/tags/${a.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { name: a.name.toLowerCase() },
+    });
     expect(sameTag.status).toBe(200);
     await server.request(`/v1/tags/${a.id}`, { token: sandbox, method: 'DELETE' });
     const free = await server.request(`/v1/tags/${b.id}`, { token: sandbox, method: 'PATCH', body: { name: a.name } });
@@ -246,7 +335,9 @@ describe('POST /v1/verifications/{id}/tags', () => {
     await server.request(`/v1/tags/${retired.id}`, { token: sandbox, method: 'DELETE' });
     const mine = (await createTag({ name: uniqueName('Mine') })).body;
     const v = (await createVerification(server, account)).id;
-    const res = await tagVerification(v, { tags: [foreign.id, liveTag.id, retired.id, 'tag_unknown', 'garbage', mine.id] });
+    const res = await tagVerification(v, {
+      tags: [foreign.id, liveTag.id, retired.id, 'tag_unknown', 'garbage', mine.id],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.map((t: { id: string }) => t.id)).toEqual([mine.id]);
     expect(await tagEvents(v)).toHaveLength(1);
@@ -257,7 +348,10 @@ describe('POST /v1/verifications/{id}/tags', () => {
     const res = await tagVerification(v, {});
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'tags' });
-    expect((await tagVerification(v, { tags: 'tag_x' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'tags' });
+    expect((await tagVerification(v, { tags: 'tag_x' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'tags',
+    });
   });
 
   it('answers 404 for a verification of another account or of the other environment', async () => {
@@ -267,7 +361,9 @@ describe('POST /v1/verifications/{id}/tags', () => {
       const res = await tagVerification(id, { names: ['x'] });
       expect(res.status).toBe(404);
       expect(res.body.error.type).toBe('not_found_error');
-      expect((await server.request(`/v1/verifications/${id}/tags/tag_x`, { token: sandbox, method: 'DELETE' })).status).toBe(404);
+      expect(
+        (await server.request(`/v1/verifications/${id}/tags/tag_x`, { token: sandbox, method: 'DELETE' })).status,
+      ).toBe(404);
     }
     expect(await tagEvents(foreign)).toHaveLength(0);
     expect((await tagVerification(liveV, { names: ['Live OK'] }, live)).status).toBe(200);
@@ -293,11 +389,22 @@ describe('DELETE /v1/verifications/{id}/tags/{tagId}', () => {
 
 describe('tagReferencesFor', () => {
   it('returns the tags of many verifications at once, an empty list for an untagged one', async () => {
-    const [a, b, c] = [await createTag({ name: uniqueName('A') }), await createTag({ name: uniqueName('B') }), await createTag({ name: uniqueName('C') })].map((r) => r.body);
-    const [v1, v2, v3] = [(await createVerification(server, account)).id, (await createVerification(server, account)).id, (await createVerification(server, account)).id];
+    const [a, b, c] = [
+      await createTag({ name: uniqueName('A') }),
+      await createTag({ name: uniqueName('B') }),
+      await createTag({ name: uniqueName('C') }),
+    ].map((r) => r.body);
+    const [v1, v2, v3] = [
+      (await createVerification(server, account)).id,
+      (await createVerification(server, account)).id,
+      (await createVerification(server, account)).id,
+    ];
     await tagVerification(v1, { tags: [a.id, b.id] });
     await tagVerification(v2, { tags: [c.id] });
-    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [v1, v2, v3]);
+    const refs = await tagReferencesFor(
+      { merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime },
+      [v1, v2, v3],
+    );
     expect(refs.get(v1)?.map((t) => t.id)).toEqual([a.id, b.id]);
     expect(refs.get(v2)).toEqual([{ id: c.id, name: c.name, color: 'slate' }]);
     expect(refs.get(v3)).toEqual([]);
@@ -309,8 +416,15 @@ describe('GraphQL (members), through the same services', () => {
     const token = account.member.session_token;
     const missing = await gql(server, token, CreateTagDocument, { input: { name: 'Console Tag' } });
     expect(missing.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_MISSING', param: 'environment' });
-    const created = await gql(server, token, CreateTagDocument, { input: { name: 'Console Tag', environment: 'live', color: 'teal' } });
-    expect(created.body.data?.createTag).toMatchObject({ name: 'Console Tag', slug: 'console-tag', color: 'teal', environment: 'live' });
+    const created = await gql(server, token, CreateTagDocument, {
+      input: { name: 'Console Tag', environment: 'live', color: 'teal' },
+    });
+    expect(created.body.data?.createTag).toMatchObject({
+      name: 'Console Tag',
+      slug: 'console-tag',
+      color: 'teal',
+      environment: 'live',
+    });
     const viaRest = await createTag({ name: 'console_tag' }, live);
     expect(viaRest.status).toBe(200);
     expect(viaRest.body.id).toBe(created.body.data?.createTag.id);
@@ -322,16 +436,21 @@ describe('GraphQL (members), through the same services', () => {
     const tagged = await gql(server, token, TagVerificationDocument, { verificationId: v, names: ['From Console'] });
     const [ref] = tagged.body.data!.tagVerification;
     expect(ref).toMatchObject({ name: 'From Console', color: 'slate' });
-    const renamed = await gql(server, token, UpdateTagDocument, { id: ref.id, input: { name: 'Console Renamed', color: 'red' } });
+    const renamed = await gql(server, token, UpdateTagDocument, {
+      id: ref.id,
+      input: { name: 'Console Renamed', color: 'red' },
+    });
     expect(renamed.body.data?.updateTag).toMatchObject({ id: ref.id, slug: 'console-renamed', color: 'red' });
-    expect((await gql(server, token, TagVerificationDocument, { verificationId: v, tagIds: [] })).body.data?.tagVerification).toEqual([
-      { id: ref.id, name: 'Console Renamed', color: 'red' },
-    ]);
+    expect(
+      (await gql(server, token, TagVerificationDocument, { verificationId: v, tagIds: [] })).body.data?.tagVerification,
+    ).toEqual([{ id: ref.id, name: 'Console Renamed', color: 'red' }]);
 
     const listed = await gql(server, token, TagsDocument, { environment: 'sandbox', first: 100 });
     expect(listed.body.data?.tags.nodes.map((t) => t.id)).toContain(ref.id);
     expect(listed.body.data?.tags.nodes.every((t) => t.environment === 'sandbox')).toBe(true);
-    expect((await gql(server, token, RetireTagDocument, { id: ref.id })).body.data?.retireTag.retiredAt).toEqual(expect.any(String));
+    expect((await gql(server, token, RetireTagDocument, { id: ref.id })).body.data?.retireTag.retiredAt).toEqual(
+      expect.any(String),
+    );
     const after = await gql(server, token, TagsDocument, { environment: 'sandbox', first: 100 });
     expect(after.body.data?.tags.nodes.map((t) => t.id)).not.toContain(ref.id);
 

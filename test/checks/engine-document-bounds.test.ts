@@ -26,7 +26,12 @@ function pngHeader(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('image bombs are refused before any decode or resize', () => {
@@ -37,24 +42,34 @@ describe('image bombs are refused before any decode or resize', () => {
     const analysis = await analyseDocument({ front: bomb }, { now });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(analysis.sides[0].refused).toBe('aspect_ratio');
-    expect(documentResult(analysis, snapshot, now)).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE'] });
+    expect(documentResult(analysis, snapshot, now)).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['IMAGE_UNREADABLE'],
+    });
   });
 
   it('a header claiming 30000 x 30000 pixels is refused from the header alone', async () => {
     const started = Date.now();
-    expect(await decodeBounded(pngHeader(30_000, 30_000))).toEqual({ refused: 'unreadable', reason: 'too_many_pixels' });
+    expect(await decodeBounded(pngHeader(30_000, 30_000))).toEqual({
+      refused: 'unreadable',
+      reason: 'too_many_pixels',
+    });
     expect(await decodeBounded(pngHeader(9_000, 9_000))).toEqual({ refused: 'unreadable', reason: 'too_many_pixels' });
     expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('a back image that is a bomb refuses the whole document, not only its side', async () => {
-    const front = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#888' } }).png().toBuffer();
+    const front = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     const analysis = await analyseDocument({ front, back: await stripBomb() }, { now });
     expect(documentResult(analysis, snapshot, now).reasonCodes).toEqual(['IMAGE_UNREADABLE']);
   });
 
   it('a tiny but well-shaped image is a retryable IMAGE_QUALITY, never decoded to a fixed width', async () => {
-    const tiny = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#888' } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     expect(await decodeBounded(tiny)).toMatchObject({ refused: 'quality', reason: 'too_small' });
     expect(IMAGE_LIMITS.maxAspect).toBeLessThanOrEqual(8);
   });

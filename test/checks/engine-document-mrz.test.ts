@@ -12,9 +12,13 @@ function td3(number: string, optional = '', code = 'P'): [string, string] {
   const n = withDigit(pad(number, 9));
   const birth = withDigit('740812');
   const expiry = withDigit('340415');
-  if (code.startsWith('V')) return [pad(`${pad(code, 2)}UTOERIKSSON<<ANNA`, 44), pad(`${n}UTO${birth}F${expiry}${optional}`, 44)];
+  if (code.startsWith('V'))
+    return [pad(`${pad(code, 2)}UTOERIKSSON<<ANNA`, 44), pad(`${n}UTO${birth}F${expiry}${optional}`, 44)];
   const opt = withDigit(pad(optional, 14));
-  return [pad(`${pad(code, 2)}UTOERIKSSON<<ANNA<MARIA`, 44), `${n}UTO${birth}F${expiry}${opt}${checkDigit(n + birth + expiry + opt)}`];
+  return [
+    pad(`${pad(code, 2)}UTOERIKSSON<<ANNA<MARIA`, 44),
+    `${n}UTO${birth}F${expiry}${opt}${checkDigit(n + birth + expiry + opt)}`,
+  ];
 }
 
 const setAt = (line: string, column: number, c: string) => line.slice(0, column) + c + line.slice(column + 1);
@@ -67,7 +71,10 @@ describe('overlong lines', () => {
     const long2 = l2.slice(0, 37) + '<<<<<K' + l2.slice(42);
     expect(long1.length).toBeGreaterThan(44);
     const found = findMrz(`${long1}\n${long2}\n`, now);
-    expect(found).toMatchObject({ valid: true, fields: { document_number: 'L898902C3', optional: 'ZE184226B', first_name: 'ANNA MARIA' } });
+    expect(found).toMatchObject({
+      valid: true,
+      fields: { document_number: 'L898902C3', optional: 'ZE184226B', first_name: 'ANNA MARIA' },
+    });
   });
 });
 
@@ -149,7 +156,10 @@ describe('formats', () => {
     const l2 = l2head + checkDigit(l1.slice(5, 30) + l2head.slice(0, 7) + l2head.slice(8, 15) + l2head.slice(18, 29));
     const l3 = pad('DE<VRIES<<JAN', 30);
     const read = readMrzLines('TD1', [setAt(l1, 20, 'K'), setAt(l2, 22, 'L'), l3], now);
-    expect(read).toMatchObject({ valid: true, fields: { document_number: 'NX47B1205', date_of_birth: '1990-02-28', last_name: 'DE VRIES' } });
+    expect(read).toMatchObject({
+      valid: true,
+      fields: { document_number: 'NX47B1205', date_of_birth: '1990-02-28', last_name: 'DE VRIES' },
+    });
   });
 
   it.each([

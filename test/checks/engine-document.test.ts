@@ -5,13 +5,32 @@
 // issue names (EXIF, right angles, tilt, letter-spaced zones, TD1/TD2, small scans).
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { documentResult } from '../../src/engine/document.js';
-import { aamvaFields, analyseDocument, checkDigit, combineSides, findMrz, readMrzLines, stopOcr, type SideAnalysis } from '../../src/engine/document/index.js';
+import {
+  aamvaFields,
+  analyseDocument,
+  checkDigit,
+  combineSides,
+  findMrz,
+  readMrzLines,
+  stopOcr,
+  type SideAnalysis,
+} from '../../src/engine/document/index.js';
 import { printedDates } from '../../src/engine/document/printed.js';
 import { RETRYABLE_CODES } from '../../src/engine/rollup.js';
 import { HOLDERS, aamva, td1, td3 } from '../engine/corpus/documents.js';
 import { byName, photograph } from '../engine/corpus/corpus.js';
 import type { Condition } from '../engine/corpus/conditions.js';
-import { BERIT, dataPage, exifSideways, onDesk, specularGlare, turned, whitePaperScan, zone36, zone44 } from '../support/document-renders.js';
+import {
+  BERIT,
+  dataPage,
+  exifSideways,
+  onDesk,
+  specularGlare,
+  turned,
+  whitePaperScan,
+  zone36,
+  zone44,
+} from '../support/document-renders.js';
 
 const SLOW = 180_000;
 const snapshot = { steps: [], acceptedDocumentTypes: [], policyTree: {}, expiryPolicy: {} } as unknown as FlowSnapshot;
@@ -27,7 +46,10 @@ async function analyseImage(front: Buffer) {
   return verdictOf(await analyseDocument({ front }, { now }));
 }
 
-const verdictOf = (analysis: Awaited<ReturnType<typeof analyseDocument>>) => ({ analysis, result: documentResult(analysis, snapshot, now) });
+const verdictOf = (analysis: Awaited<ReturnType<typeof analyseDocument>>) => ({
+  analysis,
+  result: documentResult(analysis, snapshot, now),
+});
 
 /** A spaced-zone passport page, as the issue's outside renders print OCR-B (1250 x 880). */
 const spacedPage = () => dataPage(BERIT, zone44(BERIT), { letterSpacing: 4.5, zoneSize: 30 });
@@ -40,8 +62,19 @@ describe('MRZ basics (ICAO 9303)', () => {
   });
 
   it('validates a TD3 and a TD1 zone built from the corpus holders', () => {
-    expect(readMrzLines('TD3', td3(HOLDERS.anna), now)).toMatchObject({ valid: true, fields: { document_number: 'L898902C3', date_of_birth: '1974-08-12', expiry_date: '2034-04-15', last_name: 'ERIKSSON' } });
-    expect(readMrzLines('TD1', td1(HOLDERS.jan), now)).toMatchObject({ valid: true, fields: { document_number: 'NX47B1205', date_of_birth: '1990-02-28', nationality: 'NLD' } });
+    expect(readMrzLines('TD3', td3(HOLDERS.anna), now)).toMatchObject({
+      valid: true,
+      fields: {
+        document_number: 'L898902C3',
+        date_of_birth: '1974-08-12',
+        expiry_date: '2034-04-15',
+        last_name: 'ERIKSSON',
+      },
+    });
+    expect(readMrzLines('TD1', td1(HOLDERS.jan), now)).toMatchObject({
+      valid: true,
+      fields: { document_number: 'NX47B1205', date_of_birth: '1990-02-28', nationality: 'NLD' },
+    });
   });
 
   it('does not repair a changed birth date: its check digit and the composite fail', () => {
@@ -58,11 +91,21 @@ describe('MRZ basics (ICAO 9303)', () => {
   });
 
   it('reads printed dates in passport, European and US forms', () => {
-    expect(printedDates('DATE OF BIRTH 12 AUG 1974 EXPIRY 15.04.2034 DOB 08/12/1974')).toEqual(['1974-08-12', '2034-04-15', '1974-08-12']);
+    expect(printedDates('DATE OF BIRTH 12 AUG 1974 EXPIRY 15.04.2034 DOB 08/12/1974')).toEqual([
+      '1974-08-12',
+      '2034-04-15',
+      '1974-08-12',
+    ]);
   });
 
   it('parses AAMVA licence data into document fields', () => {
-    expect(aamvaFields(aamva(HOLDERS.john))).toMatchObject({ number: 'D1234562', last_name: 'PUBLIC', date_of_birth: '1974-08-12', expiry_date: '2031-01-15', issuing_country: 'USA' });
+    expect(aamvaFields(aamva(HOLDERS.john))).toMatchObject({
+      number: 'D1234562',
+      last_name: 'PUBLIC',
+      date_of_birth: '1974-08-12',
+      expiry_date: '2031-01-15',
+      issuing_country: 'USA',
+    });
   });
 });
 
@@ -70,7 +113,10 @@ describe('MRZ basics (ICAO 9303)', () => {
 function side(overrides: Partial<SideAnalysis>): SideAnalysis {
   return {
     side: 'front',
-    quality: { metrics: { width: 1400, height: 980, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 }, problems: [] },
+    quality: {
+      metrics: { width: 1400, height: 980, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
+      problems: [],
+    },
     mrz: readMrzLines('TD3', td3(HOLDERS.anna), now),
     barcodeFound: false,
     barcode: null,
@@ -78,17 +124,28 @@ function side(overrides: Partial<SideAnalysis>): SideAnalysis {
     ...overrides,
   };
 }
-const labelled = (value: string, confidence: number) => ({ dates: [], numbers: [], labelled: { number: { value, confidence } } });
+const labelled = (value: string, confidence: number) => ({
+  dates: [],
+  numbers: [],
+  labelled: { number: { value, confidence } },
+});
 
 describe('verdict rules: a failed or uncertain read is never a final rejection', () => {
-  it('a forged zone on a clean capture, read the same way by two OCR passes, is ID_INVALID (positive evidence); nothing of it is stored', async () => {
-    const { analysis, result } = await analyse('passport_forged_mrz');
-    expect(analysis.mrz_valid).toBe(false);
-    expect(analysis.outcome).toBe('contradicted');
-    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['ID_INVALID'] });
-    expect(result.document).toBeUndefined();
-    expect(result.evidence?.[0].analysis).toMatchObject({ mrz_valid: false, mrz_failed: expect.arrayContaining(['date_of_birth']) });
-  }, SLOW);
+  it(
+    'a forged zone on a clean capture, read the same way by two OCR passes, is ID_INVALID (positive evidence); nothing of it is stored',
+    async () => {
+      const { analysis, result } = await analyse('passport_forged_mrz');
+      expect(analysis.mrz_valid).toBe(false);
+      expect(analysis.outcome).toBe('contradicted');
+      expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['ID_INVALID'] });
+      expect(result.document).toBeUndefined();
+      expect(result.evidence?.[0].analysis).toMatchObject({
+        mrz_valid: false,
+        mrz_failed: expect.arrayContaining(['date_of_birth']),
+      });
+    },
+    SLOW,
+  );
 
   it('the same failing zone read only once, or on a capture with a quality problem, or with an unreadable character, is review (MRZ_NOT_FOUND), never ID_INVALID', () => {
     const [l1, l2] = td3(HOLDERS.anna);
@@ -98,10 +155,19 @@ describe('verdict rules: a failed or uncertain read is never a final rejection',
     expect(once).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
     const poor = side({ mrz: changed, mrzConfirmed: true });
     poor.quality = { ...poor.quality, problems: ['blurred'] };
-    expect(documentResult(combineSides([poor]), snapshot, now)).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
+    expect(documentResult(combineSides([poor]), snapshot, now)).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['IMAGE_QUALITY'],
+    });
     const unreadable = readMrzLines('TD3', [l1, l2.slice(0, 13) + '8?' + l2.slice(15)], now);
-    expect(documentResult(combineSides([side({ mrz: unreadable, mrzConfirmed: true })]), snapshot, now)).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
-    expect(documentResult(combineSides([side({ mrz: changed, mrzConfirmed: true })]), snapshot, now)).toMatchObject({ verdict: 'reject', reasonCodes: ['ID_INVALID'] });
+    expect(documentResult(combineSides([side({ mrz: unreadable, mrzConfirmed: true })]), snapshot, now)).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['MRZ_NOT_FOUND'],
+    });
+    expect(documentResult(combineSides([side({ mrz: changed, mrzConfirmed: true })]), snapshot, now)).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['ID_INVALID'],
+    });
   });
 
   it('an ambiguous zone (two readings pass) is never stored: review, no document', () => {
@@ -112,59 +178,97 @@ describe('verdict rules: a failed or uncertain read is never a final rejection',
     expect(result.document).toBeUndefined();
   });
 
-  it('a failed read on a poor capture is a retryable IMAGE_QUALITY that says why', async () => {
-    const { result } = await analyse('passport_valid', 'blur_heavy');
-    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
-    expect(RETRYABLE_CODES.has('IMAGE_QUALITY')).toBe(true);
-    expect(result.evidence?.[0].analysis.problems).toContain('blurred');
-  }, SLOW);
+  it(
+    'a failed read on a poor capture is a retryable IMAGE_QUALITY that says why',
+    async () => {
+      const { result } = await analyse('passport_valid', 'blur_heavy');
+      expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
+      expect(RETRYABLE_CODES.has('IMAGE_QUALITY')).toBe(true);
+      expect(result.evidence?.[0].analysis.problems).toContain('blurred');
+    },
+    SLOW,
+  );
 
-  it('a final rejection needs positive evidence: a zone whose every check digit passes says expired', async () => {
-    const { analysis, result } = await analyse('passport_expired');
-    expect(analysis.mrz_valid).toBe(true);
-    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['DOCUMENT_EXPIRED'] });
-  }, SLOW);
+  it(
+    'a final rejection needs positive evidence: a zone whose every check digit passes says expired',
+    async () => {
+      const { analysis, result } = await analyse('passport_expired');
+      expect(analysis.mrz_valid).toBe(true);
+      expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['DOCUMENT_EXPIRED'] });
+    },
+    SLOW,
+  );
 
-  it('a picture with no document gives IMAGE_UNREADABLE; bytes that are not an image too', async () => {
-    expect((await analyse('no_document')).result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE'] });
-    expect((await analyseImage(Buffer.from('not an image at all'))).result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE'] });
-  }, SLOW);
+  it(
+    'a picture with no document gives IMAGE_UNREADABLE; bytes that are not an image too',
+    async () => {
+      expect((await analyse('no_document')).result).toMatchObject({
+        verdict: 'reject',
+        reasonCodes: ['IMAGE_UNREADABLE'],
+      });
+      expect((await analyseImage(Buffer.from('not an image at all'))).result).toMatchObject({
+        verdict: 'reject',
+        reasonCodes: ['IMAGE_UNREADABLE'],
+      });
+    },
+    SLOW,
+  );
 });
 
 describe('verdict rules: read first, gate second', () => {
   it('quality problems never refuse a zone that reads with valid check digits', () => {
-    const analysis = combineSides([side({ quality: { metrics: side({}).quality.metrics, problems: ['blurred', 'glare'] } })]);
+    const analysis = combineSides([
+      side({ quality: { metrics: side({}).quality.metrics, problems: ['blurred', 'glare'] } }),
+    ]);
     expect(analysis.outcome).toBe('read');
     expect(documentResult(analysis, snapshot, now)).toMatchObject({ verdict: 'approve' });
   });
 
-  it('a white-paper scan reads and is not counted as glare', async () => {
-    const { analysis, result } = await analyseImage(await whitePaperScan(await spacedPage()));
-    expect(analysis.sides[0].quality.metrics.glare).toBeLessThan(0.02);
-    expect(result).toMatchObject({ verdict: 'approve' });
-  }, SLOW);
+  it(
+    'a white-paper scan reads and is not counted as glare',
+    async () => {
+      const { analysis, result } = await analyseImage(await whitePaperScan(await spacedPage()));
+      expect(analysis.sides[0].quality.metrics.glare).toBeLessThan(0.02);
+      expect(result).toMatchObject({ verdict: 'approve' });
+    },
+    SLOW,
+  );
 
-  it('a 640 px scan reads: resolution is judged by the zone character height, not pixel count', async () => {
-    const { analysis, result } = await analyseImage(await onDesk(await spacedPage(), { width: 640, quality: 82, margin: 20 }));
-    expect(analysis.mrz_valid).toBe(true);
-    expect(analysis.sides[0].quality.metrics.char_height).toBeGreaterThan(9);
-    expect(result.verdict).toBe('approve');
-  }, SLOW);
+  it(
+    'a 640 px scan reads: resolution is judged by the zone character height, not pixel count',
+    async () => {
+      const { analysis, result } = await analyseImage(
+        await onDesk(await spacedPage(), { width: 640, quality: 82, margin: 20 }),
+      );
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.sides[0].quality.metrics.char_height).toBeGreaterThan(9);
+      expect(result.verdict).toBe('approve');
+    },
+    SLOW,
+  );
 
-  it('a specular highlight over the zone is glare: IMAGE_QUALITY (retryable) with glare as the reason', async () => {
-    const { result } = await analyseImage(await specularGlare(await onDesk(await spacedPage())));
-    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
-    expect(result.evidence?.[0].analysis.problems).toContain('glare');
-  }, SLOW);
+  it(
+    'a specular highlight over the zone is glare: IMAGE_QUALITY (retryable) with glare as the reason',
+    async () => {
+      const { result } = await analyseImage(await specularGlare(await onDesk(await spacedPage())));
+      expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
+      expect(result.evidence?.[0].analysis.problems).toContain('glare');
+    },
+    SLOW,
+  );
 });
 
 describe('verdict rules: printed fields against the zone', () => {
-  it('a confidently located printed number that disagrees raises ID_INVALID', async () => {
-    const { analysis, result } = await analyse('passport_printed_number_differs');
-    expect(analysis.mrz_valid).toBe(true);
-    expect(analysis.disagreements).toContain('printed_document_number');
-    expect(result.reasonCodes).toContain('ID_INVALID');
-  }, SLOW);
+  it(
+    'a confidently located printed number that disagrees raises ID_INVALID',
+    async () => {
+      const { analysis, result } = await analyse('passport_printed_number_differs');
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.disagreements).toContain('printed_document_number');
+      expect(result.reasonCodes).toContain('ID_INVALID');
+    },
+    SLOW,
+  );
 
   it('an uncertain printed reading never raises ID_INVALID', () => {
     const unsure = combineSides([side({ printed: labelled('K4471936', 40) })]);
@@ -179,69 +283,130 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(cut.disagreements).toEqual([]);
   });
 
-  it('a personal number and an issue date printed beside the fields are not taken for the document number and birth date', async () => {
-    const { analysis, result } = await analyseImage(await spacedPage());
-    expect(analysis.sides[0].printed?.labelled).toMatchObject({ number: { value: 'NK3094517' }, date_of_birth: { value: '1988-03-09' } });
-    expect(analysis.disagreements).toEqual([]);
-    expect(result).toMatchObject({ verdict: 'approve', document: { number: 'NK3094517', date_of_birth: '1988-03-09' } });
-  }, SLOW);
+  it(
+    'a personal number and an issue date printed beside the fields are not taken for the document number and birth date',
+    async () => {
+      const { analysis, result } = await analyseImage(await spacedPage());
+      expect(analysis.sides[0].printed?.labelled).toMatchObject({
+        number: { value: 'NK3094517' },
+        date_of_birth: { value: '1988-03-09' },
+      });
+      expect(analysis.disagreements).toEqual([]);
+      expect(result).toMatchObject({
+        verdict: 'approve',
+        document: { number: 'NK3094517', date_of_birth: '1988-03-09' },
+      });
+    },
+    SLOW,
+  );
 
-  it('a licence whose barcode birth date disagrees with the labelled printed one: ID_INVALID', async () => {
-    const { analysis, result } = await analyse('licence_barcode_birth_differs', 'photo');
-    expect(analysis.barcode_consistent).toBe(false);
-    expect(result.reasonCodes).toContain('ID_INVALID');
-  }, SLOW);
+  it(
+    'a licence whose barcode birth date disagrees with the labelled printed one: ID_INVALID',
+    async () => {
+      const { analysis, result } = await analyse('licence_barcode_birth_differs', 'photo');
+      expect(analysis.barcode_consistent).toBe(false);
+      expect(result.reasonCodes).toContain('ID_INVALID');
+    },
+    SLOW,
+  );
 });
 
 describe('visas are recognised as visas', () => {
-  it('an MRV-A visa page is refused as a document type, not read as a passport', async () => {
-    const { analysis, result } = await analyseImage(await dataPage(BERIT, zone44(BERIT, 'VC'), { title: 'VISA' }));
-    expect(analysis.sides[0].mrz?.format).toBe('MRV-A');
-    expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['DOCUMENT_TYPE_NOT_ACCEPTED'], document: { type: 'visa' } });
-  }, SLOW);
+  it(
+    'an MRV-A visa page is refused as a document type, not read as a passport',
+    async () => {
+      const { analysis, result } = await analyseImage(await dataPage(BERIT, zone44(BERIT, 'VC'), { title: 'VISA' }));
+      expect(analysis.sides[0].mrz?.format).toBe('MRV-A');
+      expect(result).toMatchObject({
+        verdict: 'reject',
+        reasonCodes: ['DOCUMENT_TYPE_NOT_ACCEPTED'],
+        document: { type: 'visa' },
+      });
+    },
+    SLOW,
+  );
 });
 
 describe('reading: orientation, tilt, layouts', () => {
-  it('reads a valid passport photographed on a desk: the identity fields, approve', async () => {
-    const { analysis, result } = await analyse('passport_valid', 'photo');
-    expect(analysis.read).toMatchObject({ type: 'passport', number: 'L898902C3', date_of_birth: '1974-08-12', expiry_date: '2034-04-15', issuing_country: 'UTO', last_name: 'ERIKSSON' });
-    expect(result).toMatchObject({ verdict: 'approve', reasonCodes: [] });
-  }, SLOW);
+  it(
+    'reads a valid passport photographed on a desk: the identity fields, approve',
+    async () => {
+      const { analysis, result } = await analyse('passport_valid', 'photo');
+      expect(analysis.read).toMatchObject({
+        type: 'passport',
+        number: 'L898902C3',
+        date_of_birth: '1974-08-12',
+        expiry_date: '2034-04-15',
+        issuing_country: 'UTO',
+        last_name: 'ERIKSSON',
+      });
+      expect(result).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    },
+    SLOW,
+  );
 
-  it('reads a page stored sideways with an EXIF orientation', async () => {
-    const { analysis } = await analyseImage(await exifSideways(await onDesk(await spacedPage(), { angle: 1 })));
-    expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
-  }, SLOW);
+  it(
+    'reads a page stored sideways with an EXIF orientation',
+    async () => {
+      const { analysis } = await analyseImage(await exifSideways(await onDesk(await spacedPage(), { angle: 1 })));
+      expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
+    },
+    SLOW,
+  );
 
-  it.each([90, 180, 270] as const)('reads a page turned %i degrees', async (angle) => {
-    const { analysis } = await analyseImage(await turned(await spacedPage(), angle));
-    expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
-  }, SLOW);
+  it.each([90, 180, 270] as const)(
+    'reads a page turned %i degrees',
+    async (angle) => {
+      const { analysis } = await analyseImage(await turned(await spacedPage(), angle));
+      expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
+    },
+    SLOW,
+  );
 
-  it('reads a desk photo tilted 20 degrees with the document filling a third of the frame', async () => {
-    const { analysis } = await analyseImage(await onDesk(await spacedPage(), { angle: 20, margin: 420, width: 2000 }));
-    expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
-  }, SLOW);
+  it(
+    'reads a desk photo tilted 20 degrees with the document filling a third of the frame',
+    async () => {
+      const { analysis } = await analyseImage(
+        await onDesk(await spacedPage(), { angle: 20, margin: 420, width: 2000 }),
+      );
+      expect(analysis).toMatchObject({ mrz_valid: true, read: { number: 'NK3094517' } });
+    },
+    SLOW,
+  );
 
-  it('reads a clean letter-spaced zone (1250 x 880) and a photographed copy of it (2 degrees, blur, JPEG)', async () => {
-    expect((await analyseImage(await spacedPage())).analysis.mrz_valid).toBe(true);
-    const photo = await onDesk(await spacedPage(), { angle: 2, blur: 1.1, quality: 60 });
-    expect((await analyseImage(photo)).result).toMatchObject({ verdict: 'approve' });
-  }, SLOW);
+  it(
+    'reads a clean letter-spaced zone (1250 x 880) and a photographed copy of it (2 degrees, blur, JPEG)',
+    async () => {
+      expect((await analyseImage(await spacedPage())).analysis.mrz_valid).toBe(true);
+      const photo = await onDesk(await spacedPage(), { angle: 2, blur: 1.1, quality: 60 });
+      expect((await analyseImage(photo)).result).toMatchObject({ verdict: 'approve' });
+    },
+    SLOW,
+  );
 
-  it('reads a TD1 zone on the back of an identity card and a TD2 card', async () => {
-    const card = await analyse('id_card_valid', 'photo');
-    expect(card.analysis.read).toMatchObject({ type: 'id_card', number: 'NX47B1205', date_of_birth: '1990-02-28' });
-    expect(card.result.verdict).toBe('approve');
-    const td2 = await analyseImage(await dataPage(BERIT, zone36(BERIT), { width: 1050, height: 740, title: 'IDENTITY CARD' }));
-    expect(td2.analysis.sides[0].mrz).toMatchObject({ format: 'TD2', valid: true });
-    expect(td2.result.verdict).toBe('approve');
-  }, SLOW);
+  it(
+    'reads a TD1 zone on the back of an identity card and a TD2 card',
+    async () => {
+      const card = await analyse('id_card_valid', 'photo');
+      expect(card.analysis.read).toMatchObject({ type: 'id_card', number: 'NX47B1205', date_of_birth: '1990-02-28' });
+      expect(card.result.verdict).toBe('approve');
+      const td2 = await analyseImage(
+        await dataPage(BERIT, zone36(BERIT), { width: 1050, height: 740, title: 'IDENTITY CARD' }),
+      );
+      expect(td2.analysis.sides[0].mrz).toMatchObject({ format: 'TD2', valid: true });
+      expect(td2.result.verdict).toBe('approve');
+    },
+    SLOW,
+  );
 
-  it('reads the PDF417 of a licence and finds it consistent with the labelled printed front', async () => {
-    const { analysis, result } = await analyse('licence_valid', 'photo');
-    expect(analysis.barcode_consistent).toBe(true);
-    expect(analysis.read).toMatchObject({ type: 'driving_licence', number: 'D1234562', date_of_birth: '1974-08-12' });
-    expect(result.verdict).toBe('approve');
-  }, SLOW);
+  it(
+    'reads the PDF417 of a licence and finds it consistent with the labelled printed front',
+    async () => {
+      const { analysis, result } = await analyse('licence_valid', 'photo');
+      expect(analysis.barcode_consistent).toBe(true);
+      expect(analysis.read).toMatchObject({ type: 'driving_licence', number: 'D1234562', date_of_birth: '1974-08-12' });
+      expect(result.verdict).toBe('approve');
+    },
+    SLOW,
+  );
 });

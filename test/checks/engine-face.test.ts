@@ -23,7 +23,10 @@ let doc: Buffer[];
 
 beforeAll(async () => {
   pool = new EnginePool({ concurrency: 1, timeoutMs: 120_000 });
-  people = await loadIdentities({ files: ['sample1.jpg', 'sample2.jpg'], read: (image) => pool.run('face.read', { image }) });
+  people = await loadIdentities({
+    files: ['sample1.jpg', 'sample2.jpg'],
+    read: (image) => pool.run('face.read', { image }),
+  });
   doc = await Promise.all(people.map((p) => documentImage(p.portrait)));
 });
 
@@ -63,10 +66,22 @@ describe('face_match on real faces', () => {
   });
 
   it("the step's threshold and sensitivity decide: approve at or above, review in the band, reject below", () => {
-    const analysis = (similarity: number) => ({ document: { readable: true, faces: 1 }, selfie: { readable: true, faces: 1 }, similarity, ageEstimate: 30, selfieEmbedding: null });
+    const analysis = (similarity: number) => ({
+      document: { readable: true, faces: 1 },
+      selfie: { readable: true, faces: 1 },
+      similarity,
+      ageEstimate: 30,
+      selfieEmbedding: null,
+    });
     expect(faceMatchDecision(analysis(0.8), { threshold: 0.8 }).verdict).toBe('approve');
-    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0.5 })).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] });
-    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0 })).toMatchObject({ verdict: 'reject', reasonCodes: ['SELFIE_MISMATCH'] });
+    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0.5 })).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SELFIE_MISMATCH'],
+    });
+    expect(faceMatchDecision(analysis(0.7), { threshold: 0.8, sensitivity: 0 })).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['SELFIE_MISMATCH'],
+    });
     expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 0.5 }).verdict).toBe('reject');
     expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 1 }).verdict).toBe('review');
   });
@@ -80,10 +95,22 @@ describe('face_match on real faces', () => {
       selfieEmbedding: null,
     });
     expect(faceMatchDecision(analysis([], []), {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
-    expect(faceMatchDecision(analysis(['small'], []), {})).toMatchObject({ verdict: 'review', reasonCodes: ['DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'] });
-    expect(faceMatchDecision(analysis([], ['turned', 'uncertain']), {})).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_TURNED', 'FACE_UNCERTAIN'] });
-    expect(faceMatchDecision(analysis([], ['no_descriptor'], 0), {})).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_NOT_COMPARABLE'] });
-    expect(faceMatchDecision(analysis(['small'], [], 0.1), {})).toMatchObject({ verdict: 'reject', reasonCodes: ['SELFIE_MISMATCH', 'DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'] });
+    expect(faceMatchDecision(analysis(['small'], []), {})).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'],
+    });
+    expect(faceMatchDecision(analysis([], ['turned', 'uncertain']), {})).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_TURNED', 'FACE_UNCERTAIN'],
+    });
+    expect(faceMatchDecision(analysis([], ['no_descriptor'], 0), {})).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SELFIE_FACE_LOW_QUALITY', 'FACE_NOT_COMPARABLE'],
+    });
+    expect(faceMatchDecision(analysis(['small'], [], 0.1), {})).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['SELFIE_MISMATCH', 'DOCUMENT_FACE_LOW_QUALITY', 'FACE_TOO_SMALL'],
+    });
   });
 
   it('two real photos of one person are approved; two look-alike actors score below them (tuning-set people)', async () => {
@@ -95,10 +122,15 @@ describe('face_match on real faces', () => {
   });
 
   it('no face on the selfie or an undecodable image is a retryable IMAGE_UNREADABLE, never a pass', async () => {
-    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c8c8c8' } }).jpeg().toBuffer();
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c8c8c8' } })
+      .jpeg()
+      .toBuffer();
     const noFace = await match(doc[0], blank);
     expect(noFace.selfie).toEqual({ readable: true, faces: 0 });
-    expect(faceMatchDecision(noFace, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND'] });
+    expect(faceMatchDecision(noFace, {})).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND'],
+    });
     const garbage = await match(doc[0], Buffer.from('not an image at all'));
     expect(garbage.selfie.readable).toBe(false);
     expect(faceMatchDecision(garbage, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_UNREADABLE'] });
@@ -116,14 +148,20 @@ describe('liveness and the age estimate', () => {
     const decided = livenessDecision(analysis, {});
     expect(decided.score).toBe(Math.min(analysis.real!, analysis.live!));
     expect(livenessDecision(analysis, { threshold: 0 }).verdict).toBe('approve');
-    expect(livenessDecision(analysis, { threshold: 1, sensitivity: 0 })).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED'] });
+    expect(livenessDecision(analysis, { threshold: 1, sensitivity: 0 })).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['LIVENESS_FAILED'],
+    });
   });
 
   it('more than one face fails liveness (one face only)', async () => {
     const group = await readFile(path.join(FACES_DIR, 'sample1.jpg'));
     const analysis = await pool.run('face.liveness', { frames: [group] });
     expect(analysis.faces).toBeGreaterThan(1);
-    expect(livenessDecision(analysis, {})).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'MULTIPLE_FACES'] });
+    expect(livenessDecision(analysis, {})).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['LIVENESS_FAILED', 'MULTIPLE_FACES'],
+    });
   });
 
   it('the age estimate is a plausible adult age and only ever sends the age check to review', async () => {
@@ -131,9 +169,20 @@ describe('liveness and the age estimate', () => {
     const age = read.faces[0].age!;
     expect(age).toBeGreaterThan(12);
     expect(age).toBeLessThan(70);
-    const rules = { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }, { fromAge: 18, toAge: 99, action: 'pass' }] };
-    expect(ageEstimateDecision(age, rules)).toMatchObject({ verdict: 'review', reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE'] });
-    expect(ageEstimateDecision(10, rules)).toMatchObject({ verdict: 'review', reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE', 'AGE_REVIEW'] });
+    const rules = {
+      ageRules: [
+        { fromAge: 0, toAge: 17, action: 'reject' },
+        { fromAge: 18, toAge: 99, action: 'pass' },
+      ],
+    };
+    expect(ageEstimateDecision(age, rules)).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE'],
+    });
+    expect(ageEstimateDecision(10, rules)).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['DATE_OF_BIRTH_UNREADABLE', 'AGE_ESTIMATED_FROM_FACE', 'AGE_REVIEW'],
+    });
   });
 });
 
@@ -141,7 +190,9 @@ describe('the worker pool', () => {
   it('an analysis past ENGINE_TIMEOUT_MS is aborted with a timeout error, and the pool keeps working', async () => {
     const slow = new EnginePool({ concurrency: 1, timeoutMs: 50 });
     try {
-      await expect(slow.run('face.match', { document: doc[0], selfie: doc[0] })).rejects.toMatchObject({ reason: 'timeout' });
+      await expect(slow.run('face.match', { document: doc[0], selfie: doc[0] })).rejects.toMatchObject({
+        reason: 'timeout',
+      });
     } finally {
       await slow.close();
     }
@@ -149,7 +200,11 @@ describe('the worker pool', () => {
   });
 
   it('a thread that dies mid-analysis fails that task only; the next task runs on a new thread', async () => {
-    const crashing = new EnginePool({ concurrency: 1, timeoutMs: 120_000, filename: new URL('../engine/crash-worker.ts', import.meta.url) });
+    const crashing = new EnginePool({
+      concurrency: 1,
+      timeoutMs: 120_000,
+      filename: new URL('../engine/crash-worker.ts', import.meta.url),
+    });
     try {
       const failed = await crashing.run('face.liveness', { frames: [doc[0]] }).catch((e) => e);
       expect(failed).toBeInstanceOf(EngineTaskError);
@@ -166,9 +221,16 @@ describe('the worker pool', () => {
     try {
       const script = path.join(dir, 'start.mts');
       const pool = new URL('../../src/engine/pool/index.ts', import.meta.url).href;
-      await writeFile(script, `import { EnginePool } from '${pool}';\nconst p = new EnginePool({ concurrency: 1, timeoutMs: 60000 });\nconst r = await p.run('face.read', { image: Buffer.from('x') });\nawait p.close();\nprocess.stdout.write(JSON.stringify(r));\n`);
+      await writeFile(
+        script,
+        `import { EnginePool } from '${pool}';\nconst p = new EnginePool({ concurrency: 1, timeoutMs: 60000 });\nconst r = await p.run('face.read', { image: Buffer.from('x') });\nawait p.close();\nprocess.stdout.write(JSON.stringify(r));\n`,
+      );
       const cwd = path.resolve(FACES_DIR, '../../..');
-      const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', script], { cwd, env: { ...process.env, NODE_OPTIONS: '' } });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--max-semi-space-size=64', '--import', 'tsx', script],
+        { cwd, env: { ...process.env, NODE_OPTIONS: '' } },
+      );
       expect(JSON.parse(stdout)).toEqual({ readable: false, faces: [] });
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { jest } from '@jest/globals';
-import { CHALLENGE_RULES, challengeDecision, challengeFailure, newChallenge, MOVES, type ChallengeAnalysis, type FrameReading } from '../../src/engine/face/challenge.js';
+import {
+  CHALLENGE_RULES,
+  challengeDecision,
+  challengeFailure,
+  newChallenge,
+  MOVES,
+  type ChallengeAnalysis,
+  type FrameReading,
+} from '../../src/engine/face/challenge.js';
 import { REAL_DIR } from '../../src/engine/face/real-eval.js';
 import { livenessRunner } from '../../src/engine/face/runners.js';
 import type { Check } from '../../src/entities/check.entity.js';
@@ -18,9 +26,29 @@ import type { TestServer } from '../support/test-server.js';
 
 jest.setTimeout(180_000);
 
-const challenge: LivenessChallenge = { id: 'lch_test', steps: ['face_camera', 'blink', 'turn_left', 'turn_right'], issued_at: '2026-11-26T10:00:00.000Z', expires_at: '2026-11-26T10:05:00.000Z' };
-const face = (yaw: number, eyes: number) => ({ box: [0, 0, 200, 200] as [number, number, number, number], score: 1, age: 30, real: 0.9, live: 0.9, yaw, eyes, quality: [] });
-const frame = (step: number, yaw: number, eyes: number, second: number, over: Partial<FrameReading> = {}): FrameReading => ({
+const challenge: LivenessChallenge = {
+  id: 'lch_test',
+  steps: ['face_camera', 'blink', 'turn_left', 'turn_right'],
+  issued_at: '2026-11-26T10:00:00.000Z',
+  expires_at: '2026-11-26T10:05:00.000Z',
+};
+const face = (yaw: number, eyes: number) => ({
+  box: [0, 0, 200, 200] as [number, number, number, number],
+  score: 1,
+  age: 30,
+  real: 0.9,
+  live: 0.9,
+  yaw,
+  eyes,
+  quality: [],
+});
+const frame = (
+  step: number,
+  yaw: number,
+  eyes: number,
+  second: number,
+  over: Partial<FrameReading> = {},
+): FrameReading => ({
   step,
   challengeId: 'lch_test',
   requestedAt: `2026-11-26T10:00:${String(second).padStart(2, '0')}.000Z`,
@@ -29,8 +57,16 @@ const frame = (step: number, yaw: number, eyes: number, second: number, over: Pa
   sameFace: 0.9,
   ...over,
 });
-const kept = (): FrameReading[] => [frame(0, 2, 0.31, 1), frame(1, 3, 0.08, 3), frame(2, -24, 0.3, 5), frame(3, 22, 0.3, 7)];
-const analysis = (frames: FrameReading[], selfieMatch: number | null = 0.85): ChallengeAnalysis => ({ frames, selfieMatch });
+const kept = (): FrameReading[] => [
+  frame(0, 2, 0.31, 1),
+  frame(1, 3, 0.08, 3),
+  frame(2, -24, 0.3, 5),
+  frame(3, 22, 0.3, 7),
+];
+const analysis = (frames: FrameReading[], selfieMatch: number | null = 0.85): ChallengeAnalysis => ({
+  frames,
+  selfieMatch,
+});
 
 describe('the challenge', () => {
   it("a flow's liveness step takes mode active or passive, nothing else", () => {
@@ -61,7 +97,11 @@ describe('the challenge', () => {
     const cases: [FrameReading[], string | null, string][] = [
       [kept().map((f) => ({ ...f, challengeId: 'lch_other' })), null, 'not_for_this_challenge'],
       [kept().map((f, i) => (i === 3 ? { ...f, requestedAt: '2026-11-26T10:09:00.000Z' } : f)), null, 'expired'],
-      [[kept()[0]!, { ...kept()[2]!, requestedAt: '2026-11-26T10:00:02.000Z' }, kept()[1]!, kept()[3]!], 'blink', 'out_of_order'],
+      [
+        [kept()[0]!, { ...kept()[2]!, requestedAt: '2026-11-26T10:00:02.000Z' }, kept()[1]!, kept()[3]!],
+        'blink',
+        'out_of_order',
+      ],
       [kept().map((f) => (f.step === 1 ? { ...f, face: face(3, 0.3) } : f)), 'blink', 'move_not_seen'],
       [kept().map((f) => (f.step === 2 ? { ...f, face: face(24, 0.3) } : f)), 'turn_left', 'move_not_seen'],
       [kept().map((f) => (f.step === 3 ? { ...f, sameFace: 0.2 } : f)), 'turn_right', 'face_changed'],
@@ -70,22 +110,38 @@ describe('the challenge', () => {
     ];
     for (const [frames, move, reason] of cases) {
       const decided = challengeDecision(analysis(frames), challenge, {});
-      expect(decided).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'] });
+      expect(decided).toMatchObject({
+        verdict: 'reject',
+        reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'],
+      });
       expect(decided.findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: move, reason }]);
     }
-    expect(challengeDecision(analysis(kept(), 0.2), challenge, {}).findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: 'face_camera', reason: 'not_the_selfie' }]);
+    expect(challengeDecision(analysis(kept(), 0.2), challenge, {}).findings).toEqual([
+      { code: 'LIVENESS_CHALLENGE', failed_move: 'face_camera', reason: 'not_the_selfie' },
+    ]);
   });
 });
 
 describe('a hosted session takes its challenge', () => {
-  const input = (config: Record<string, unknown>, hosted: boolean) =>
-    ({ check: { type: 'liveness', config } as unknown as Check, snapshot: {} as never, identity: {}, sandbox: null, now: new Date(), images: { selfie: Buffer.from('x'), video: true }, engine: {} as never, hosted });
+  const input = (config: Record<string, unknown>, hosted: boolean) => ({
+    check: { type: 'liveness', config } as unknown as Check,
+    snapshot: {} as never,
+    identity: {},
+    sandbox: null,
+    now: new Date(),
+    images: { selfie: Buffer.from('x'), video: true },
+    engine: {} as never,
+    hosted,
+  });
 
   it('a hosted session (consent recorded) whose active liveness step never asked for a challenge fails: a clip or a selfie instead is not enough', async () => {
     const result = await livenessRunner.run(input({}, true));
     expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'] });
     expect(result.findings).toEqual([{ code: 'LIVENESS_CHALLENGE', failed_move: null, reason: 'challenge_not_taken' }]);
-    expect(await livenessRunner.run(input({ mode: 'active' }, true))).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'] });
+    expect(await livenessRunner.run(input({ mode: 'active' }, true))).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'],
+    });
   });
 });
 
@@ -107,14 +163,22 @@ describe('the challenge on real photos (worker pool)', () => {
     expect(Math.abs(right.yaw!)).toBeGreaterThan(10);
     // The same photo for every prompt: nothing moves.
     const still = await pool.run('face.challenge', {
-      frames: challenge.steps.map((_, step) => ({ challengeId: challenge.id, step, requestedAt: at(step * 2 + 1), bytes: frontal })),
+      frames: challenge.steps.map((_, step) => ({
+        challengeId: challenge.id,
+        step,
+        requestedAt: at(step * 2 + 1),
+        bytes: frontal,
+      })),
       selfie: frontal,
     });
     expect(still.frames.every((f) => f.faces === 1 && f.face!.eyes! > 0.15)).toBe(true);
     expect(challengeFailure(still, challenge)).toEqual({ step: 'blink', reason: 'move_not_seen' });
     // Another person's face on the frames than on the selfie.
     const other = await readFile(path.join(REAL_DIR, 'df-person01/1.jpg'));
-    const swapped = await pool.run('face.challenge', { frames: [{ challengeId: challenge.id, step: 0, requestedAt: at(1), bytes: frontal }], selfie: other });
+    const swapped = await pool.run('face.challenge', {
+      frames: [{ challengeId: challenge.id, step: 0, requestedAt: at(1), bytes: frontal }],
+      selfie: other,
+    });
     expect(swapped.selfieMatch!).toBeLessThan(CHALLENGE_RULES.selfieFace);
   });
 });
@@ -122,7 +186,10 @@ describe('the challenge on real photos (worker pool)', () => {
 describe('the applicant API binds frames to the session challenge', () => {
   let server: TestServer;
   let account: BootstrapResult;
-  withTestAccount((t) => ({ server, account } = t), () => ({ env: { RATE_LIMIT_PER_MINUTE: '100000' } }));
+  withTestAccount(
+    (t) => ({ server, account } = t),
+    () => ({ env: { RATE_LIMIT_PER_MINUTE: '100000' } }),
+  );
 
   it('POST .../liveness/challenge issues a challenge; frame uploads carry its step and are bound to it; a new challenge replaces the old', async () => {
     const v = await createHostedSession(server, account, {});
@@ -140,10 +207,18 @@ describe('the applicant API binds frames to the session challenge', () => {
     expect(issued.body.steps).toHaveLength(4);
     const created = await api.post('/uploads', { kind: 'selfie', content_type: 'image/jpeg', challenge_step: 2 });
     expect(created.status).toBe(201);
-    const [row] = await server.sql<{ challenge_id: string; challenge_step: number }>('select challenge_id, challenge_step from uploads where id = $1', [created.body.upload_id]);
+    const [row] = await server.sql<{ challenge_id: string; challenge_step: number }>(
+      'select challenge_id, challenge_step from uploads where id = $1',
+      [created.body.upload_id],
+    );
     expect(row).toEqual({ challenge_id: issued.body.challenge_id, challenge_step: 2 });
-    expect((await api.post('/uploads', { kind: 'selfie', content_type: 'image/jpeg', challenge_step: 7 })).body.error).toMatchObject({ param: 'challenge_step' });
-    expect((await api.post('/uploads', { kind: 'document', content_type: 'image/jpeg', side: 'front', challenge_step: 0 })).body.error).toMatchObject({ param: 'challenge_step' });
+    expect(
+      (await api.post('/uploads', { kind: 'selfie', content_type: 'image/jpeg', challenge_step: 7 })).body.error,
+    ).toMatchObject({ param: 'challenge_step' });
+    expect(
+      (await api.post('/uploads', { kind: 'document', content_type: 'image/jpeg', side: 'front', challenge_step: 0 }))
+        .body.error,
+    ).toMatchObject({ param: 'challenge_step' });
     const again = await api.post('/liveness/challenge');
     expect(again.body.challenge_id).not.toBe(issued.body.challenge_id);
   });

@@ -20,7 +20,9 @@ describe('synthetic zones', () => {
       expect(checkDigit(b.slice(0, 10) + b.slice(13, 20) + b.slice(21, 43))).toBe(b[43]);
       const td1 = zoneOf(p, 'TD1');
       expect(td1.map((l) => l.length)).toEqual([30, 30, 30]);
-      expect(checkDigit(td1[0].slice(5, 30) + td1[1].slice(0, 7) + td1[1].slice(8, 15) + td1[1].slice(18, 29))).toBe(td1[1][29]);
+      expect(checkDigit(td1[0].slice(5, 30) + td1[1].slice(0, 7) + td1[1].slice(8, 15) + td1[1].slice(18, 29))).toBe(
+        td1[1][29],
+      );
       const td2 = zoneOf(p, 'TD2');
       expect(checkDigit(td2[1].slice(0, 10) + td2[1].slice(13, 20) + td2[1].slice(21, 35))).toBe(td2[1][35]);
     }
@@ -33,12 +35,15 @@ describe('synthetic zones', () => {
     expect(pairs.size).toBeGreaterThan(5);
   });
 
-  it.each([1, 2])('covers every condition, the three layouts and every zone font (%i per condition)', (perCondition) => {
-    const cases = robustnessCases(perCondition);
-    expect(new Set(cases.map((c) => c.condition))).toEqual(new Set(ROBUSTNESS_CONDITIONS));
-    expect(new Set(cases.map((c) => c.layout))).toEqual(new Set(['TD1', 'TD2', 'TD3']));
-    expect(new Set(cases.map((c) => c.font))).toEqual(new Set(ZONE_FONTS.map((f) => f.name)));
-  });
+  it.each([1, 2])(
+    'covers every condition, the three layouts and every zone font (%i per condition)',
+    (perCondition) => {
+      const cases = robustnessCases(perCondition);
+      expect(new Set(cases.map((c) => c.condition))).toEqual(new Set(ROBUSTNESS_CONDITIONS));
+      expect(new Set(cases.map((c) => c.layout))).toEqual(new Set(['TD1', 'TD2', 'TD3']));
+      expect(new Set(cases.map((c) => c.font))).toEqual(new Set(ZONE_FONTS.map((f) => f.name)));
+    },
+  );
 });
 
 describe('capture conditions', () => {
@@ -51,11 +56,19 @@ describe('capture conditions', () => {
   it('draws the zone in the shipped OCR-B (ink in the zone band, the card size of TD3)', async () => {
     const meta = await sharp(flat).metadata();
     expect([meta.width, meta.height]).toEqual([CARD.TD3.width, CARD.TD3.height]);
-    const band = await sharp(flat).extract({ left: 0, top: CARD.TD3.height - 150, width: CARD.TD3.width, height: 110 }).greyscale().raw().toBuffer();
+    const band = await sharp(flat)
+      .extract({ left: 0, top: CARD.TD3.height - 150, width: CARD.TD3.width, height: 110 })
+      .greyscale()
+      .raw()
+      .toBuffer();
     expect(band.filter((v) => v < 80).length).toBeGreaterThan(5000);
     // The font file is used, not a fallback: the same zone in the monospace stand-in draws other pixels.
     const mono = await renderSynthetic(person(seeded(3)), 'TD3', { ...style, font: ZONE_FONTS[2] }, seeded(3));
-    const monoBand = await sharp(mono).extract({ left: 0, top: CARD.TD3.height - 150, width: CARD.TD3.width, height: 110 }).greyscale().raw().toBuffer();
+    const monoBand = await sharp(mono)
+      .extract({ left: 0, top: CARD.TD3.height - 150, width: CARD.TD3.width, height: 110 })
+      .greyscale()
+      .raw()
+      .toBuffer();
     expect(band.equals(monoBand)).toBe(false);
   });
 

@@ -12,7 +12,11 @@ const NOW = new Date('2026-06-15T12:00:00Z');
 const PAST = '2020-01-01T00:00:00Z';
 const FUTURE = '2099-01-01T00:00:00Z';
 
-const snapshot = (extra: Partial<FlowSnapshot> = {}): FlowSnapshot => ({ steps: [], acceptedDocumentTypes: [], ...extra });
+const snapshot = (extra: Partial<FlowSnapshot> = {}): FlowSnapshot => ({
+  steps: [],
+  acceptedDocumentTypes: [],
+  ...extra,
+});
 
 /** A complete, valid, unexpired passport read. */
 const passport = (extra: Partial<DocumentRead> = {}): DocumentRead => ({
@@ -27,9 +31,26 @@ const passport = (extra: Partial<DocumentRead> = {}): DocumentRead => ({
 });
 
 const check = (extra: Partial<Check> = {}): Check =>
-  ({ type: 'document', status: 'completed', required: true, verdict: 'approve', score: 0.9, reasonCodes: [], config: {}, ...extra }) as Check;
+  ({
+    type: 'document',
+    status: 'completed',
+    required: true,
+    verdict: 'approve',
+    score: 0.9,
+    reasonCodes: [],
+    config: {},
+    ...extra,
+  }) as Check;
 
-const input = (extra: { check?: Partial<Check>; identity?: Identity; snapshot?: FlowSnapshot; sandbox?: CheckInput['sandbox']; now?: Date } = {}): CheckInput => ({
+const input = (
+  extra: {
+    check?: Partial<Check>;
+    identity?: Identity;
+    snapshot?: FlowSnapshot;
+    sandbox?: CheckInput['sandbox'];
+    now?: Date;
+  } = {},
+): CheckInput => ({
   check: check(extra.check),
   snapshot: extra.snapshot ?? snapshot(),
   identity: extra.identity ?? {},
@@ -50,11 +71,19 @@ describe('roll-up', () => {
 
   it('otherwise any check in review gives manual_review, with the review reason codes', () => {
     const out = rollUp([check(), check({ type: 'face_match', verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] })]);
-    expect(out).toMatchObject({ status: 'manual_review', verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'], declineType: null });
+    expect(out).toMatchObject({
+      status: 'manual_review',
+      verdict: 'review',
+      reasonCodes: ['SELFIE_MISMATCH'],
+      declineType: null,
+    });
   });
 
   it('a non-required check in review still gives manual_review', () => {
-    const out = rollUp([check(), check({ type: 'aml', required: false, verdict: 'review', reasonCodes: ['AML_SCREENING_UNAVAILABLE'] })]);
+    const out = rollUp([
+      check(),
+      check({ type: 'aml', required: false, verdict: 'review', reasonCodes: ['AML_SCREENING_UNAVAILABLE'] }),
+    ]);
     expect(out.status).toBe('manual_review');
   });
 
@@ -72,7 +101,10 @@ describe('roll-up', () => {
   });
 
   it('a non-required check rejecting does not reject the verification', () => {
-    const out = rollUp([check(), check({ type: 'age', required: false, verdict: 'reject', reasonCodes: ['AGE_RESTRICTED'] })]);
+    const out = rollUp([
+      check(),
+      check({ type: 'age', required: false, verdict: 'reject', reasonCodes: ['AGE_RESTRICTED'] }),
+    ]);
     expect(out).toMatchObject({ status: 'approved', verdict: 'approve' });
   });
 
@@ -106,17 +138,26 @@ describe('roll-up', () => {
   });
 
   it('an optional skipped check (no verdict) neither rejects nor reviews', () => {
-    const out = rollUp([check(), check({ type: 'email', required: false, status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] })]);
+    const out = rollUp([
+      check(),
+      check({ type: 'email', required: false, status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] }),
+    ]);
     expect(out.status).toBe('approved');
   });
 
   it('never a fake approval: a required check that was skipped gives manual_review with its reason codes', () => {
-    const out = rollUp([check(), check({ type: 'email', status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] })]);
+    const out = rollUp([
+      check(),
+      check({ type: 'email', status: 'skipped', verdict: null, reasonCodes: ['EMAIL_NOT_PROVIDED'] }),
+    ]);
     expect(out).toMatchObject({ status: 'manual_review', reasonCodes: ['EMAIL_NOT_PROVIDED'] });
   });
 
   it('never a fake approval: an errored check counts as review, so the others cannot approve alone', () => {
-    const out = rollUp([check(), check({ type: 'aml', status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'] })]);
+    const out = rollUp([
+      check(),
+      check({ type: 'aml', status: 'errored', verdict: 'review', score: null, reasonCodes: ['CHECK_UNAVAILABLE'] }),
+    ]);
     expect(out).toMatchObject({ status: 'manual_review', reasonCodes: ['CHECK_UNAVAILABLE'] });
   });
 
@@ -130,7 +171,13 @@ describe('document: expiry', () => {
     const out = evaluateDocument(passport({ expiry_date: '2026-06-14' }), snapshot(), NOW);
     expect(out).toMatchObject({ status: 'completed', verdict: 'reject' });
     expect(out.reasonCodes).toEqual(['DOCUMENT_EXPIRED']);
-    expect(evaluateDocument(passport({ expiry_date: '2026-06-14' }), snapshot({ expiryPolicy: { default: 'reject', rules: [] } }), NOW).verdict).toBe('reject');
+    expect(
+      evaluateDocument(
+        passport({ expiry_date: '2026-06-14' }),
+        snapshot({ expiryPolicy: { default: 'reject', rules: [] } }),
+        NOW,
+      ).verdict,
+    ).toBe('reject');
   });
 
   it('a document expiring today is still valid', () => {
@@ -156,7 +203,15 @@ describe('document: expiry', () => {
     expect(expiryDisposition(snap, 'DEU', 'id_card')).toBe('review');
     expect(expiryDisposition(snap, 'FRA', 'passport')).toBe('approve');
     expect(expiryDisposition(snap, 'GBR', 'passport')).toBe('reject');
-    expect(expiryDisposition(snapshot({ expiryPolicy: { default: 'review', rules: [{ country: 'GBR', document_type: '*', disposition: 'reject' }] } }), 'GBR', 'driving_licence')).toBe('reject');
+    expect(
+      expiryDisposition(
+        snapshot({
+          expiryPolicy: { default: 'review', rules: [{ country: 'GBR', document_type: '*', disposition: 'reject' }] },
+        }),
+        'GBR',
+        'driving_licence',
+      ),
+    ).toBe('reject');
     expect(expiryDisposition(snapshot(), 'GBR', 'passport')).toBe('reject');
   });
 
@@ -167,7 +222,9 @@ describe('document: expiry', () => {
       expect(out.verdict).toBe('review');
       expect(out.reasonCodes).toEqual(['EXPIRY_UNREADABLE']);
     }
-    const runner = await RUNNERS.document.run(input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }));
+    const runner = await RUNNERS.document.run(
+      input({ check: { sensitivity }, snapshot: snap, identity: { document: passport({ expiry_date: '??' }) } }),
+    );
     expect(runner).toMatchObject({ verdict: 'review', reasonCodes: ['EXPIRY_UNREADABLE'] });
   });
 
@@ -179,11 +236,14 @@ describe('document: expiry', () => {
 });
 
 describe('document: INCOMPLETE_DOCUMENT', () => {
-  it.each(['number', 'date_of_birth', 'issuing_country'] as const)('a missing printed %s gives INCOMPLETE_DOCUMENT review', (field) => {
-    const out = evaluateDocument(passport({ [field]: undefined }), snapshot(), NOW);
-    expect(out.verdict).toBe('review');
-    expect(out.reasonCodes).toEqual(['INCOMPLETE_DOCUMENT']);
-  });
+  it.each(['number', 'date_of_birth', 'issuing_country'] as const)(
+    'a missing printed %s gives INCOMPLETE_DOCUMENT review',
+    (field) => {
+      const out = evaluateDocument(passport({ [field]: undefined }), snapshot(), NOW);
+      expect(out.verdict).toBe('review');
+      expect(out.reasonCodes).toEqual(['INCOMPLETE_DOCUMENT']);
+    },
+  );
 
   it('never rejects, even when the findings policy says reject', () => {
     const snap = snapshot({ policyTree: { findings: { INCOMPLETE_DOCUMENT: { disposition: 'reject' } } } });
@@ -208,7 +268,11 @@ describe('document: INCOMPLETE_DOCUMENT', () => {
   });
 
   it('a waiver for another country or document type does not apply', () => {
-    const other = snapshot({ policyTree: { by_country: { FRA: { findings: waive }, GBR: { by_document_type: { id_card: { findings: waive } } } } } });
+    const other = snapshot({
+      policyTree: {
+        by_country: { FRA: { findings: waive }, GBR: { by_document_type: { id_card: { findings: waive } } } },
+      },
+    });
     expect(evaluateDocument(passport({ number: undefined }), other, NOW).verdict).toBe('review');
   });
 
@@ -224,13 +288,20 @@ describe('document: INCOMPLETE_DOCUMENT', () => {
       expect(out.reasonCodes).toEqual(['INCOMPLETE_DOCUMENT']);
     }
     const live = { INCOMPLETE_DOCUMENT: { disposition: 'waive', expires_at: FUTURE } };
-    expect(evaluateDocument(passport({ number: undefined }), snapshot({ policyTree: { findings: live } }), NOW).verdict).toBe('approve');
+    expect(
+      evaluateDocument(passport({ number: undefined }), snapshot({ policyTree: { findings: live } }), NOW).verdict,
+    ).toBe('approve');
   });
 
   it('findingDisposition: the most specific leaf wins; an expired leaf yields to the next one', () => {
     const tree = {
       findings: { X: { disposition: 'review' } },
-      by_country: { GBR: { findings: { X: { disposition: 'reject' } }, by_document_type: { passport: { findings: { X: { disposition: 'waive', expires_at: PAST } } } } } },
+      by_country: {
+        GBR: {
+          findings: { X: { disposition: 'reject' } },
+          by_document_type: { passport: { findings: { X: { disposition: 'waive', expires_at: PAST } } } },
+        },
+      },
     };
     expect(findingDisposition(snapshot({ policyTree: tree }), 'X', 'GBR', 'passport')).toBe('reject');
     expect(findingDisposition(snapshot({ policyTree: tree }), 'X', 'FRA', 'passport')).toBe('review');
@@ -252,7 +323,11 @@ describe('document: ID_INVALID, accepted types, read data', () => {
   });
 
   it('an MRZ agreeing with the print (ignoring spacing and case) approves', () => {
-    const out = evaluateDocument(passport({ number: 'p 123-4567', mrz: { document_number: 'P1234567', date_of_birth: '1985-04-12' } }), snapshot(), NOW);
+    const out = evaluateDocument(
+      passport({ number: 'p 123-4567', mrz: { document_number: 'P1234567', date_of_birth: '1985-04-12' } }),
+      snapshot(),
+      NOW,
+    );
     expect(out.verdict).toBe('approve');
   });
 
@@ -260,15 +335,25 @@ describe('document: ID_INVALID, accepted types, read data', () => {
     const out = evaluateDocument(passport(), snapshot({ acceptedDocumentTypes: ['id_card', 'driving_licence'] }), NOW);
     expect(out.verdict).toBe('reject');
     expect(out.reasonCodes).toEqual(['DOCUMENT_TYPE_NOT_ACCEPTED']);
-    expect(evaluateDocument(passport(), snapshot({ acceptedDocumentTypes: ['passport'] }), NOW).verdict).toBe('approve');
+    expect(evaluateDocument(passport(), snapshot({ acceptedDocumentTypes: ['passport'] }), NOW).verdict).toBe(
+      'approve',
+    );
   });
 
-  it.each(['passport', 'id_card', 'driving_licence', 'residence_permit'])('an unrestricted flow (empty list) accepts a %s', (type) => {
-    expect(evaluateDocument(passport({ type }), snapshot({ acceptedDocumentTypes: [] }), NOW)).toMatchObject({ verdict: 'approve', reasonCodes: [] });
-  });
+  it.each(['passport', 'id_card', 'driving_licence', 'residence_permit'])(
+    'an unrestricted flow (empty list) accepts a %s',
+    (type) => {
+      expect(evaluateDocument(passport({ type }), snapshot({ acceptedDocumentTypes: [] }), NOW)).toMatchObject({
+        verdict: 'approve',
+        reasonCodes: [],
+      });
+    },
+  );
 
   it('a driving licence without an expiry date is complete', () => {
-    expect(evaluateDocument(passport({ type: 'driving_licence', expiry_date: undefined }), snapshot(), NOW).verdict).toBe('approve');
+    expect(
+      evaluateDocument(passport({ type: 'driving_licence', expiry_date: undefined }), snapshot(), NOW).verdict,
+    ).toBe('approve');
   });
 
   it('a rejection keeps the review codes found beside it', () => {
@@ -287,7 +372,9 @@ describe('age', () => {
     ],
   };
   const ageCheck = (date_of_birth: string | undefined, config: Record<string, unknown> = rules, now = NOW) =>
-    ageRunner.run(input({ check: { type: 'age', config }, identity: { document: passport({ date_of_birth }) }, now })) as CheckResult;
+    ageRunner.run(
+      input({ check: { type: 'age', config }, identity: { document: passport({ date_of_birth }) }, now }),
+    ) as CheckResult;
 
   it('ageOn counts whole years on the exact date: the birthday itself adds the year, the day before does not', () => {
     expect(ageOn('2008-06-15', NOW)).toBe(18);
@@ -307,7 +394,11 @@ describe('age', () => {
   });
 
   it('actions reject, review and pass map to reject, review and approve', () => {
-    expect(ageCheck('2016-01-01')).toMatchObject({ status: 'completed', verdict: 'reject', reasonCodes: ['AGE_RESTRICTED'] });
+    expect(ageCheck('2016-01-01')).toMatchObject({
+      status: 'completed',
+      verdict: 'reject',
+      reasonCodes: ['AGE_RESTRICTED'],
+    });
     expect(ageCheck('2007-01-01')).toMatchObject({ verdict: 'review', reasonCodes: ['AGE_REVIEW'] });
     expect(ageCheck('1990-01-01')).toMatchObject({ verdict: 'approve', reasonCodes: [] });
   });
@@ -337,13 +428,23 @@ describe('age', () => {
 });
 
 describe('live runners (no sandbox): never a fake approval', () => {
-  it.each(['liveness', 'face_match'])('%s without image analysis is review IMAGE_ANALYSIS_UNAVAILABLE', async (type) => {
-    const out = await RUNNERS[type].run(input({ check: { type }, identity: { document: passport() } }));
-    expect(out).toMatchObject({ status: 'completed', verdict: 'review', reasonCodes: ['IMAGE_ANALYSIS_UNAVAILABLE'] });
-  });
+  it.each(['liveness', 'face_match'])(
+    '%s without image analysis is review IMAGE_ANALYSIS_UNAVAILABLE',
+    async (type) => {
+      const out = await RUNNERS[type].run(input({ check: { type }, identity: { document: passport() } }));
+      expect(out).toMatchObject({
+        status: 'completed',
+        verdict: 'review',
+        reasonCodes: ['IMAGE_ANALYSIS_UNAVAILABLE'],
+      });
+    },
+  );
 
   it('document without read data is review IMAGE_ANALYSIS_UNAVAILABLE', async () => {
-    expect(await RUNNERS.document.run(input())).toMatchObject({ verdict: 'review', reasonCodes: ['IMAGE_ANALYSIS_UNAVAILABLE'] });
+    expect(await RUNNERS.document.run(input())).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['IMAGE_ANALYSIS_UNAVAILABLE'],
+    });
   });
 
   it('age without read data is review, not approve', async () => {
@@ -351,8 +452,14 @@ describe('live runners (no sandbox): never a fake approval', () => {
   });
 
   it('aml screens the read name: a person on no list approves, an unread name is review AML_NAME_UNREADABLE', async () => {
-    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({ verdict: 'approve', reasonCodes: [] });
-    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' } }))).toMatchObject({ verdict: 'review', reasonCodes: ['AML_NAME_UNREADABLE'] });
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' }, identity: { document: passport() } }))).toMatchObject({
+      verdict: 'approve',
+      reasonCodes: [],
+    });
+    expect(await RUNNERS.aml.run(input({ check: { type: 'aml' } }))).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['AML_NAME_UNREADABLE'],
+    });
   });
 
   it('a live session of liveness, face_match, document (unread) and aml rolls up to manual_review', async () => {
@@ -386,18 +493,48 @@ describe('sandbox forcing', () => {
   });
 
   it('applySandboxOutcome: rejected rejects the carrying check of any type, with the given or a default code', () => {
-    const approve = { status: 'completed' as const, verdict: 'approve' as const, score: 0.95, reasonCodes: [], providerTier: 'standard' };
-    expect(applySandboxOutcome('liveness', approve, { outcome: 'rejected' })).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED'], providerTier: 'sandbox' });
-    expect(applySandboxOutcome('document', approve, { outcome: 'rejected' })).toMatchObject({ verdict: 'reject', reasonCodes: ['SANDBOX_REJECTED'] });
-    expect(applySandboxOutcome('age', approve, { outcome: 'rejected', reason_codes: ['IMAGE_QUALITY'] }).reasonCodes).toEqual(['IMAGE_QUALITY']);
-    expect(applySandboxOutcome('face_match', approve, { outcome: 'review' })).toMatchObject({ verdict: 'review', reasonCodes: ['SELFIE_MISMATCH'] });
-    expect(applySandboxOutcome('aml', approve, { outcome: 'review' })).toMatchObject({ verdict: 'review', reasonCodes: ['SANDBOX_REVIEW'] });
+    const approve = {
+      status: 'completed' as const,
+      verdict: 'approve' as const,
+      score: 0.95,
+      reasonCodes: [],
+      providerTier: 'standard',
+    };
+    expect(applySandboxOutcome('liveness', approve, { outcome: 'rejected' })).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['LIVENESS_FAILED'],
+      providerTier: 'sandbox',
+    });
+    expect(applySandboxOutcome('document', approve, { outcome: 'rejected' })).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['SANDBOX_REJECTED'],
+    });
+    expect(
+      applySandboxOutcome('age', approve, { outcome: 'rejected', reason_codes: ['IMAGE_QUALITY'] }).reasonCodes,
+    ).toEqual(['IMAGE_QUALITY']);
+    expect(applySandboxOutcome('face_match', approve, { outcome: 'review' })).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SELFIE_MISMATCH'],
+    });
+    expect(applySandboxOutcome('aml', approve, { outcome: 'review' })).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SANDBOX_REVIEW'],
+    });
   });
 
   it("applySandboxOutcome: approved leaves the result alone; review never softens the check's own rejection", () => {
-    const expired = { status: 'completed' as const, verdict: 'reject' as const, score: 0.1, reasonCodes: ['DOCUMENT_EXPIRED'], providerTier: 'standard' };
+    const expired = {
+      status: 'completed' as const,
+      verdict: 'reject' as const,
+      score: 0.1,
+      reasonCodes: ['DOCUMENT_EXPIRED'],
+      providerTier: 'standard',
+    };
     expect(applySandboxOutcome('document', expired, { outcome: 'approved' })).toBe(expired);
     expect(applySandboxOutcome('document', expired, { outcome: 'review' })).toBe(expired);
-    expect(applySandboxOutcome('document', expired, { outcome: 'rejected' }).reasonCodes).toEqual(['SANDBOX_REJECTED', 'DOCUMENT_EXPIRED']);
+    expect(applySandboxOutcome('document', expired, { outcome: 'rejected' }).reasonCodes).toEqual([
+      'SANDBOX_REJECTED',
+      'DOCUMENT_EXPIRED',
+    ]);
   });
 });

@@ -25,10 +25,16 @@ describe('GraphQL for team members', () => {
   });
 
   it('createApiKey and revokeApiKey go through the same service as REST', async () => {
-    const created = await gql(server, token, CreateApiKeyDocument, { input: { name: 'From console', environment: 'live' } });
+    const created = await gql(server, token, CreateApiKeyDocument, {
+      input: { name: 'From console', environment: 'live' },
+    });
     const secret = created.body.data!.createApiKey.secretKey;
     expect(secret).toMatch(/^sk_live_/);
-    expect(created.body.data!.createApiKey.apiKey).toMatchObject({ environment: 'live', status: 'active', permissions: ['verification:create', 'verification:read', 'settings:read'] });
+    expect(created.body.data!.createApiKey.apiKey).toMatchObject({
+      environment: 'live',
+      status: 'active',
+      permissions: ['verification:create', 'verification:read', 'settings:read'],
+    });
     expect((await server.request('/v1/merchant', { token: secret })).status).toBe(200);
 
     const id = created.body.data!.createApiKey.apiKey.id;
@@ -41,23 +47,42 @@ describe('GraphQL for team members', () => {
   });
 
   it('apiKeys is a cursor connection, newest first, per environment', async () => {
-    for (const name of ['a', 'b', 'c']) await gql(server, token, CreateApiKeyDocument, { input: { name, environment: 'sandbox' } });
+    for (const name of ['a', 'b', 'c'])
+      await gql(server, token, CreateApiKeyDocument, { input: { name, environment: 'sandbox' } });
     const first = await gql(server, token, ApiKeysDocument, { environment: 'sandbox', first: 2 });
     expect(first.body.data!.apiKeys.nodes.map((k) => k.name)).toEqual(['c', 'b']);
     expect(first.body.data!.apiKeys.pageInfo.hasNextPage).toBe(true);
-    const next = await gql(server, token, ApiKeysDocument, { environment: 'sandbox', first: 2, after: first.body.data!.apiKeys.pageInfo.endCursor });
+    const next = await gql(server, token, ApiKeysDocument, {
+      environment: 'sandbox',
+      first: 2,
+      after: first.body.data!.apiKeys.pageInfo.endCursor,
+    });
     expect(next.body.data!.apiKeys.nodes.map((k) => k.name)).toEqual(['a', 'Bootstrap sandbox key']);
     const bad = await gql(server, token, ApiKeysDocument, { first: 500 });
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', type: 'invalid_request_error', param: 'first' });
+    expect(bad.body.errors?.[0].extensions).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      type: 'invalid_request_error',
+      param: 'first',
+    });
   });
 
   it('errors carry extensions.code, extensions.type and the request id', async () => {
-    const res = await gql(server, token, CreateApiKeyDocument, { input: { name: 'x', environment: 'sandbox', permissions: ['root'] } });
-    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', type: 'invalid_request_error', param: 'permissions', request_id: res.headers.get('x-request-id') });
+    const res = await gql(server, token, CreateApiKeyDocument, {
+      input: { name: 'x', environment: 'sandbox', permissions: ['root'] },
+    });
+    expect(res.body.errors?.[0].extensions).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      type: 'invalid_request_error',
+      param: 'permissions',
+      request_id: res.headers.get('x-request-id'),
+    });
   });
 
   it('an unexpected error becomes an opaque api_error without internals', () => {
-    const formatted = formatError({ message: 'connection refused at 10.0.0.5:5432' }, new Error('connection refused at 10.0.0.5:5432'));
+    const formatted = formatError(
+      { message: 'connection refused at 10.0.0.5:5432' },
+      new Error('connection refused at 10.0.0.5:5432'),
+    );
     expect(formatted.extensions).toEqual({ code: 'INTERNAL_ERROR', type: 'api_error' });
     expect(formatted.message).not.toContain('10.0.0.5');
   });

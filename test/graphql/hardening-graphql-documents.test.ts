@@ -11,10 +11,15 @@ process.env.NODE_ENV = 'development';
 let server: TestServer;
 let account: BootstrapResult;
 const log = capturingLogger('info');
-const errorLines = () => log.lines.map((line) => JSON.parse(line) as { level: number }).filter((line) => line.level >= 50);
-withTestAccount((t) => ({ server, account } = t), () => ({ logger: log.logger, env: { GRAPHQL_RATE_LIMIT_PER_MINUTE: '100000' } }));
+const errorLines = () =>
+  log.lines.map((line) => JSON.parse(line) as { level: number }).filter((line) => line.level >= 50);
+withTestAccount(
+  (t) => ({ server, account } = t),
+  () => ({ logger: log.logger, env: { GRAPHQL_RATE_LIMIT_PER_MINUTE: '100000' } }),
+);
 
-const run = (query: string, variables?: Record<string, unknown>) => server.graphql(account.member.session_token, query, variables);
+const run = (query: string, variables?: Record<string, unknown>) =>
+  server.graphql(account.member.session_token, query, variables);
 
 /** The abusive documents of issue 27: each must answer 400 quickly, never 500 and never a stack. */
 const abusive = {
@@ -33,20 +38,29 @@ const expectNoInternals = (body: unknown) => {
 };
 
 describe('malformed and oversized GraphQL documents answer 400 (issue 27)', () => {
-  it.each(Object.entries(abusive))('%s: 400, a clear code, no stack trace in the answer or the log', async (_name, query) => {
-    log.lines.length = 0;
-    const res = await run(query);
-    expect(res.status).toBe(400);
-    expect(res.body.errors?.length).toBeGreaterThan(0);
-    expect(res.body.errors![0].extensions.code).toEqual(expect.stringMatching(/^(GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED|DOCUMENT_TOO_LARGE)$/));
-    expectNoInternals(res.body);
-    expect(errorLines()).toEqual([]);
-  });
+  it.each(Object.entries(abusive))(
+    '%s: 400, a clear code, no stack trace in the answer or the log',
+    async (_name, query) => {
+      log.lines.length = 0;
+      const res = await run(query);
+      expect(res.status).toBe(400);
+      expect(res.body.errors?.length).toBeGreaterThan(0);
+      expect(res.body.errors![0].extensions.code).toEqual(
+        expect.stringMatching(/^(GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED|DOCUMENT_TOO_LARGE)$/),
+      );
+      expectNoInternals(res.body);
+      expect(errorLines()).toEqual([]);
+    },
+  );
 
   it('a document over the byte limit is refused before it is parsed, naming the limit', async () => {
     const res = await run(`{ viewer { environments } }${' '.repeat(MAX_DOCUMENT_BYTES)}`);
     expect(res.status).toBe(400);
-    expect(res.body.errors![0].extensions).toMatchObject({ code: 'DOCUMENT_TOO_LARGE', type: 'invalid_request_error', limit: MAX_DOCUMENT_BYTES });
+    expect(res.body.errors![0].extensions).toMatchObject({
+      code: 'DOCUMENT_TOO_LARGE',
+      type: 'invalid_request_error',
+      limit: MAX_DOCUMENT_BYTES,
+    });
   });
 
   it('a wrongly typed variable is 400 BAD_USER_INPUT, not a 500 with a stack trace in the log', async () => {
@@ -70,14 +84,22 @@ describe('malformed and oversized GraphQL documents answer 400 (issue 27)', () =
 /** A request over its own socket with a prebuilt body (the senders must not load this process's loop). */
 function post(path: string, body: Buffer, token: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(`${server.url}${path}`, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': String(body.length), authorization: `Bearer ${token}` },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      `${server.url}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
@@ -86,10 +108,12 @@ function post(path: string, body: Buffer, token: string): Promise<number> {
 function healthz(): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    http.get(`${server.url}/healthz`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - started));
-    }).on('error', reject);
+    http
+      .get(`${server.url}/healthz`, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - started));
+      })
+      .on('error', reject);
   });
 }
 
@@ -131,7 +155,10 @@ describe('abusive GraphQL senders do not freeze the event loop (issue 27)', () =
     // Here eight senders each post every 400 ms (20 a second together).
     const ordinary = await healthzUnder([Buffer.from(JSON.stringify({ query: '{ viewer { environments } }' }))], 400);
     expect(new Set(ordinary.statuses)).toEqual(new Set([200]));
-    const abused = await healthzUnder(Object.values(abusive).map((query) => Buffer.from(JSON.stringify({ query }))), 400);
+    const abused = await healthzUnder(
+      Object.values(abusive).map((query) => Buffer.from(JSON.stringify({ query }))),
+      400,
+    );
     expect(abused.statuses.length).toBeGreaterThan(16);
     expect(abused.statuses.filter((s) => s !== 400)).toEqual([]);
     const [o99, a99] = [percentile(ordinary.latencies, 99), percentile(abused.latencies, 99)];

@@ -28,10 +28,16 @@ describe('GraphQL is bounded (issue 18)', () => {
     // Three pages of 100 verifications with their checks and tags: well over the cost limit.
     const page = (alias: string, environment: string) =>
       `${alias}: verifications(first: 100, filter: { environment: ${environment} }) { nodes { id status checks { id type status verdict } tags { id name } flow { id name } } }`;
-    const res = await run(`{ ${['a', 'b', 'c', 'd', 'e'].map((alias, i) => page(alias, i % 2 ? 'live' : 'sandbox')).join(' ')} }`);
+    const res = await run(
+      `{ ${['a', 'b', 'c', 'd', 'e'].map((alias, i) => page(alias, i % 2 ? 'live' : 'sandbox')).join(' ')} }`,
+    );
     expect(res.status).toBe(400);
     const error = res.body.errors![0];
-    expect(error.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: MAX_QUERY_COST, type: 'invalid_request_error' });
+    expect(error.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      limit: MAX_QUERY_COST,
+      type: 'invalid_request_error',
+    });
     expect(error.extensions.cost).toBeGreaterThan(MAX_QUERY_COST);
     expect(error.message).toContain(String(error.extensions.cost));
   });
@@ -46,7 +52,9 @@ describe('GraphQL is bounded (issue 18)', () => {
   });
 
   it('an ordinary back-office page stays well within the limits', async () => {
-    const res = await run('{ verifications(first: 50) { nodes { id status checks { id type verdict } tags { id name } } pageInfo { hasNextPage } } }');
+    const res = await run(
+      '{ verifications(first: 50) { nodes { id status checks { id type verdict } tags { id name } } pageInfo { hasNextPage } } }',
+    );
     expect(res.body.errors).toBeUndefined();
   });
 

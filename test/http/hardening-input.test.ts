@@ -17,7 +17,13 @@ withTestAccount((t) => ({ server, account, sandbox } = t));
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 const countVerifications = async () =>
-  (await withConnection(server.runtime.orm, (sql) => sql.query<{ n: number }>('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id])))[0]!.n;
+  (
+    await withConnection(server.runtime.orm, (sql) =>
+      sql.query<{ n: number }>('select count(*)::int as n from verifications where merchant_id = $1', [
+        account.merchant.id,
+      ]),
+    )
+  )[0]!.n;
 
 describe('bad input is never a 500 (issue 18)', () => {
   it('a body nested deeper than the cap is 400 PARAMETER_INVALID naming the depth, before authentication, on /v1 and /graphql', async () => {
@@ -29,7 +35,10 @@ describe('bad input is never a 500 (issue 18)', () => {
       expect(res.body.error.message).toContain(String(MAX_JSON_DEPTH));
     }
     // Just under the cap is parsed and reaches validation as usual.
-    const fine = await server.request('/v1/verifications', { token: sandbox, rawBody: `{"metadata":${nested(MAX_JSON_DEPTH - 1)}}` });
+    const fine = await server.request('/v1/verifications', {
+      token: sandbox,
+      rawBody: `{"metadata":${nested(MAX_JSON_DEPTH - 1)}}`,
+    });
     expect(fine.status).toBe(400);
     expect(fine.body.error.param).toMatch(/^metadata/);
   });
@@ -44,13 +53,25 @@ describe('bad input is never a 500 (issue 18)', () => {
 
   it('a write whose body is not JSON is 415 UNSUPPORTED_MEDIA_TYPE and creates nothing; an empty body stays allowed', async () => {
     const before = await countVerifications();
-    const form = await server.request('/v1/verifications', { token: sandbox, rawBody: 'status=approved&bogus=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await server.request('/v1/verifications', {
+      token: sandbox,
+      rawBody: 'status=approved&bogus=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(form.body.error).toMatchObject({ type: 'invalid_request_error', code: 'UNSUPPORTED_MEDIA_TYPE' });
-    const text = await server.request('/v1/verifications', { token: sandbox, rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+    const text = await server.request('/v1/verifications', {
+      token: sandbox,
+      rawBody: '{}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(await countVerifications()).toBe(before);
-    const empty = await server.request('/v1/verifications', { token: sandbox, method: 'POST', headers: { 'content-type': 'text/plain' } });
+    const empty = await server.request('/v1/verifications', {
+      token: sandbox,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(empty.status).toBe(201);
   });
 
@@ -93,8 +114,15 @@ describe('GraphQL answers carry no stack trace (issue 18)', () => {
   });
 
   it('a malformed after cursor is 400-like PARAMETER_INVALID naming after, as REST answers', async () => {
-    const res = await server.graphql(account.member.session_token, '{ verifications(after: "not-a-cursor") { nodes { id } } }');
-    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'PARAMETER_INVALID', param: 'after', type: 'invalid_request_error' });
+    const res = await server.graphql(
+      account.member.session_token,
+      '{ verifications(after: "not-a-cursor") { nodes { id } } }',
+    );
+    expect(res.body.errors?.[0].extensions).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'after',
+      type: 'invalid_request_error',
+    });
     const rest = await server.request('/v1/verifications?starting_after=not-a-cursor', { token: sandbox });
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'starting_after' });

@@ -25,7 +25,9 @@ describe('GET /v1/openapi.json', () => {
       const operation = doc.paths[openApiPath(route.path)]?.[route.method];
       expect(operation).toBeDefined();
       for (const status of ['400', 'default']) {
-        expect(operation.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        expect(operation.responses[status].content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/ErrorEnvelope',
+        });
       }
     }
     // Every route a router registers is documented (a route added without its line fails here).
@@ -34,9 +36,13 @@ describe('GET /v1/openapi.json', () => {
     expect(registered.filter((r) => !documented.has(r))).toEqual([]);
   });
 
-  it('lints clean with Redocly\'s recommended rules', async () => {
+  it("lints clean with Redocly's recommended rules", async () => {
     const config = await createConfig({ extends: ['recommended'] });
-    const problems = await lintFromString({ source: JSON.stringify(buildOpenApiDocument()), absoluteRef: 'openapi.json', config });
+    const problems = await lintFromString({
+      source: JSON.stringify(buildOpenApiDocument()),
+      absoluteRef: 'openapi.json',
+      config,
+    });
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 });
@@ -54,8 +60,12 @@ describe('the test helper checks every /v1 answer against the document', () => {
     const { checkAgainstOpenApi } = await import('../support/openapi.js');
     const envelope = { error: { type: 'not_found_error', code: 'ROUTE_NOT_FOUND', message: 'x', request_id: 'req_1' } };
     expect(() => checkAgainstOpenApi('GET', '/v1/nowhere', 404, 'application/json', envelope)).not.toThrow();
-    expect(() => checkAgainstOpenApi('GET', '/v1/merchant', 200, 'application/json', { id: 'mer_1', object: 'merchant' })).toThrow(/does not match/);
-    expect(() => checkAgainstOpenApi('GET', '/v1/merchant', 500, 'application/json', { error: { code: 'X' } })).toThrow(/does not match/);
+    expect(() =>
+      checkAgainstOpenApi('GET', '/v1/merchant', 200, 'application/json', { id: 'mer_1', object: 'merchant' }),
+    ).toThrow(/does not match/);
+    expect(() => checkAgainstOpenApi('GET', '/v1/merchant', 500, 'application/json', { error: { code: 'X' } })).toThrow(
+      /does not match/,
+    );
     expect(() => checkAgainstOpenApi('GET', '/v1/merchant', 201, 'application/json', {})).toThrow(/does not list/);
     expect(() => checkAgainstOpenApi('GET', '/v1/not-documented', 200, 'application/json', {})).toThrow(/no GET/);
   });

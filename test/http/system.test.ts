@@ -48,7 +48,11 @@ describe('error envelope', () => {
     const { secret } = await keyOf(server);
     const res = await server.request('/v1/no-such-thing', { token: secret });
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'ROUTE_NOT_FOUND', request_id: res.headers.get('x-request-id') });
+    expect(res.body.error).toMatchObject({
+      type: 'not_found_error',
+      code: 'ROUTE_NOT_FOUND',
+      request_id: res.headers.get('x-request-id'),
+    });
   });
 
   it('answers malformed JSON with 400 INVALID_JSON, never a 500', async () => {

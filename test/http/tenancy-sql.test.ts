@@ -4,7 +4,12 @@ import type { BootstrapResult } from '../../src/services/access/index.js';
 import { lookupVerifications } from '../../src/services/repeat-control/index.js';
 import { tenantSql, UnscopedStatementError, type ServiceContext } from '../../src/services/shared/index.js';
 import { tagReferencesFor } from '../../src/services/catalog/index.js';
-import { checksOfVerifications, identityOf, listVerificationItems, verificationItem } from '../../src/services/verifications/index.js';
+import {
+  checksOfVerifications,
+  identityOf,
+  listVerificationItems,
+  verificationItem,
+} from '../../src/services/verifications/index.js';
 import { withTestAccount } from '../support/account.js';
 import { testLogger } from '../support/logs.js';
 import type { TestServer } from '../support/test-server.js';
@@ -18,10 +23,16 @@ const email = `tenancy-sql-${Date.now()}@example.com`;
 withTestAccount(async (t) => {
   ({ server, account: a } = t);
   b = await server.bootstrap();
-  const created = await server.request('/v1/verifications', { token: a.keys.sandbox.secret_key, body: { applicant: { email } } });
+  const created = await server.request('/v1/verifications', {
+    token: a.keys.sandbox.secret_key,
+    body: { applicant: { email } },
+  });
   expect(created.status).toBe(201);
   verificationId = created.body.id;
-  const tagged = await server.request(`/v1/verifications/${verificationId}/tags`, { token: a.keys.sandbox.secret_key, body: { names: ['tenancy-sql'] } });
+  const tagged = await server.request(`/v1/verifications/${verificationId}/tags`, {
+    token: a.keys.sandbox.secret_key,
+    body: { names: ['tenancy-sql'] },
+  });
   expect(tagged.status).toBe(200);
 });
 
@@ -39,9 +50,16 @@ const contextOf = (merchantId: string, modes: Mode[]): ServiceContext => ({
 describe('tenancy of hand-written SQL: tenantSql binds the account and environments in one place', () => {
   it('refuses a statement that does not bind merchant_id = $1 and the environments, before it runs', async () => {
     const ctx = contextOf(a.merchant.id, ['sandbox']);
-    await expect(tenantSql(ctx).query('select identity from verifications where id = $3', [verificationId])).rejects.toBeInstanceOf(UnscopedStatementError);
-    await expect(tenantSql(ctx).query('select id from verifications where merchant_id = $1 and id = $3', [verificationId])).rejects.toBeInstanceOf(UnscopedStatementError);
-    const own = await tenantSql(ctx).query<{ id: string }>('select id from verifications where merchant_id = $1 and mode = any($2::text[]) and id = $3', [verificationId]);
+    await expect(
+      tenantSql(ctx).query('select identity from verifications where id = $3', [verificationId]),
+    ).rejects.toBeInstanceOf(UnscopedStatementError);
+    await expect(
+      tenantSql(ctx).query('select id from verifications where merchant_id = $1 and id = $3', [verificationId]),
+    ).rejects.toBeInstanceOf(UnscopedStatementError);
+    const own = await tenantSql(ctx).query<{ id: string }>(
+      'select id from verifications where merchant_id = $1 and mode = any($2::text[]) and id = $3',
+      [verificationId],
+    );
     expect(own).toEqual([{ id: verificationId }]);
   });
 
@@ -53,8 +71,12 @@ describe('tenancy of hand-written SQL: tenantSql binds the account and environme
     expect((await verificationItem(owner, verificationId))?.id).toBe(verificationId);
     expect((await identityOf(owner, verificationId))?.email).toBe(email);
     expect((await checksOfVerifications(owner, [verificationId])).get(verificationId)!.length).toBeGreaterThan(0);
-    expect((await tagReferencesFor(owner, [verificationId])).get(verificationId)?.map((t) => t.name)).toEqual(['tenancy-sql']);
-    expect((await listVerificationItems(owner, { email }, { limit: 10 })).data.map((v) => v.id)).toEqual([verificationId]);
+    expect((await tagReferencesFor(owner, [verificationId])).get(verificationId)?.map((t) => t.name)).toEqual([
+      'tenancy-sql',
+    ]);
+    expect((await listVerificationItems(owner, { email }, { limit: 10 })).data.map((v) => v.id)).toEqual([
+      verificationId,
+    ]);
 
     for (const ctx of [otherAccount, otherEnvironment]) {
       expect(await verificationItem(ctx, verificationId)).toBeNull();

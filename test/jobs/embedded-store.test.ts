@@ -19,7 +19,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-embedded-store-'));
 withTestAccount((t) => ({ server, account, sandbox } = t), { env: { S3_ENDPOINT: '', DATA_DIR: dataDir } });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const plain = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
+const plain = (url: string, init: RequestInit = {}) =>
+  fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
 
 async function storeUrl(): Promise<string> {
   const endpoint = await server.runtime.storage.client.config.endpoint!();
@@ -28,13 +29,30 @@ async function storeUrl(): Promise<string> {
 
 /** One completed document upload through the key API; returns its sealed evidence key. */
 async function evidence(): Promise<{ vs: string; key: string }> {
-  const vs = (await server.request('/v1/verifications', { token: sandbox, body: { sandbox: { outcome: 'pending' } } })).body.id;
-  const created = await server.request(`/v1/verifications/${vs}/uploads`, { token: sandbox, body: { kind: 'document', content_type: 'image/jpeg' } });
+  const vs = (await server.request('/v1/verifications', { token: sandbox, body: { sandbox: { outcome: 'pending' } } }))
+    .body.id;
+  const created = await server.request(`/v1/verifications/${vs}/uploads`, {
+    token: sandbox,
+    body: { kind: 'document', content_type: 'image/jpeg' },
+  });
   expect(created.status).toBe(201);
-  const put = await plain(created.body.upload_url, { method: 'PUT', body: new Uint8Array(jpegBytes()), headers: { 'content-type': 'image/jpeg' } });
+  const put = await plain(created.body.upload_url, {
+    method: 'PUT',
+    body: new Uint8Array(jpegBytes()),
+    headers: { 'content-type': 'image/jpeg' },
+  });
   expect(put.status).toBe(200); // a presigned URL is a valid signature
-  expect((await server.request(`/v1/verifications/${vs}/uploads/${created.body.upload_id}/complete`, { method: 'POST', token: sandbox })).status).toBe(200);
-  const [row] = await server.sql<{ evidence_key: string }>('select evidence_key from uploads where id = $1', [created.body.upload_id]);
+  expect(
+    (
+      await server.request(`/v1/verifications/${vs}/uploads/${created.body.upload_id}/complete`, {
+        method: 'POST',
+        token: sandbox,
+      })
+    ).status,
+  ).toBe(200);
+  const [row] = await server.sql<{ evidence_key: string }>('select evidence_key from uploads where id = $1', [
+    created.body.upload_id,
+  ]);
   return { vs, key: row!.evidence_key };
 }
 
@@ -53,7 +71,11 @@ describe('the embedded object store demands valid signatures', () => {
     const get = await plain(object);
     expect(get.status).toBe(403);
     expect(Buffer.from(await get.arrayBuffer()).includes(jpegBytes().subarray(0, 12))).toBe(false);
-    const put = await plain(`${base}/${account.merchant.id}/planted`, { method: 'PUT', body: 'x', headers: { 'content-type': 'image/jpeg' } });
+    const put = await plain(`${base}/${account.merchant.id}/planted`, {
+      method: 'PUT',
+      body: 'x',
+      headers: { 'content-type': 'image/jpeg' },
+    });
     expect(put.status).toBe(403);
     await put.arrayBuffer();
     expect(await server.runtime.storage.head(`${account.merchant.id}/planted`)).toBeNull();
@@ -66,10 +88,20 @@ describe('the embedded object store demands valid signatures', () => {
   it("s3rver's well-known S3RVER key, or the service's key id with a wrong secret, is refused", async () => {
     await evidence();
     const endpoint = await storeUrl();
-    for (const credentials of [{ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, { accessKeyId: server.runtime.storage.client.config.credentials ? (await server.runtime.storage.client.config.credentials()).accessKeyId : '', secretAccessKey: 'guessed' }]) {
+    for (const credentials of [
+      { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      {
+        accessKeyId: server.runtime.storage.client.config.credentials
+          ? (await server.runtime.storage.client.config.credentials()).accessKeyId
+          : '',
+        secretAccessKey: 'guessed',
+      },
+    ]) {
       const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
       try {
-        await expect(client.send(new ListObjectsV2Command({ Bucket: server.config.s3.bucket }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+        await expect(client.send(new ListObjectsV2Command({ Bucket: server.config.s3.bucket }))).rejects.toMatchObject({
+          $metadata: { httpStatusCode: 403 },
+        });
       } finally {
         client.destroy();
       }

@@ -15,14 +15,18 @@ withTestServer((s) => (server = s), { workJobs: false });
 const PROCESS_EVERY = 200;
 const LOCK_LIFETIME = 1_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const errorLines = (lines: string[]) => lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error' || l.level === 'fatal');
+const errorLines = (lines: string[]) =>
+  lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error' || l.level === 'fatal');
 
 describe('a job finishing while Agenda checks its lock', () => {
   it('a run whose finish is saved slowly, just as the lock check comes, is not cancelled and logs no error', async () => {
     const { logger, lines } = capturingLogger();
     // The server's own Agenda creates the job table; a second one connecting at the same moment would race it.
     await server.runtime.jobs.agenda.ready;
-    const jobs = new Jobs(server.config, server.databaseUrl, logger, { processEvery: PROCESS_EVERY, lockLifetimeMs: LOCK_LIFETIME });
+    const jobs = new Jobs(server.config, server.databaseUrl, logger, {
+      processEvery: PROCESS_EVERY,
+      lockLifetimeMs: LOCK_LIFETIME,
+    });
     const checkEvery = lockCheckEvery(PROCESS_EVERY, LOCK_LIFETIME);
     const holder = new pg.Client({ connectionString: server.databaseUrl });
     await holder.connect();
@@ -38,7 +42,10 @@ describe('a job finishing while Agenda checks its lock', () => {
           await holder.query('begin');
           await holder.query(`select 1 from agenda_jobs where name = 'test.finish-race' for update`);
           // Released half an interval after the check: well before the next one, whatever the machine's lag.
-          setTimeout(() => void holder.query('commit').then(() => (releasedAt = Date.now())), Math.max(50, startedAt + checkEvery * 1.5 - Date.now()));
+          setTimeout(
+            () => void holder.query('commit').then(() => (releasedAt = Date.now())),
+            Math.max(50, startedAt + checkEvery * 1.5 - Date.now()),
+          );
           returnedAt = Date.now();
         },
       },
@@ -46,7 +53,16 @@ describe('a job finishing while Agenda checks its lock', () => {
     try {
       await jobs.start([]);
       await jobs.now('test.finish-race', {});
-      await waitFor(async () => (await server.sql(`select 1 from agenda_jobs where name = 'test.finish-race' and last_finished_at is not null`)).length > 0, 15_000, 'the run to finish');
+      await waitFor(
+        async () =>
+          (
+            await server.sql(
+              `select 1 from agenda_jobs where name = 'test.finish-race' and last_finished_at is not null`,
+            )
+          ).length > 0,
+        15_000,
+        'the run to finish',
+      );
       await sleep(checkEvery * 2);
       // Not vacuous: the finish really was held back after the handler returned.
       expect(releasedAt).toBeGreaterThan(returnedAt);
@@ -64,12 +80,22 @@ describe('a job finishing while Agenda checks its lock', () => {
 
   it("Agenda's 'no lockedAt' report, should it still come, is a warning saying the run completed; a lapsed lock stays an error", () => {
     const { logger, lines } = capturingLogger();
-    reportAgendaError(logger, new Error("execution of 'webhooks.dispatch' canceled, no lockedAt date found. Ensure to call touch() for long running jobs to keep them alive."));
+    reportAgendaError(
+      logger,
+      new Error(
+        "execution of 'webhooks.dispatch' canceled, no lockedAt date found. Ensure to call touch() for long running jobs to keep them alive.",
+      ),
+    );
     const [warning] = lines.map((l) => JSON.parse(l));
     expect(warning.level).toBe('warn');
     expect(warning.msg).toMatch(/webhooks\.dispatch.*finish was being saved.*completed, nothing was cancelled or lost/);
     expect(warning.err).toBeUndefined();
-    reportAgendaError(logger, new Error("execution of 'webhooks.deliver' canceled, execution took more than 30000ms. Call touch() for long running jobs to keep them alive."));
+    reportAgendaError(
+      logger,
+      new Error(
+        "execution of 'webhooks.deliver' canceled, execution took more than 30000ms. Call touch() for long running jobs to keep them alive.",
+      ),
+    );
     expect(errorLines(lines)).toHaveLength(1);
   });
 });

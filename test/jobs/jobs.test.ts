@@ -18,24 +18,41 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000) {
 describe('jobs (Agenda on the PostgreSQL job store)', () => {
   it('the session cleanup job deletes sessions expired more than a day ago and keeps live ones', async () => {
     const account = await server.bootstrap();
-    await server.sql(`update member_sessions set expires_at = now() - interval '2 days' where member_id = $1`, [account.member.id]);
-    const fresh = await server.request('/v1/console/sessions', { body: { email: account.member.email, password: account.member.password } });
+    await server.sql(`update member_sessions set expires_at = now() - interval '2 days' where member_id = $1`, [
+      account.member.id,
+    ]);
+    const fresh = await server.request('/v1/console/sessions', {
+      body: { email: account.member.email, password: account.member.password },
+    });
     await server.runtime.jobs.now('member-sessions.cleanup', {});
-    await waitFor(async () => (await server.sql('select count(*)::int as n from member_sessions where member_id = $1', [account.member.id]))[0].n === 1);
+    await waitFor(
+      async () =>
+        (
+          await server.sql('select count(*)::int as n from member_sessions where member_id = $1', [account.member.id])
+        )[0].n === 1,
+    );
     const out = await server.request('/v1/console/sessions/current', { token: fresh.body.token, method: 'DELETE' });
     expect(out.status).toBe(200);
   });
 
   it('several processes share the work: every job runs exactly once across two workers', async () => {
     const runtimes: Runtime[] = [server.runtime];
-    const second = await startRuntime(testConfig(server.databaseUrl), { logger: testLogger(), workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 1000 } });
+    const second = await startRuntime(testConfig(server.databaseUrl), {
+      logger: testLogger(),
+      workJobs: true,
+      jobs: { processEvery: 100, lockLifetimeMs: 1000 },
+    });
     runtimes.push(second);
     const ran: { worker: number; n: number }[] = [];
     runtimes.forEach((runtime, worker) =>
-      runtime.jobs.agenda.define('test.shared-work', async (job: { attrs: { data: { n: number } } }) => {
-        await new Promise((r) => setTimeout(r, 20));
-        ran.push({ worker, n: job.attrs.data.n });
-      }, { concurrency: 2 }),
+      runtime.jobs.agenda.define(
+        'test.shared-work',
+        async (job: { attrs: { data: { n: number } } }) => {
+          await new Promise((r) => setTimeout(r, 20));
+          ran.push({ worker, n: job.attrs.data.n });
+        },
+        { concurrency: 2 },
+      ),
     );
     try {
       for (let n = 0; n < 30; n++) await server.runtime.jobs.now('test.shared-work', { n });
@@ -50,7 +67,10 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
 
   it('a job running longer than its lock lifetime is kept alive by its heartbeat: never cancelled, never run twice', async () => {
     const options = { logger: testLogger(), workJobs: true, jobs: { processEvery: 100, lockLifetimeMs: 400 } };
-    const workers = [await startRuntime(testConfig(server.databaseUrl), options), await startRuntime(testConfig(server.databaseUrl), options)];
+    const workers = [
+      await startRuntime(testConfig(server.databaseUrl), options),
+      await startRuntime(testConfig(server.databaseUrl), options),
+    ];
     const runs: number[] = [];
     const errors: string[] = [];
     for (const [index, worker] of workers.entries()) {
@@ -67,7 +87,14 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
     }
     try {
       await workers[0].jobs.now('test.slow', {});
-      await waitFor(async () => (await server.sql(`select count(*)::int as n from agenda_jobs where name = 'test.slow' and last_finished_at is not null`))[0].n === 1);
+      await waitFor(
+        async () =>
+          (
+            await server.sql(
+              `select count(*)::int as n from agenda_jobs where name = 'test.slow' and last_finished_at is not null`,
+            )
+          )[0].n === 1,
+      );
       await new Promise((r) => setTimeout(r, 600));
       expect(runs).toHaveLength(1);
       // (Agenda itself may report "no lockedAt" when its check wakes while it records the finish.)

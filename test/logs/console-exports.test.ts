@@ -15,7 +15,8 @@ withTestAccount((t) => {
   owner = account.member.session_token;
 });
 
-const exportVerifications = (body: Record<string, unknown>, token = owner) => server.request<any>('/v1/console/exports/verifications', { token, body });
+const exportVerifications = (body: Record<string, unknown>, token = owner) =>
+  server.request<any>('/v1/console/exports/verifications', { token, body });
 
 /** Rows of a CSV answer as objects keyed by the header (the test data has no commas, quotes or newlines inside cells). */
 function rowsOf(csv: string): Record<string, string>[] {
@@ -25,7 +26,9 @@ function rowsOf(csv: string): Record<string, string>[] {
 }
 
 const audits = async (action: string, token = owner) =>
-  (await server.request('/v1/console/audit?limit=100', { token })).body.data.filter((a: { action: string }) => a.action === action);
+  (await server.request('/v1/console/audit?limit=100', { token })).body.data.filter(
+    (a: { action: string }) => a.action === action,
+  );
 
 /**
  * `count` more verifications of `of`'s sandbox, copied in SQL from one made through the API
@@ -57,14 +60,38 @@ describe('POST /v1/console/exports/verifications', () => {
     const rows = rowsOf(res.body);
     expect(rows).toHaveLength(5000);
     expect(new Set(rows.map((r) => r.id)).size).toBe(5000);
-    expect(Object.keys(rows[0]!)).toEqual(['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at', 'consent_version', 'consent_language', 'consent_given_at', 'return_url']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'id',
+      'mode',
+      'status',
+      'verdict',
+      'decline_type',
+      'reason_codes',
+      'change_reason',
+      'flow_id',
+      'created_at',
+      'decided_at',
+      'consent_version',
+      'consent_language',
+      'consent_given_at',
+      'return_url',
+    ]);
     const times = rows.map((r) => Date.parse(r.created_at!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const exported = await audits('export.verifications', big.member.session_token);
     expect(exported.find((a: { mode: string }) => a.mode === 'live')).toMatchObject({ row_count: 0 });
-    expect(exported.find((a: { mode: string }) => a.mode === 'sandbox')).toMatchObject({ member_id: big.member.id, mode: 'sandbox', row_count: 5000, verification_id: null, field_names: null });
+    expect(exported.find((a: { mode: string }) => a.mode === 'sandbox')).toMatchObject({
+      member_id: big.member.id,
+      mode: 'sandbox',
+      row_count: 5000,
+      verification_id: null,
+      field_names: null,
+    });
 
-    const recent = await exportVerifications({ since: new Date(Date.now() - 30.5 * 60_000).toISOString() }, big.member.session_token);
+    const recent = await exportVerifications(
+      { since: new Date(Date.now() - 30.5 * 60_000).toISOString() },
+      big.member.session_token,
+    );
     expect(recent.headers.get('x-rows')).toBe('31');
     expect(recent.headers.get('x-truncated')).toBe('false');
     expect(rowsOf(recent.body)).toHaveLength(31);
@@ -73,13 +100,35 @@ describe('POST /v1/console/exports/verifications', () => {
   it('neutralises CSV injection: cells starting with =, +, - or @ are written as text', async () => {
     const v = await createVerification(server, account, 'sandbox', {
       applicant: { email: 'formula@example.com', reference_id: '+SUM(A1:A9)' },
-      sandbox: { outcome: 'pending', document: { type: 'passport', number: 'P7654321', issuing_country: 'GBR', date_of_birth: '1990-01-01', expiry_date: '2031-01-01', first_name: '=HYPERLINK("http://evil")', last_name: '@cmd', national_id: '-2+3' } },
+      sandbox: {
+        outcome: 'pending',
+        document: {
+          type: 'passport',
+          number: 'P7654321',
+          issuing_country: 'GBR',
+          date_of_birth: '1990-01-01',
+          expiry_date: '2031-01-01',
+          first_name: '=HYPERLINK("http://evil")',
+          last_name: '@cmd',
+          national_id: '-2+3',
+        },
+      },
     });
-    const res = await exportVerifications({ include_identity: true, since: new Date(Date.now() - 60_000).toISOString() });
+    const res = await exportVerifications({
+      include_identity: true,
+      since: new Date(Date.now() - 60_000).toISOString(),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil"")"`);
     const row = rowsOf(res.body.replace(/"'=HYPERLINK\(""http:\/\/evil""\)"/, 'FORMULA')).find((r) => r.id === v.id)!;
-    expect(row).toMatchObject({ identity_status: 'held', email: 'formula@example.com', reference_id: "'+SUM(A1:A9)", last_name: "'@cmd", national_id: "'-2+3", first_name: 'FORMULA' });
+    expect(row).toMatchObject({
+      identity_status: 'held',
+      email: 'formula@example.com',
+      reference_id: "'+SUM(A1:A9)",
+      last_name: "'@cmd",
+      national_id: "'-2+3",
+      first_name: 'FORMULA',
+    });
     for (const line of res.body.split('\n')) for (const cell of line.split(',')) expect(cell).not.toMatch(/^"?[=+\-@]/);
   });
 
@@ -99,7 +148,7 @@ describe('POST /v1/console/exports/verifications', () => {
     expect(plain.body.split('\n')[0]).not.toContain('email');
   });
 
-  it('is scoped to the account and the seat\'s environments', async () => {
+  it("is scoped to the account and the seat's environments", async () => {
     const mine = await createVerification(server, account, 'sandbox');
     const stranger = await server.bootstrap();
     const theirs = await createVerification(server, stranger, 'sandbox');
@@ -131,7 +180,11 @@ describe('POST /v1/console/exports/verifications', () => {
 describe('POST /v1/console/exports/usage', () => {
   it('answers usage per day, environment and check type as CSV equal to a plain count, audited as export.usage', async () => {
     const v = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'approved' } });
-    await waitFor(async () => (await server.sql(`select 1 from usage_records where verification_id = $1`, [v.id])).length > 0, 15_000, 'usage records');
+    await waitFor(
+      async () => (await server.sql(`select 1 from usage_records where verification_id = $1`, [v.id])).length > 0,
+      15_000,
+      'usage records',
+    );
     const usageOnly = await signedInMember(server, account, ['usage.export']);
     const res = await server.request<string>('/v1/console/exports/usage', { token: usageOnly.token, body: {} });
     expect(res.status).toBe(200);
@@ -144,10 +197,15 @@ describe('POST /v1/console/exports/usage', () => {
          from usage_records where merchant_id = $1 group by 1, 2, 3`,
       [account.merchant.id],
     );
-    expect(rows.map((r) => `${r.day}|${r.environment}|${r.check_type}|${r.count}`).sort()).toEqual(counted.map((c) => `${c.day}|${c.mode}|${c.check_type}|${c.count}`).sort());
+    expect(rows.map((r) => `${r.day}|${r.environment}|${r.check_type}|${r.count}`).sort()).toEqual(
+      counted.map((c) => `${c.day}|${c.mode}|${c.check_type}|${c.count}`).sort(),
+    );
     const [audit] = await audits('export.usage');
     expect(audit).toMatchObject({ member_id: usageOnly.id, action: 'export.usage' });
-    const refused = await server.request('/v1/console/exports/usage', { token: (await signedInMember(server, account, ['logs.read'])).token, body: {} });
+    const refused = await server.request('/v1/console/exports/usage', {
+      token: (await signedInMember(server, account, ['logs.read'])).token,
+      body: {},
+    });
     expect(refused.status).toBe(403);
   });
 });
@@ -158,15 +216,28 @@ describe('GraphQL: exportVerifications, exportUsage and auditEvents over the sam
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const rest = await exportVerifications({ since, include_identity: true, mode: 'sandbox' });
     const before = (await audits('export.verifications_with_identity')).length;
-    const res = await gql(server, owner, ExportVerificationsDocument, { since, includeIdentity: true, environment: 'sandbox' });
+    const res = await gql(server, owner, ExportVerificationsDocument, {
+      since,
+      includeIdentity: true,
+      environment: 'sandbox',
+    });
     expect(res.body.errors).toBeUndefined();
     const csv = res.body.data!.exportVerifications;
-    expect(csv).toMatchObject({ rows: Number(rest.headers.get('x-rows')), truncated: false, filename: expect.stringMatching(/^verifications-\d{4}-\d{2}-\d{2}\.csv$/) });
+    expect(csv).toMatchObject({
+      rows: Number(rest.headers.get('x-rows')),
+      truncated: false,
+      filename: expect.stringMatching(/^verifications-\d{4}-\d{2}-\d{2}\.csv$/),
+    });
     expect(csv.csv).toBe(rest.body);
     expect(csv.csv).toContain('graphql.export@example.com');
     const after = await audits('export.verifications_with_identity');
     expect(after.length).toBe(before + 1);
-    expect(after[0]).toMatchObject({ member_id: account.member.id, mode: 'sandbox', row_count: csv.rows, verification_id: null });
+    expect(after[0]).toMatchObject({
+      member_id: account.member.id,
+      mode: 'sandbox',
+      row_count: csv.rows,
+      verification_id: null,
+    });
 
     for (const permissions of [['verifications.reveal'], ['verifications.export']] as const) {
       const seat = await signedInMember(server, account, [...permissions]);
@@ -180,15 +251,31 @@ describe('GraphQL: exportVerifications, exportUsage and auditEvents over the sam
     const rest = await server.request<string>('/v1/console/exports/usage', { token: usageOnly.token, body: {} });
     const res = await gql(server, usageOnly.token, ExportUsageDocument, {});
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data!.exportUsage).toMatchObject({ rows: Number(rest.headers.get('x-rows')), truncated: false, csv: rest.body });
-    const refused = await gql(server, (await signedInMember(server, account, ['logs.read'])).token, ExportUsageDocument, {});
+    expect(res.body.data!.exportUsage).toMatchObject({
+      rows: Number(rest.headers.get('x-rows')),
+      truncated: false,
+      csv: rest.body,
+    });
+    const refused = await gql(
+      server,
+      (await signedInMember(server, account, ['logs.read'])).token,
+      ExportUsageDocument,
+      {},
+    );
     expect(refused.body.errors![0]!.extensions.code).toBe('INSUFFICIENT_PERMISSIONS');
   });
 
   it('auditEvents pages through the same rows as GET /v1/console/audit, export rows included, and the database refuses to change them', async () => {
     await exportVerifications({ mode: 'sandbox' });
-    const rest = (await server.request('/v1/console/audit?limit=100', { token: owner })).body.data as { id: string; action: string; row_count: number | null; verification_id: string | null }[];
-    expect(rest.map((a) => a.action)).toEqual(expect.arrayContaining(['export.verifications', 'export.verifications_with_identity', 'export.usage']));
+    const rest = (await server.request('/v1/console/audit?limit=100', { token: owner })).body.data as {
+      id: string;
+      action: string;
+      row_count: number | null;
+      verification_id: string | null;
+    }[];
+    expect(rest.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['export.verifications', 'export.verifications_with_identity', 'export.usage']),
+    );
     const nodes: { id: string; action: string; rowCount?: number | null; verificationId?: string | null }[] = [];
     let after: string | null | undefined;
     do {
@@ -197,9 +284,13 @@ describe('GraphQL: exportVerifications, exportUsage and auditEvents over the sam
       nodes.push(...page.body.data!.auditEvents.nodes);
       after = page.body.data!.auditEvents.pageInfo.hasNextPage ? page.body.data!.auditEvents.pageInfo.endCursor : null;
     } while (after);
-    expect(nodes.map((n) => [n.id, n.action, n.rowCount, n.verificationId])).toEqual(rest.map((a) => [a.id, a.action, a.row_count, a.verification_id]));
+    expect(nodes.map((n) => [n.id, n.action, n.rowCount, n.verificationId])).toEqual(
+      rest.map((a) => [a.id, a.action, a.row_count, a.verification_id]),
+    );
     const exportRow = rest.find((a) => a.action === 'export.verifications')!;
-    await expect(server.sql('update audit_events set row_count = 0 where id = $1', [exportRow.id])).rejects.toThrow(/append-only/);
+    await expect(server.sql('update audit_events set row_count = 0 where id = $1', [exportRow.id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(server.sql('delete from audit_events where id = $1', [exportRow.id])).rejects.toThrow(/append-only/);
   });
 });

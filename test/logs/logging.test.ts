@@ -26,24 +26,54 @@ describe('logging', () => {
         applicant: { email: EMAIL, reference_id: 'ref-logtest-1' },
         sandbox: {
           outcome: 'approved',
-          document: { number: DOCUMENT_NUMBER, national_id: NATIONAL_ID, type: 'passport', issuing_country: 'GBR', date_of_birth: '1990-01-01', expiry_date: '2031-01-01', first_name: 'Augusta', last_name: 'Byronic' },
+          document: {
+            number: DOCUMENT_NUMBER,
+            national_id: NATIONAL_ID,
+            type: 'passport',
+            issuing_country: 'GBR',
+            date_of_birth: '1990-01-01',
+            expiry_date: '2031-01-01',
+            first_name: 'Augusta',
+            last_name: 'Byronic',
+          },
         },
       },
     });
     expect(create.status).toBe(201);
     // The engine runs the checks in a job: its lines are part of what must stay clean.
-    await waitFor(async () => (await server.request(`/v1/verifications/${create.body.id}`, { token: sandbox })).body.status === 'approved', 20_000, 'approval');
+    await waitFor(
+      async () =>
+        (await server.request(`/v1/verifications/${create.body.id}`, { token: sandbox })).body.status === 'approved',
+      20_000,
+      'approval',
+    );
     // The same identity through the other ways in: a filtered list and a lookup.
-    expect((await server.request(`/v1/verifications?email=${encodeURIComponent(EMAIL)}`, { token: sandbox })).status).toBe(200);
-    expect((await server.request('/v1/verifications/lookup', { token: sandbox, body: { emails: [EMAIL] } })).status).toBe(200);
+    expect(
+      (await server.request(`/v1/verifications?email=${encodeURIComponent(EMAIL)}`, { token: sandbox })).status,
+    ).toBe(200);
+    expect(
+      (await server.request('/v1/verifications/lookup', { token: sandbox, body: { emails: [EMAIL] } })).status,
+    ).toBe(200);
 
     const text = captured.lines.join('');
-    for (const secret of [EMAIL, DOCUMENT_NUMBER, NATIONAL_ID, 'Augusta', 'Byronic', 'ref-logtest-1', sandbox, create.body.client_token]) {
+    for (const secret of [
+      EMAIL,
+      DOCUMENT_NUMBER,
+      NATIONAL_ID,
+      'Augusta',
+      'Byronic',
+      'ref-logtest-1',
+      sandbox,
+      create.body.client_token,
+    ]) {
       expect(text).not.toContain(secret);
     }
     // Not vacuous: the create was logged, its input with the identity redacted.
     const input = entries().find((e) => e.request_id === 'log-create-1' && e.msg === 'request input');
-    expect(input?.body).toMatchObject({ applicant: '[Redacted]', sandbox: { outcome: 'approved', document: '[Redacted]' } });
+    expect(input?.body).toMatchObject({
+      applicant: '[Redacted]',
+      sandbox: { outcome: 'approved', document: '[Redacted]' },
+    });
   });
 
   it('every line is JSON with a level and a time, and each line of a request carries its request id', async () => {

@@ -13,7 +13,8 @@ let account: BootstrapResult;
 let sandbox: string;
 withTestAccount((t) => ({ server, account, sandbox } = t), { env: { RATE_LIMIT_PER_MINUTE: '100' } });
 
-const lookup = (emails: unknown, token = sandbox) => server.request('/v1/verifications/lookup', { token, body: { emails } });
+const lookup = (emails: unknown, token = sandbox) =>
+  server.request('/v1/verifications/lookup', { token, body: { emails } });
 const create = (body: Record<string, unknown>, token = sandbox) => server.request('/v1/verifications', { token, body });
 const read = (id: string, token = sandbox) => server.request(`/v1/verifications/${id}`, { token });
 
@@ -22,10 +23,14 @@ async function createSettled(email: string, outcome: 'approved' | 'rejected' | '
   const res = await create({ applicant: { email }, sandbox: { outcome } }, token);
   expect(res.status).toBe(201);
   const status = outcome === 'pending' ? 'pending' : outcome;
-  return waitFor(async () => {
-    const v = await read(res.body.id, token);
-    return v.body.status === status ? v.body : undefined;
-  }, 15_000, `${res.body.id} ${status}`);
+  return waitFor(
+    async () => {
+      const v = await read(res.body.id, token);
+      return v.body.status === status ? v.body : undefined;
+    },
+    15_000,
+    `${res.body.id} ${status}`,
+  );
 }
 
 const unique = (name: string) => `${name}.${Math.random().toString(36).slice(2, 10)}@example.org`;
@@ -86,10 +91,17 @@ describe('POST /v1/verifications/lookup', () => {
       first_attempt_at: null,
       latest: null,
     });
-    expect(bobRow).toMatchObject({ found: true, attempts: 2, ever_approved: false, first_attempt_at: bobFirst.created_at });
+    expect(bobRow).toMatchObject({
+      found: true,
+      attempts: 2,
+      ever_approved: false,
+      first_attempt_at: bobFirst.created_at,
+    });
     expect(bobRow.latest.id).toBe(bobSecond.id);
     // No identity anywhere in the answer beyond the echoed inputs.
-    const withoutEchoes = JSON.stringify(res.body.data.map((r: Record<string, unknown>) => ({ ...r, email: undefined })));
+    const withoutEchoes = JSON.stringify(
+      res.body.data.map((r: Record<string, unknown>) => ({ ...r, email: undefined })),
+    );
     expect(withoutEchoes.toLowerCase()).not.toContain('example.org');
     expect(withoutEchoes).not.toMatch(/applicant|identity|fingerprint/);
   });
@@ -128,7 +140,10 @@ describe('POST /v1/verifications/lookup', () => {
     const email = unique('purged');
     const v = await createSettled(email, 'pending');
     expect((await lookup([email])).body.data[0].found).toBe(true);
-    await server.sql(`update verifications set email_fingerprint = null, identity = null, retention_purged_at = now() where id = $1`, [v.id]);
+    await server.sql(
+      `update verifications set email_fingerprint = null, identity = null, retention_purged_at = now() where id = $1`,
+      [v.id],
+    );
     expect((await lookup([email])).body.data[0]).toMatchObject({ found: false, attempts: 0, latest: null });
   });
 
@@ -151,12 +166,18 @@ describe('POST /v1/verifications/lookup', () => {
   });
 
   it('read-only keys holding verification:read may call it; keys without it get 403', async () => {
-    const ro = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'ro', environment: 'sandbox', access: 'read_only', permissions: ['verification:read'] } });
+    const ro = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'ro', environment: 'sandbox', access: 'read_only', permissions: ['verification:read'] },
+    });
     expect(ro.status).toBe(201);
     const res = await lookup([ada], ro.body.secret_key);
     expect(res.status).toBe(200);
     expect(res.body.data[0].found).toBe(true);
-    const noRead = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'nr', environment: 'sandbox', permissions: ['settings:read'] } });
+    const noRead = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'nr', environment: 'sandbox', permissions: ['settings:read'] },
+    });
     expect(noRead.status).toBe(201);
     const refused = await lookup([ada], noRead.body.secret_key);
     expect(refused.status).toBe(403);
@@ -181,11 +202,17 @@ describe('POST /v1/verifications/lookup', () => {
     const long = `${'a'.repeat(250)}@x.io`;
     const rows = await lookup(['a@example.org', long], fresh);
     expect(rows.status).toBe(200);
-    expect(rows.body.data.map((r: { email: string; found: boolean }) => [r.email, r.found])).toEqual([['a@example.org', false], [long, false]]);
+    expect(rows.body.data.map((r: { email: string; found: boolean }) => [r.email, r.found])).toEqual([
+      ['a@example.org', false],
+      [long, false],
+    ]);
     const missing = await server.request('/v1/verifications/lookup', { token: fresh, body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'emails' });
-    const unknown = await server.request('/v1/verifications/lookup', { token: fresh, body: { emails: ['a@b.c'], extra: 1 } });
+    const unknown = await server.request('/v1/verifications/lookup', {
+      token: fresh,
+      body: { emails: ['a@b.c'], extra: 1 },
+    });
     expect(unknown.body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'extra' });
     expect((await lookup([`${'a'.repeat(242)}@example.org`], fresh)).status).toBe(200);
   });
@@ -200,9 +227,16 @@ describe('POST /v1/verifications/lookup', () => {
     // The bucket refills 100 tokens a minute, so a slow machine gets some back between calls:
     // each call's drop is its cost less at most what refilled while it ran (ceil, per started token).
     let before = start;
-    for (const [count, cost] of [[1000, 20], [51, 2], [50, 1]] as const) {
+    for (const [count, cost] of [
+      [1000, 20],
+      [51, 2],
+      [50, 1],
+    ] as const) {
       const sent = Date.now();
-      const res = await lookup(Array.from({ length: count }, (_, i) => `c${count}-${i}@example.org`), key);
+      const res = await lookup(
+        Array.from({ length: count }, (_, i) => `c${count}-${i}@example.org`),
+        key,
+      );
       expect(res.status).toBe(200);
       const refilled = Math.ceil(((Date.now() - sent) * 100) / 60_000);
       const drop = before - remaining(res);
@@ -218,7 +252,10 @@ describe('the batch SQL', () => {
     const fps = ['ab', 'cd', 'ab'];
     expect(pgTextArray(fps)).toBe('{ab,cd,ab}');
     expect(() => pgTextArray(["x',y"])).toThrow();
-    const rows = await rawSqlOf(server.runtime.orm.em).query<{ fp: string; attempts: number }>(LOOKUP_SQL, lookupParams(fps, account.merchant.id, 'sandbox'));
+    const rows = await rawSqlOf(server.runtime.orm.em).query<{ fp: string; attempts: number }>(
+      LOOKUP_SQL,
+      lookupParams(fps, account.merchant.id, 'sandbox'),
+    );
     expect(rows.map((r: { fp: string }) => r.fp)).toEqual(fps);
     expect(rows.every((r: { attempts: number }) => r.attempts === 0)).toBe(true);
   });

@@ -9,13 +9,31 @@ withTestServer((s) => (server = s));
 const create = (token: string, body: Record<string, unknown>) => server.request('/v1/verifications', { token, body });
 const status = async (token: string, id: string) => (await server.request(`/v1/verifications/${id}`, { token })).body;
 const settled = (token: string, id: string) =>
-  waitFor(async () => {
-    const v = await status(token, id);
-    return ['approved', 'rejected', 'manual_review', 'expired'].includes(v.status) ? v : undefined;
-  }, 15_000, `${id} to settle`);
+  waitFor(
+    async () => {
+      const v = await status(token, id);
+      return ['approved', 'rejected', 'manual_review', 'expired'].includes(v.status) ? v : undefined;
+    },
+    15_000,
+    `${id} to settle`,
+  );
 const eventTypes = async (id: string) =>
-  (await server.sql(`select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [id])).map((e) => e.type);
-const doc = (number: string, extra: Record<string, unknown> = {}) => ({ number, type: 'passport', issuing_country: 'GBR', date_of_birth: '1990-01-01', expiry_date: '2032-01-01', first_name: 'A', last_name: 'B', ...extra });
+  (
+    await server.sql(
+      `select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`,
+      [id],
+    )
+  ).map((e) => e.type);
+const doc = (number: string, extra: Record<string, unknown> = {}) => ({
+  number,
+  type: 'passport',
+  issuing_country: 'GBR',
+  date_of_birth: '1990-01-01',
+  expiry_date: '2032-01-01',
+  first_name: 'A',
+  last_name: 'B',
+  ...extra,
+});
 const patchSettings = (account: BootstrapResult, body: Record<string, unknown>) =>
   server.request('/v1/console/settings', { token: account.member.session_token, method: 'PATCH', body });
 
@@ -34,13 +52,26 @@ describe('repeat-verification control', () => {
   it('R3: at create, an approval matched on reference_id answers 409 ALREADY_VERIFIED, creates no session and sends verification.already_verified', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
-    const first = await approvedPerson(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { document: doc('R3-DOC-1') } });
-    const before = (await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
+    const first = await approvedPerson(key, {
+      applicant: { reference_id: 'cust-r3' },
+      sandbox: { document: doc('R3-DOC-1') },
+    });
+    const before = (
+      await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id])
+    )[0].n;
     const repeat = await create(key, { applicant: { reference_id: 'cust-r3' }, sandbox: { outcome: 'approved' } });
     expect(repeat.status).toBe(409);
     expect(repeat.body.error).toMatchObject({ type: 'invalid_request_error', code: 'ALREADY_VERIFIED' });
-    expect(repeat.body.error.detail).toEqual({ verification_id: first.id, status: 'approved', verdict: 'approve', matched_on: 'reference', approval_valid_until: '2032-01-01T23:59:59.000Z' });
-    const after = (await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id]))[0].n;
+    expect(repeat.body.error.detail).toEqual({
+      verification_id: first.id,
+      status: 'approved',
+      verdict: 'approve',
+      matched_on: 'reference',
+      approval_valid_until: '2032-01-01T23:59:59.000Z',
+    });
+    const after = (
+      await server.sql('select count(*)::int as n from verifications where merchant_id = $1', [account.merchant.id])
+    )[0].n;
     expect(after).toBe(before);
     expect(await eventTypes(first.id)).toContain('verification.already_verified');
   });
@@ -62,9 +93,14 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     const email = unique('r1');
     await approvedPerson(key, { applicant: { email } });
-    const flow = await server.request('/v1/flows', { token: key, body: { name: 'Other flow', steps: [{ type: 'liveness' }] } });
+    const flow = await server.request('/v1/flows', {
+      token: key,
+      body: { name: 'Other flow', steps: [{ type: 'liveness' }] },
+    });
     expect(flow.status).toBe(201);
-    expect((await create(key, { flow: flow.body.id, applicant: { email }, sandbox: { outcome: 'pending' } })).status).toBe(201);
+    expect(
+      (await create(key, { flow: flow.body.id, applicant: { email }, sandbox: { outcome: 'pending' } })).status,
+    ).toBe(201);
     expect((await patchSettings(account, { repeat_verification: { scope: 'any' } })).status).toBe(200);
     const refused = await create(key, { flow: flow.body.id, applicant: { email } });
     expect(refused.body.error.code).toBe('ALREADY_VERIFIED');
@@ -78,14 +114,20 @@ describe('repeat-verification control', () => {
     expect((await settled(key, res.body.id)).status).toBe('manual_review');
     const repeat = await create(key, { applicant: { email } });
     expect(repeat.status).toBe(409);
-    expect(repeat.body.error).toMatchObject({ code: 'VERIFICATION_IN_REVIEW', detail: { verification_id: res.body.id, matched_on: 'email' } });
+    expect(repeat.body.error).toMatchObject({
+      code: 'VERIFICATION_IN_REVIEW',
+      detail: { verification_id: res.body.id, matched_on: 'email' },
+    });
   });
 
   it('R6: a retryable rejection never refuses the retry', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
     const email = unique('r6');
-    const res = await create(key, { applicant: { email }, sandbox: { outcome: 'rejected', reason_codes: ['LIVENESS_FAILED'] } });
+    const res = await create(key, {
+      applicant: { email },
+      sandbox: { outcome: 'rejected', reason_codes: ['LIVENESS_FAILED'] },
+    });
     expect(await settled(key, res.body.id)).toMatchObject({ status: 'rejected' });
     const [row] = await server.sql('select decline_type from verifications where id = $1', [res.body.id]);
     expect(row.decline_type).toBe('retryable');
@@ -103,7 +145,9 @@ describe('repeat-verification control', () => {
     const types = await eventTypes(same.body.id);
     expect(types).toContain('verification.already_verified');
     expect(types).not.toContain('verification.approved');
-    const otherDocument = await create(key, { sandbox: { outcome: 'approved', document: doc('R4DOC2', { national_id: 'NI-R4' }) } });
+    const otherDocument = await create(key, {
+      sandbox: { outcome: 'approved', document: doc('R4DOC2', { national_id: 'NI-R4' }) },
+    });
     const closed2 = await settled(key, otherDocument.body.id);
     expect(closed2.status).toBe('expired');
     expect(closed2.reason_codes).toContain('ALREADY_VERIFIED');
@@ -135,9 +179,16 @@ describe('repeat-verification control', () => {
     });
     expect(closed).toMatchObject({ verdict: null, change_reason: 'auto_policy' });
     expect(closed.reason_codes).toContain('ALREADY_VERIFIED');
-    const events = await server.sql(`select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`, [open.body.id]);
+    const events = await server.sql(
+      `select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int`,
+      [open.body.id],
+    );
     const tail = events.slice(-3);
-    expect(tail.map((e) => e.type)).toEqual(['verification.already_verified', 'verification.expired', 'verification.completed']);
+    expect(tail.map((e) => e.type)).toEqual([
+      'verification.already_verified',
+      'verification.expired',
+      'verification.completed',
+    ]);
     expect(tail[0].payload.gate).toBe('superseded');
   });
 
@@ -146,7 +197,9 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     for (let round = 0; round < 2; round++) {
       const email = unique(`race${round}`);
-      const created = await Promise.all(Array.from({ length: 5 }, () => create(key, { applicant: { email }, sandbox: { outcome: 'approved' } })));
+      const created = await Promise.all(
+        Array.from({ length: 5 }, () => create(key, { applicant: { email }, sandbox: { outcome: 'approved' } })),
+      );
       const ids = created.filter((r) => r.status === 201).map((r) => r.body.id);
       const finals = await Promise.all(ids.map((id: string) => settled(key, id)));
       expect(finals.filter((v) => v.status === 'approved')).toHaveLength(1);
@@ -159,15 +212,23 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     const email = unique('r9');
     const original = await approvedPerson(key, { applicant: { email } });
-    const grant = await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: { reason: 'document_expiring' } });
+    const grant = await server.request(`/v1/verifications/${original.id}/reverification`, {
+      token: key,
+      body: { reason: 'document_expiring' },
+    });
     expect(grant.status).toBe(200);
     const through = await create(key, { applicant: { email }, sandbox: { outcome: 'pending' } });
     expect(through.status).toBe(201);
     expect((await create(key, { applicant: { email } })).body.error.code).toBe('ALREADY_VERIFIED');
-    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
+    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [
+      grant.body.id,
+    ]);
     expect(row.spent_by_verification_id).toBe(through.body.id);
     expect(await status(key, original.id)).toMatchObject({ status: 'approved', verdict: 'approve' });
-    const withdraw = await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, method: 'DELETE' });
+    const withdraw = await server.request(`/v1/verifications/${original.id}/reverification`, {
+      token: key,
+      method: 'DELETE',
+    });
     expect(withdraw.status).toBe(409);
     expect(withdraw.body.error.code).toBe('GRANT_ALREADY_SPENT');
   });
@@ -177,8 +238,18 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     const email = unique('r9same');
     const original = await approvedPerson(key, { applicant: { email }, sandbox: { document: doc('R9-SAME-1') } });
-    expect((await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: { reason: 'details_changed' } })).status).toBe(200);
-    const repeat = await create(key, { applicant: { email }, sandbox: { outcome: 'approved', document: doc('R9-SAME-1') } });
+    expect(
+      (
+        await server.request(`/v1/verifications/${original.id}/reverification`, {
+          token: key,
+          body: { reason: 'details_changed' },
+        })
+      ).status,
+    ).toBe(200);
+    const repeat = await create(key, {
+      applicant: { email },
+      sandbox: { outcome: 'approved', document: doc('R9-SAME-1') },
+    });
     expect(repeat.status).toBe(201);
     const final = await settled(key, repeat.body.id);
     expect(final).toMatchObject({ status: 'approved', verdict: 'approve' });
@@ -192,11 +263,19 @@ describe('repeat-verification control', () => {
     const original = await approvedPerson(key, { sandbox: { document: doc('R9-DOC-ONLY') } });
     const grant = await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} });
     expect(grant.status).toBe(200);
-    const through = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
+    const through = await settled(
+      key,
+      (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id,
+    );
     expect(through).toMatchObject({ status: 'approved', verdict: 'approve' });
-    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [grant.body.id]);
+    const [row] = await server.sql('select spent_by_verification_id from reverification_grants where id = $1', [
+      grant.body.id,
+    ]);
     expect(row.spent_by_verification_id).toBe(through.id);
-    const next = await settled(key, (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id);
+    const next = await settled(
+      key,
+      (await create(key, { sandbox: { outcome: 'approved', document: doc('R9-DOC-ONLY') } })).body.id,
+    );
     expect(next).toMatchObject({ status: 'expired' });
     expect(next.reason_codes).toContain('ALREADY_VERIFIED');
   });
@@ -207,23 +286,37 @@ describe('repeat-verification control', () => {
     const email = unique('r9r5');
     const original = await approvedPerson(key, { applicant: { email } });
     await patchSettings(account, { repeat_verification: { enabled: false } });
-    const waiting = await settled(key, (await create(key, { applicant: { email }, sandbox: { outcome: 'review' } })).body.id);
+    const waiting = await settled(
+      key,
+      (await create(key, { applicant: { email }, sandbox: { outcome: 'review' } })).body.id,
+    );
     expect(waiting.status).toBe('manual_review');
     await patchSettings(account, { repeat_verification: { enabled: true, scope: 'same_flow' } });
-    expect((await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })).status).toBe(200);
+    expect(
+      (await server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })).status,
+    ).toBe(200);
     const refused = await create(key, { applicant: { email }, sandbox: { outcome: 'pending' } });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: 'VERIFICATION_IN_REVIEW', detail: { verification_id: waiting.id } });
+    expect(refused.body.error).toMatchObject({
+      code: 'VERIFICATION_IN_REVIEW',
+      detail: { verification_id: waiting.id },
+    });
   });
 
   it('R9: simultaneous grant requests on one approval all answer 200 with the same single grant', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
     const original = await approvedPerson(key, { applicant: { email: unique('r9race') } });
-    const answers = await Promise.all(Array.from({ length: 8 }, () => server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        server.request(`/v1/verifications/${original.id}/reverification`, { token: key, body: {} }),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
-    const [row] = await server.sql('select count(*)::int as n from reverification_grants where verification_id = $1', [original.id]);
+    const [row] = await server.sql('select count(*)::int as n from reverification_grants where verification_id = $1', [
+      original.id,
+    ]);
     expect(row.n).toBe(1);
   });
 
@@ -233,13 +326,17 @@ describe('repeat-verification control', () => {
     const expiredEmail = unique('r9doc');
     const v = await approvedPerson(key, { applicant: { email: expiredEmail } });
     await server.sql(`update verifications set document_expires_on = current_date - 1 where id = $1`, [v.id]);
-    expect((await create(key, { applicant: { email: expiredEmail }, sandbox: { outcome: 'pending' } })).status).toBe(201);
+    expect((await create(key, { applicant: { email: expiredEmail }, sandbox: { outcome: 'pending' } })).status).toBe(
+      201,
+    );
     const periodEmail = unique('r9period');
     const p = await approvedPerson(key, { applicant: { email: periodEmail } });
     expect((await create(key, { applicant: { email: periodEmail } })).status).toBe(409);
     await patchSettings(account, { reverification_period_days: 30 });
     await server.sql(`update verifications set decided_at = now() - interval '31 days' where id = $1`, [p.id]);
-    expect((await create(key, { applicant: { email: periodEmail }, sandbox: { outcome: 'pending' } })).status).toBe(201);
+    expect((await create(key, { applicant: { email: periodEmail }, sandbox: { outcome: 'pending' } })).status).toBe(
+      201,
+    );
   });
 
   it('R10: with the control off every create succeeds and approvals leave other open cases in the queue; the change is immediate', async () => {
@@ -247,7 +344,9 @@ describe('repeat-verification control', () => {
     const key = account.keys.sandbox.secret_key;
     const email = unique('r10');
     await approvedPerson(key, { applicant: { email } });
-    expect((await patchSettings(account, { repeat_verification: { enabled: false } })).body.repeat_verification.enabled).toBe(false);
+    expect(
+      (await patchSettings(account, { repeat_verification: { enabled: false } })).body.repeat_verification.enabled,
+    ).toBe(false);
     const open = await create(key, { applicant: { email }, sandbox: { outcome: 'pending' } });
     expect(open.status).toBe(201);
     await approvedPerson(key, { applicant: { email } });
@@ -258,10 +357,19 @@ describe('repeat-verification control', () => {
   it('a flow repeat_policy replaces the account setting for that flow', async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
-    const flow = await server.request('/v1/flows', { token: key, body: { name: 'No repeat control', steps: [{ type: 'liveness' }], repeat_policy: { enabled: false, scope: 'same_flow' } } });
+    const flow = await server.request('/v1/flows', {
+      token: key,
+      body: {
+        name: 'No repeat control',
+        steps: [{ type: 'liveness' }],
+        repeat_policy: { enabled: false, scope: 'same_flow' },
+      },
+    });
     const email = unique('flowpolicy');
     await approvedPerson(key, { flow: flow.body.id, applicant: { email } });
-    expect((await create(key, { flow: flow.body.id, applicant: { email }, sandbox: { outcome: 'pending' } })).status).toBe(201);
+    expect(
+      (await create(key, { flow: flow.body.id, applicant: { email }, sandbox: { outcome: 'pending' } })).status,
+    ).toBe(201);
   });
 });
 
@@ -270,15 +378,29 @@ describe('reverification grants', () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
     const pending = await create(key, { sandbox: { outcome: 'pending' } });
-    const notApproved = await server.request(`/v1/verifications/${pending.body.id}/reverification`, { token: key, body: {} });
+    const notApproved = await server.request(`/v1/verifications/${pending.body.id}/reverification`, {
+      token: key,
+      body: {},
+    });
     expect(notApproved.status).toBe(409);
     expect(notApproved.body.error.code).toBe('VERIFICATION_NOT_APPROVED');
     const v = await approvedPerson(key, {});
     const path = `/v1/verifications/${v.id}/reverification`;
-    expect((await server.request(path, { token: key, body: { reason: 'other' } })).body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'note' });
-    expect((await server.request(path, { token: key, body: { expires_in_days: 31 } })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'expires_in_days' });
+    expect((await server.request(path, { token: key, body: { reason: 'other' } })).body.error).toMatchObject({
+      code: 'PARAMETER_MISSING',
+      param: 'note',
+    });
+    expect((await server.request(path, { token: key, body: { expires_in_days: 31 } })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'expires_in_days',
+    });
     const first = await server.request(path, { token: key, method: 'POST' });
-    expect(first.body).toMatchObject({ object: 'reverification_grant', verification: v.id, mode: 'sandbox', reason: 'merchant_request' });
+    expect(first.body).toMatchObject({
+      object: 'reverification_grant',
+      verification: v.id,
+      mode: 'sandbox',
+      reason: 'merchant_request',
+    });
     expect(first.body.id).toMatch(/^rvg_/);
     const days = (Date.parse(first.body.expires_at) - Date.now()) / 86400_000;
     expect(days).toBeGreaterThan(6.99);
@@ -287,7 +409,12 @@ describe('reverification grants', () => {
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
     const withdrawn = await server.request(path, { token: key, method: 'DELETE' });
-    expect(withdrawn.body).toEqual({ object: 'reverification_grant', id: first.body.id, verification: v.id, revoked: true });
+    expect(withdrawn.body).toEqual({
+      object: 'reverification_grant',
+      id: first.body.id,
+      verification: v.id,
+      revoked: true,
+    });
   });
 });
 
@@ -299,15 +426,26 @@ describe('account settings (GET/PATCH /v1/console/settings)', () => {
       repeat_verification: { enabled: true, scope: 'same_flow' },
       reverification_period_days: null,
       retention_days: 1095,
-      review_policy: { claim_required: false, claim_lease_minutes: 30, presence_ttl_ms: 30000, presence_heartbeat_ms: 10000 },
+      review_policy: {
+        claim_required: false,
+        claim_lease_minutes: 30,
+        presence_ttl_ms: 30000,
+        presence_heartbeat_ms: 10000,
+      },
       version: 1,
     });
     const updated = await patchSettings(account, { retention_days: 400, version: 1 });
     expect(updated.body).toMatchObject({ retention_days: 400, version: 2 });
     const stale = await patchSettings(account, { retention_days: 10, version: 1 });
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatchObject({ type: 'invalid_request_error', code: 'STALE_VERSION', detail: { current_version: 2 } });
-    expect((await server.request('/v1/console/settings', { token: account.member.session_token })).body.retention_days).toBe(400);
+    expect(stale.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'STALE_VERSION',
+      detail: { current_version: 2 },
+    });
+    expect(
+      (await server.request('/v1/console/settings', { token: account.member.session_token })).body.retention_days,
+    ).toBe(400);
     expect((await server.request('/v1/console/settings', { token: account.keys.sandbox.secret_key })).status).toBe(401);
   });
 });

@@ -13,10 +13,12 @@ withTestAccount((t) => {
   owner = account.member.session_token;
 });
 
-
 /** A member of `of` with the given permissions and environments, signed in. */
-const member = async (permissions: MemberPermission[], environments: ('sandbox' | 'live')[], of: BootstrapResult = account): Promise<string> =>
-  (await signedInMember(server, of, permissions, environments)).token;
+const member = async (
+  permissions: MemberPermission[],
+  environments: ('sandbox' | 'live')[],
+  of: BootstrapResult = account,
+): Promise<string> => (await signedInMember(server, of, permissions, environments)).token;
 
 const get = (path: string, token = owner) => server.request(path, { token });
 
@@ -26,7 +28,14 @@ async function countedByStatus(merchantId: string, modes: string[], since?: stri
     `select status, count(*)::int as n from verifications where merchant_id = $1 and mode = any($2::text[]) and ($3::timestamptz is null or created_at >= $3) group by status`,
     [merchantId, modes, since ?? null],
   );
-  const out: Record<string, number> = { pending: 0, processing: 0, approved: 0, rejected: 0, manual_review: 0, expired: 0 };
+  const out: Record<string, number> = {
+    pending: 0,
+    processing: 0,
+    approved: 0,
+    rejected: 0,
+    manual_review: 0,
+    expired: 0,
+  };
   for (const row of rows) out[row.status] = row.n;
   return out;
 }
@@ -40,22 +49,53 @@ async function countedDecisions(merchantId: string, modes: string[]): Promise<{ 
   return row!;
 }
 
-const document = (number: string) => ({ number, national_id: `N${number}`, type: 'passport', issuing_country: 'GBR', date_of_birth: '1990-01-01', expiry_date: '2031-01-01' });
+const document = (number: string) => ({
+  number,
+  national_id: `N${number}`,
+  type: 'passport',
+  issuing_country: 'GBR',
+  date_of_birth: '1990-01-01',
+  expiry_date: '2031-01-01',
+});
 
 beforeAll(async () => {
   const created = await Promise.all([
-    ...['approved', 'approved', 'rejected', 'review', 'review'].map((outcome, i) => createVerification(server, account, 'sandbox', { sandbox: { outcome, document: document(`R${Date.now()}${i}`) } })),
+    ...['approved', 'approved', 'rejected', 'review', 'review'].map((outcome, i) =>
+      createVerification(server, account, 'sandbox', {
+        sandbox: { outcome, document: document(`R${Date.now()}${i}`) },
+      }),
+    ),
     createVerification(server, account, 'sandbox'),
     createVerification(server, account, 'live'),
   ]);
   const ids = created.map((v) => v.id);
-  await waitFor(async () => {
-    const [row] = await server.sql<{ open: number }>(`select count(*)::int as open from verifications where id = any($1::text[]) and status = 'processing'`, [ids]);
-    return row!.open === 0;
-  }, 30_000, 'the sandbox sessions to settle');
+  await waitFor(
+    async () => {
+      const [row] = await server.sql<{ open: number }>(
+        `select count(*)::int as open from verifications where id = any($1::text[]) and status = 'processing'`,
+        [ids],
+      );
+      return row!.open === 0;
+    },
+    30_000,
+    'the sandbox sessions to settle',
+  );
   // One case decided by a reviewer in the console: an outcome that reached a person.
-  const review = await waitFor(async () => (await server.sql<{ id: string }>(`select id from manual_reviews where merchant_id = $1 and status = 'queued' limit 1`, [account.merchant.id]))[0]?.id, 15_000, 'a queued review');
-  const decided = await server.request(`/v1/console/reviews/${review}/decision`, { token: owner, body: { decision: 'approve' } });
+  const review = await waitFor(
+    async () =>
+      (
+        await server.sql<{ id: string }>(
+          `select id from manual_reviews where merchant_id = $1 and status = 'queued' limit 1`,
+          [account.merchant.id],
+        )
+      )[0]?.id,
+    15_000,
+    'a queued review',
+  );
+  const decided = await server.request(`/v1/console/reviews/${review}/decision`, {
+    token: owner,
+    body: { decision: 'approve' },
+  });
   expect(decided.status).toBe(200);
 });
 
@@ -71,11 +111,17 @@ describe('GET /v1/console/overview', () => {
     expect(res.body.decided_by_reviewer).toBe(decisions.reviewer);
     expect(res.body.decided_by_reviewer).toBeGreaterThanOrEqual(1);
     expect(res.body.automated).toBe(decisions.automated);
-    expect(res.body.automation_rate).toBeCloseTo(decisions.automated / (counted.approved + counted.rejected + counted.manual_review), 10);
+    expect(res.body.automation_rate).toBeCloseTo(
+      decisions.automated / (counted.approved + counted.rejected + counted.manual_review),
+      10,
+    );
   });
 
   it('takes mode and since; since in the middle of a UTC day counts from that instant', async () => {
-    const [oldest] = await server.sql<{ id: string }>(`select id from verifications where merchant_id = $1 and mode = 'sandbox' order by created_at limit 2`, [account.merchant.id]);
+    const [oldest] = await server.sql<{ id: string }>(
+      `select id from verifications where merchant_id = $1 and mode = 'sandbox' order by created_at limit 2`,
+      [account.merchant.id],
+    );
     // Two rows moved back: one into an earlier day, so both the rollup's whole days and the partial first day are read.
     await server.sql(`update verifications set created_at = now() - interval '3 days' where id = $1`, [oldest!.id]);
     const since = new Date(Date.now() - 2 * 86_400_000 - 3_600_000).toISOString();
@@ -91,7 +137,10 @@ describe('GET /v1/console/overview', () => {
   });
 
   it('refuses a bad mode or since with 400 PARAMETER_INVALID naming the parameter', async () => {
-    for (const [query, param] of [['mode=staging', 'mode'], ['since=yesterday', 'since']]) {
+    for (const [query, param] of [
+      ['mode=staging', 'mode'],
+      ['since=yesterday', 'since'],
+    ]) {
       const res = await get(`/v1/console/overview?${query}`);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'PARAMETER_INVALID', param });
@@ -138,7 +187,11 @@ describe('GET /v1/console/usage', () => {
     }
     const key = await server.request('/v1/usage', { token: account.keys.sandbox.secret_key });
     const sandbox = res.body.by_environment.find((e: { mode: string }) => e.mode === 'sandbox');
-    expect({ total: sandbox.total, billable: sandbox.billable, by_check_type: sandbox.by_check_type }).toEqual({ total: key.body.total, billable: key.body.billable, by_check_type: key.body.by_check_type });
+    expect({ total: sandbox.total, billable: sandbox.billable, by_check_type: sandbox.by_check_type }).toEqual({
+      total: key.body.total,
+      billable: key.body.billable,
+      by_check_type: key.body.by_check_type,
+    });
   });
 });
 
@@ -161,14 +214,20 @@ describe('GET /v1/console/persons', () => {
       [account.merchant.id],
     );
     expect(counted.length).toBeGreaterThan(0);
-    expect(list.body.data.map((p: { id: string; attempts: number }) => [p.id, p.attempts])).toEqual(counted.map((c) => [c.id, c.attempts]));
+    expect(list.body.data.map((p: { id: string; attempts: number }) => [p.id, p.attempts])).toEqual(
+      counted.map((c) => [c.id, c.attempts]),
+    );
     const person = await get(`/v1/console/persons/${counted[0]!.id}`);
     expect(person.status).toBe(200);
     expect(person.body).toMatchObject({ id: counted[0]!.id, object: 'person', attempts: counted[0]!.attempts });
-    const history = await server.sql<{ id: string }>(`select id from verifications where applicant_id = $1 order by created_at desc, id desc`, [counted[0]!.id]);
+    const history = await server.sql<{ id: string }>(
+      `select id from verifications where applicant_id = $1 order by created_at desc, id desc`,
+      [counted[0]!.id],
+    );
     expect(person.body.history.map((a: { id: string }) => a.id)).toEqual(history.map((h) => h.id));
     const text = JSON.stringify(person.body) + JSON.stringify(list.body);
-    for (const leak of ['first_name', 'document_number', 'date_of_birth', 'email', 'fields']) expect(text).not.toContain(leak);
+    for (const leak of ['first_name', 'document_number', 'date_of_birth', 'email', 'fields'])
+      expect(text).not.toContain(leak);
   });
 
   it('pages with limit and starting_after; an unknown cursor gives the first page', async () => {
@@ -196,7 +255,9 @@ describe('scoping', () => {
     expect(usage.body.total).toBe(0);
     const persons = await get('/v1/console/persons', other.member.session_token);
     expect(persons.body.data).toEqual([]);
-    const [mine] = await server.sql<{ id: string }>(`select id from applicants where merchant_id = $1 limit 1`, [account.merchant.id]);
+    const [mine] = await server.sql<{ id: string }>(`select id from applicants where merchant_id = $1 limit 1`, [
+      account.merchant.id,
+    ]);
     const foreign = await get(`/v1/console/persons/${mine!.id}`, other.member.session_token);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.type).toBe('not_found_error');
@@ -204,7 +265,11 @@ describe('scoping', () => {
 
   it('a seat lacking an environment gets empty figures for it and only its own environment by default', async () => {
     const liveOnly = await member(['persons.read'], ['live']);
-    for (const path of ['/v1/console/overview?mode=sandbox', '/v1/console/analytics?mode=sandbox', '/v1/console/usage?mode=sandbox']) {
+    for (const path of [
+      '/v1/console/overview?mode=sandbox',
+      '/v1/console/analytics?mode=sandbox',
+      '/v1/console/usage?mode=sandbox',
+    ]) {
       const res = await get(path, liveOnly);
       expect(res.status).toBe(200);
       expect(res.body.modes).toEqual([]);
@@ -214,7 +279,10 @@ describe('scoping', () => {
     const overview = await get('/v1/console/overview', liveOnly);
     expect(overview.body.modes).toEqual(['live']);
     expect(overview.body.by_status).toEqual(await countedByStatus(account.merchant.id, ['live']));
-    const [sandboxPerson] = await server.sql<{ id: string }>(`select id from applicants where merchant_id = $1 and mode = 'sandbox' limit 1`, [account.merchant.id]);
+    const [sandboxPerson] = await server.sql<{ id: string }>(
+      `select id from applicants where merchant_id = $1 and mode = 'sandbox' limit 1`,
+      [account.merchant.id],
+    );
     expect((await get(`/v1/console/persons/${sandboxPerson!.id}`, liveOnly)).status).toBe(404);
   });
 

@@ -2,8 +2,15 @@ import { type BootstrapResult, type MemberPermission } from '../../src/services/
 import { foldReportingDeltas } from '../../src/services/reporting/index.js';
 import { withConnection } from '../../src/services/shared/index.js';
 import {
-  DecisionFunnelDocument, PersonDocument, PersonsDocument, ReasonCodeBreakdownDocument, ReportingAnalyticsDocument, ReportingOverviewDocument,
-  TimeToDecisionDocument, UsageReportDocument, type ReportingFilter,
+  DecisionFunnelDocument,
+  PersonDocument,
+  PersonsDocument,
+  ReasonCodeBreakdownDocument,
+  ReportingAnalyticsDocument,
+  ReportingOverviewDocument,
+  TimeToDecisionDocument,
+  UsageReportDocument,
+  type ReportingFilter,
 } from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import { signedInMember } from '../support/members.js';
@@ -19,7 +26,8 @@ withTestAccount((t) => {
   owner = account.member.session_token;
 });
 
-const member = async (permissions: MemberPermission[], environments: ('sandbox' | 'live')[]): Promise<string> => (await signedInMember(server, account, permissions, environments)).token;
+const member = async (permissions: MemberPermission[], environments: ('sandbox' | 'live')[]): Promise<string> =>
+  (await signedInMember(server, account, permissions, environments)).token;
 
 const SEEDED = 1500;
 const prefix = `vs_rpt${Date.now().toString(36)}_`;
@@ -54,19 +62,35 @@ async function seed(): Promise<void> {
      where t.id = $1`,
     [template.id, prefix, SEEDED, flowB, flowA],
   );
-  await server.sql(`insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(4)}`, [tagA]);
-  await server.sql(`insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(9, 1)}`, [tagB]);
+  await server.sql(
+    `insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(4)}`,
+    [tagA],
+  );
+  await server.sql(
+    `insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(9, 1)}`,
+    [tagB],
+  );
 }
 
 /** Status changes, reason codes added, tags taken off and put on, flows moved, days moved, rows deleted. */
 async function mutate(): Promise<void> {
-  await server.sql(`update verifications set status = 'approved', change_reason = 'reviewer', decided_at = created_at + interval '3 hours' where status = 'manual_review' and ${every(2)}`);
+  await server.sql(
+    `update verifications set status = 'approved', change_reason = 'reviewer', decided_at = created_at + interval '3 hours' where status = 'manual_review' and ${every(2)}`,
+  );
   await server.sql(`update verifications set reason_codes = reason_codes || '{ALREADY_VERIFIED}' where ${every(11)}`);
-  await server.sql(`delete from verification_tags where tag_id = $1 and verification_id in (select id from verifications where ${every(8)})`, [tagA]);
-  await server.sql(`insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(13, 2)} on conflict do nothing`, [tagA]);
+  await server.sql(
+    `delete from verification_tags where tag_id = $1 and verification_id in (select id from verifications where ${every(8)})`,
+    [tagA],
+  );
+  await server.sql(
+    `insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(13, 2)} on conflict do nothing`,
+    [tagA],
+  );
   await server.sql(`update verifications set flow_id = $1 where ${every(17)}`, [flowB]);
   await server.sql(`update verifications set created_at = created_at - interval '1 day' where ${every(19)}`);
-  await server.sql(`delete from verification_tags where verification_id in (select id from verifications where ${every(23)})`);
+  await server.sql(
+    `delete from verification_tags where verification_id in (select id from verifications where ${every(23)})`,
+  );
   await server.sql(`delete from verifications where ${every(23)}`);
 }
 
@@ -78,7 +102,10 @@ function whereOf(filter: ReportingFilter): { sql: string; params: unknown[] } {
   const parts = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
   if (filter.since) parts.push(`v.created_at >= $${params.push(filter.since)}`);
   if (filter.flowId) parts.push(`v.flow_id = $${params.push(filter.flowId)}`);
-  if (filter.tagId) parts.push(`exists (select 1 from verification_tags vt where vt.verification_id = v.id and vt.tag_id = $${params.push(filter.tagId)})`);
+  if (filter.tagId)
+    parts.push(
+      `exists (select 1 from verification_tags vt where vt.verification_id = v.id and vt.tag_id = $${params.push(filter.tagId)})`,
+    );
   return { sql: parts.join(' and '), params };
 }
 
@@ -90,10 +117,23 @@ async function expectExact(filter: ReportingFilter): Promise<void> {
     gql(server, owner, DecisionFunnelDocument, { filter }),
     gql(server, owner, TimeToDecisionDocument, { filter }),
   ]);
-  const byStatus = await server.sql<{ status: string; n: number }>(`select status, count(*)::int as n from verifications v where ${where.sql} group by status`, where.params);
-  const counted = Object.fromEntries(byStatus.map((r) => [r.status === 'manual_review' ? 'manualReview' : r.status, r.n]));
+  const byStatus = await server.sql<{ status: string; n: number }>(
+    `select status, count(*)::int as n from verifications v where ${where.sql} group by status`,
+    where.params,
+  );
+  const counted = Object.fromEntries(
+    byStatus.map((r) => [r.status === 'manual_review' ? 'manualReview' : r.status, r.n]),
+  );
   const o = overview.body.data!.reportingOverview;
-  expect({ ...o.byStatus }).toEqual({ pending: 0, processing: 0, approved: 0, rejected: 0, manualReview: 0, expired: 0, ...counted });
+  expect({ ...o.byStatus }).toEqual({
+    pending: 0,
+    processing: 0,
+    approved: 0,
+    rejected: 0,
+    manualReview: 0,
+    expired: 0,
+    ...counted,
+  });
   const [deciders] = await server.sql<{ reviewer: number; automated: number }>(
     `select count(*) filter (where change_reason = 'reviewer')::int as reviewer, count(*) filter (where change_reason <> 'reviewer')::int as automated
        from verifications v where ${where.sql} and status in ('approved', 'rejected')`,
@@ -101,8 +141,13 @@ async function expectExact(filter: ReportingFilter): Promise<void> {
   );
   expect({ reviewer: o.decidedByReviewer, automated: o.automated }).toEqual(deciders);
 
-  const reasonRows = await server.sql<{ reason: string; n: number }>(`select r as reason, count(*)::int as n from verifications v, unnest(v.reason_codes) r where ${where.sql} group by r`, where.params);
-  expect(Object.fromEntries(reasons.body.data!.reasonCodeBreakdown.map((r) => [r.reasonCode, r.count]))).toEqual(Object.fromEntries(reasonRows.map((r) => [r.reason, r.n])));
+  const reasonRows = await server.sql<{ reason: string; n: number }>(
+    `select r as reason, count(*)::int as n from verifications v, unnest(v.reason_codes) r where ${where.sql} group by r`,
+    where.params,
+  );
+  expect(Object.fromEntries(reasons.body.data!.reasonCodeBreakdown.map((r) => [r.reasonCode, r.count]))).toEqual(
+    Object.fromEntries(reasonRows.map((r) => [r.reason, r.n])),
+  );
 
   const [f] = await server.sql<{ created: number; submitted: number; decided: number }>(
     `select count(*)::int as created, count(*) filter (where submitted_at is not null)::int as submitted, count(*) filter (where status in ('approved', 'rejected'))::int as decided
@@ -129,7 +174,10 @@ async function expectExact(filter: ReportingFilter): Promise<void> {
   }
 }
 
-const midday = (daysAgo: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - daysAgo, 13, 17)).toISOString();
+const midday = (daysAgo: number) =>
+  new Date(
+    Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - daysAgo, 13, 17),
+  ).toISOString();
 const filters = (): ReportingFilter[] => [
   {},
   { environment: 'sandbox' as never },
@@ -142,7 +190,8 @@ const filters = (): ReportingFilter[] => [
 
 beforeAll(async () => {
   const sk = keyOf(account, 'sandbox');
-  const flow = (name: string) => server.request('/v1/flows', { token: sk, body: { name, steps: [{ type: 'document' }] } });
+  const flow = (name: string) =>
+    server.request('/v1/flows', { token: sk, body: { name, steps: [{ type: 'document' }] } });
   flowA = (await flow('Reporting A')).body.id;
   flowB = (await flow('Reporting B')).body.id;
   tagA = (await server.request('/v1/tags', { token: sk, body: { name: 'Reporting high risk' } })).body.id;
@@ -159,7 +208,10 @@ describe('reporting numbers equal a plain count(*) ... group by over the same ro
 
   it('after folding, and after status, reason, tag, flow, day changes and deletes on top', async () => {
     await fold();
-    const [{ pending }] = await server.sql<{ pending: number }>(`select count(*)::int as pending from reporting_deltas where merchant_id = $1`, [account.merchant.id]);
+    const [{ pending }] = await server.sql<{ pending: number }>(
+      `select count(*)::int as pending from reporting_deltas where merchant_id = $1`,
+      [account.merchant.id],
+    );
     expect(pending).toBe(0);
     await allExact();
     await mutate();
@@ -178,10 +230,13 @@ describe('reporting numbers equal a plain count(*) ... group by over the same ro
       [account.merchant.id, since],
     );
     const days = res.body.data!.reportingAnalytics.days;
-    for (const r of rows) expect(days.find((d) => d.day === r.day)).toMatchObject({ total: r.n, decidedByReviewer: r.reviewer });
+    for (const r of rows)
+      expect(days.find((d) => d.day === r.day)).toMatchObject({ total: r.n, decidedByReviewer: r.reviewer });
     expect(days.reduce((a, d) => a + d.total, 0)).toBe(rows.reduce((a, r) => a + r.n, 0));
     const rest = await server.request(`/v1/console/analytics?since=${encodeURIComponent(since)}`, { token: owner });
-    expect(rest.body.days.map((d: { day: string; total: number }) => [d.day, d.total])).toEqual(days.map((d) => [d.day, d.total]));
+    expect(rest.body.days.map((d: { day: string; total: number }) => [d.day, d.total])).toEqual(
+      days.map((d) => [d.day, d.total]),
+    );
     const overview = await gql(server, owner, ReportingOverviewDocument, {});
     const restOverview = await server.request('/v1/console/overview', { token: owner });
     expect(overview.body.data!.reportingOverview.total).toBe(restOverview.body.total);
@@ -200,7 +255,9 @@ describe('reporting numbers equal a plain count(*) ... group by over the same ro
       `select check_type, count(*)::int as n from usage_records where merchant_id = $1 and created_at >= $2 group by 1`,
       [account.merchant.id, since],
     );
-    expect(Object.fromEntries(res.body.data!.usageReport.byCheckType.map((r) => [r.checkType, r.count]))).toEqual(Object.fromEntries(rows.map((r) => [r.check_type, r.n])));
+    expect(Object.fromEntries(res.body.data!.usageReport.byCheckType.map((r) => [r.checkType, r.count]))).toEqual(
+      Object.fromEntries(rows.map((r) => [r.check_type, r.n])),
+    );
     expect(res.body.data!.usageReport.byEnvironment.map((e) => e.environment)).toEqual(['sandbox', 'live']);
   });
 });
@@ -209,7 +266,10 @@ describe('persons and permissions', () => {
   it('persons and person need persons.read: INSUFFICIENT_PERMISSIONS', async () => {
     const token = await member([], ['sandbox', 'live']);
     const list = await gql(server, token, PersonsDocument, {});
-    expect(list.body.errors?.[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS', type: 'permission_error' });
+    expect(list.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'INSUFFICIENT_PERMISSIONS',
+      type: 'permission_error',
+    });
     const one = await gql(server, token, PersonDocument, { id: 'app_whatever' });
     expect(one.body.errors?.[0]?.extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
     // The figures themselves need only a session.
@@ -222,14 +282,23 @@ describe('persons and permissions', () => {
       [account.merchant.id, Date.now().toString(36)],
     );
     await server.sql(`update verifications set applicant_id = $1 where ${every(50, 7)}`, [applicant!.id]);
-    const attempts = await server.sql<{ id: string }>(`select id from verifications where applicant_id = $1 order by created_at desc, id desc`, [applicant!.id]);
+    const attempts = await server.sql<{ id: string }>(
+      `select id from verifications where applicant_id = $1 order by created_at desc, id desc`,
+      [applicant!.id],
+    );
     const res = await gql(server, owner, PersonDocument, { id: applicant!.id });
-    expect(res.body.data!.person).toMatchObject({ id: applicant!.id, environment: 'sandbox', attempts: attempts.length });
+    expect(res.body.data!.person).toMatchObject({
+      id: applicant!.id,
+      environment: 'sandbox',
+      attempts: attempts.length,
+    });
     expect(res.body.data!.person.history!.map((a) => a.id)).toEqual(attempts.map((a) => a.id));
     const page = await gql(server, owner, PersonsDocument, { first: 1 });
     expect(page.body.data!.persons.nodes[0]).toMatchObject({ id: applicant!.id, attempts: attempts.length });
     const liveOnly = await member(['persons.read'], ['live']);
-    expect((await gql(server, liveOnly, PersonDocument, { id: applicant!.id })).body.errors?.[0]?.extensions).toMatchObject({ code: 'RESOURCE_NOT_FOUND', type: 'not_found_error' });
+    expect(
+      (await gql(server, liveOnly, PersonDocument, { id: applicant!.id })).body.errors?.[0]?.extensions,
+    ).toMatchObject({ code: 'RESOURCE_NOT_FOUND', type: 'not_found_error' });
   });
 });
 
@@ -241,7 +310,9 @@ describe('scoping', () => {
     const byTag = await gql(server, other.member.session_token, ReportingOverviewDocument, { filter: { tagId: tagA } });
     expect(byTag.body.data!.reportingOverview.total).toBe(0);
     const liveOnly = await member([], ['live']);
-    const sandbox = await gql(server, liveOnly, ReportingOverviewDocument, { filter: { environment: 'sandbox' as never } });
+    const sandbox = await gql(server, liveOnly, ReportingOverviewDocument, {
+      filter: { environment: 'sandbox' as never },
+    });
     expect(sandbox.body.data!.reportingOverview).toMatchObject({ environments: [], total: 0 });
     const funnel = await gql(server, liveOnly, DecisionFunnelDocument, { filter: { environment: 'sandbox' as never } });
     expect(funnel.body.data!.decisionFunnel).toEqual({ created: 0, submitted: 0, decided: 0 });

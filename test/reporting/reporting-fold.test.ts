@@ -90,10 +90,26 @@ async function usageDrift(): Promise<number> {
 function writes(templateId: string): (() => Promise<unknown>)[] {
   const steps: (() => Promise<unknown>)[] = [];
   for (let i = 0; i < 8; i++) {
-    steps.push(() => server.sql(`update verifications set status = 'approved', change_reason = 'reviewer', decided_at = now() where status = 'manual_review' and ${every(8, i)}`));
-    steps.push(() => server.sql(`insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(8, i)} on conflict do nothing`, [tag]));
-    steps.push(() => server.sql(`update verifications set reason_codes = reason_codes || '{ID_INVALID}' where ${every(16, i)}`));
-    steps.push(() => server.sql(`delete from verification_tags where tag_id = $1 and verification_id in (select id from verifications where ${every(24, i)})`, [tag]));
+    steps.push(() =>
+      server.sql(
+        `update verifications set status = 'approved', change_reason = 'reviewer', decided_at = now() where status = 'manual_review' and ${every(8, i)}`,
+      ),
+    );
+    steps.push(() =>
+      server.sql(
+        `insert into verification_tags (verification_id, tag_id, created_at) select id, $1, now() from verifications where ${every(8, i)} on conflict do nothing`,
+        [tag],
+      ),
+    );
+    steps.push(() =>
+      server.sql(`update verifications set reason_codes = reason_codes || '{ID_INVALID}' where ${every(16, i)}`),
+    );
+    steps.push(() =>
+      server.sql(
+        `delete from verification_tags where tag_id = $1 and verification_id in (select id from verifications where ${every(24, i)})`,
+        [tag],
+      ),
+    );
     steps.push(() => seed(SEEDED + 1 + i * 40, SEEDED + 40 + i * 40, templateId));
     steps.push(() =>
       server.sql(
@@ -101,7 +117,12 @@ function writes(templateId: string): (() => Promise<unknown>)[] {
          select gen_random_uuid(), merchant_id, created_at, mode, created_at, id, 'document', false from verifications where ${every(8, i)}`,
       ),
     );
-    steps.push(() => server.sql(`delete from usage_records where merchant_id = $1 and check_type = 'document' and verification_id in (select id from verifications where ${every(32, i)})`, [account.merchant.id]));
+    steps.push(() =>
+      server.sql(
+        `delete from usage_records where merchant_id = $1 and check_type = 'document' and verification_id in (select id from verifications where ${every(32, i)})`,
+        [account.merchant.id],
+      ),
+    );
   }
   return steps;
 }
@@ -126,7 +147,8 @@ describe('reporting fold under concurrency', () => {
     };
     const writer = async (steps: (() => Promise<unknown>)[]) => {
       // Two bulk writers over the same rows can deadlock in PostgreSQL (40P01); a client retries that.
-      for (const step of steps) await step().catch((e: { code?: string }) => (e.code === '40P01' ? step() : Promise.reject(e)));
+      for (const step of steps)
+        await step().catch((e: { code?: string }) => (e.code === '40P01' ? step() : Promise.reject(e)));
     };
     const all = writes(templateId);
     const background = [folder(), folder(), folder(), reader()];

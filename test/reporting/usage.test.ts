@@ -30,7 +30,9 @@ describe('GET /v1/usage', () => {
   beforeAll(async () => {
     account = await server.bootstrap();
     oldVerification = await meter(account, 'sandbox', ['document', 'liveness']);
-    await server.sql(`update usage_records set created_at = '2026-01-01T00:00:00Z' where verification_id = $1`, [oldVerification]);
+    await server.sql(`update usage_records set created_at = '2026-01-01T00:00:00Z' where verification_id = $1`, [
+      oldVerification,
+    ]);
     await meter(account, 'sandbox', ['document', 'liveness', 'face_match']);
     await meter(account, 'sandbox', ['document']);
     await meter(account, 'live', ['document', 'aml']);
@@ -39,7 +41,10 @@ describe('GET /v1/usage', () => {
   });
 
   it('needs analytics:read, which is not in the default set (403 INSUFFICIENT_PERMISSIONS)', async () => {
-    const key = await server.request('/v1/api-keys', { token: account.keys.sandbox.secret_key, body: { name: 'default', environment: 'sandbox' } });
+    const key = await server.request('/v1/api-keys', {
+      token: account.keys.sandbox.secret_key,
+      body: { name: 'default', environment: 'sandbox' },
+    });
     expect(key.body.permissions).not.toContain('analytics:read');
     const res = await usage(key.body.secret_key);
     expect(res.status).toBe(403);
@@ -83,7 +88,10 @@ describe('GET /v1/usage', () => {
       { check_type: 'face_match', count: 1, billable: 0 },
       { check_type: 'liveness', count: 1, billable: 0 },
     ]);
-    const future = await usage(account.keys.sandbox.secret_key, `?since=${encodeURIComponent('2999-01-01T00:00:00+02:00')}`);
+    const future = await usage(
+      account.keys.sandbox.secret_key,
+      `?since=${encodeURIComponent('2999-01-01T00:00:00+02:00')}`,
+    );
     expect(future.body).toMatchObject({ total: 0, billable: 0, by_check_type: [] });
   });
 
@@ -91,7 +99,11 @@ describe('GET /v1/usage', () => {
     for (const bad of ['yesterday', '2026-13-01T00:00:00Z', '2026-06-01']) {
       const res = await usage(account.keys.sandbox.secret_key, `?since=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'PARAMETER_INVALID', param: 'since' });
+      expect(res.body.error).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'PARAMETER_INVALID',
+        param: 'since',
+      });
     }
   });
 });

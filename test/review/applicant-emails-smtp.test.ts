@@ -16,13 +16,25 @@ beforeAll(async () => {
   mail = await startMailServer({ refuse: (address) => address.startsWith('refuse') });
 });
 afterAll(() => mail.close());
-withTestAccount(async (t) => {
-  ({ server, account, sandbox } = t);
-  // The checks still run as jobs; the sender does not: each test sends with sendDueOutcomeEmails
-  // itself (through SMTP_URL's server), so it can count attempts without racing the job.
-  expect(await server.runtime.jobs.agenda.disable({ name: 'applicant-notifications.send' })).toBe(1);
-}, () => ({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' } }));
-interface NotificationRow { id: string; status: string; attempts: number; last_error: string | null; retry_in: number; failed_at: Date | null }
+withTestAccount(
+  async (t) => {
+    ({ server, account, sandbox } = t);
+    // The checks still run as jobs; the sender does not: each test sends with sendDueOutcomeEmails
+    // itself (through SMTP_URL's server), so it can count attempts without racing the job.
+    expect(await server.runtime.jobs.agenda.disable({ name: 'applicant-notifications.send' })).toBe(1);
+  },
+  () => ({
+    env: { SMTP_URL: mail.url, MAIL_FROM: 'Identity checks <verify@idv.example>', RATE_LIMIT_PER_MINUTE: '100000' },
+  }),
+);
+interface NotificationRow {
+  id: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  retry_in: number;
+  failed_at: Date | null;
+}
 const notificationOf = async (verificationId: string) =>
   (
     await server.sql<NotificationRow>(
@@ -30,7 +42,10 @@ const notificationOf = async (verificationId: string) =>
       [verificationId],
     )
   )[0]!;
-const makeDue = (verificationId: string) => server.sql(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [verificationId]);
+const makeDue = (verificationId: string) =>
+  server.sql(`update applicant_notifications set send_after = now() - interval '1 second' where verification_id = $1`, [
+    verificationId,
+  ]);
 
 let counter = 0;
 const address = (local = 'applicant') => `${local}-${Date.now()}-${++counter}@example.com`;
@@ -43,9 +58,18 @@ async function decidedCase(email: string, decision: 'approve' | 'reject', locale
   });
   expect(created.status).toBe(201);
   const verificationId: string = created.body.id;
-  await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
-  const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
-  expect((await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision } })).status).toBe(200);
+  await waitFor(
+    async () =>
+      (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0,
+    15_000,
+    'the review',
+  );
+  const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+    verificationId,
+  ]);
+  expect(
+    (await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision } })).status,
+  ).toBe(200);
   await makeDue(verificationId);
   return verificationId;
 }
@@ -72,7 +96,9 @@ describe('outcome emails through SMTP_URL', () => {
     await sendDueOutcomeEmails(server.runtime);
     const message = mail.received.find((m) => m.to.includes(email))!;
     expect(message.headers).toMatch(/^Content-Language: de$/m);
-    expect(message.text).toContain(`Ihre Identitätsprüfung (Referenz ${verificationId}) konnte nicht bestätigt werden.`);
+    expect(message.text).toContain(
+      `Ihre Identitätsprüfung (Referenz ${verificationId}) konnte nicht bestätigt werden.`,
+    );
     expect(message.text).not.toMatch(/[A-Z]{4,}_[A-Z_]+/); // no reason codes
   });
 
@@ -130,7 +156,9 @@ describe('outcome emails through SMTP_URL', () => {
 
 describe('SMTP_URL', () => {
   it('must be an smtp: or smtps: URL; a bad value stops the start instead of the first email', () => {
-    expect(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465' }).smtpUrl).toBe('smtps://user:secret@mail.example.com:465');
+    expect(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465' }).smtpUrl).toBe(
+      'smtps://user:secret@mail.example.com:465',
+    );
     expect(loadConfig({}).smtpUrl).toBeUndefined();
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/smtp: or smtps:/);
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL must be a URL/);
@@ -140,21 +168,42 @@ describe('SMTP_URL', () => {
 describe('applicant_message (console decisions)', () => {
   it("a reviewer's applicant_message reaches the outcome email under the outcome, is stored encrypted, and appears in no event or note", async () => {
     const email = address();
-    const created = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { email }, sandbox: { outcome: 'review' } } });
+    const created = await server.request('/v1/verifications', {
+      token: sandbox,
+      body: { applicant: { email }, sandbox: { outcome: 'review' } },
+    });
     const verificationId: string = created.body.id;
-    await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0, 15_000, 'the review');
-    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+    await waitFor(
+      async () =>
+        (await server.sql('select 1 from manual_reviews where verification_id = $1', [verificationId])).length > 0,
+      15_000,
+      'the review',
+    );
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+      verificationId,
+    ]);
     const text = 'Please bring your passport to the branch on Monday.';
-    const tooLong = await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: account.member.session_token, body: { decision: 'approve', applicant_message: 'x'.repeat(1001) } });
+    const tooLong = await server.request(`/v1/console/reviews/${review!.id}/decision`, {
+      token: account.member.session_token,
+      body: { decision: 'approve', applicant_message: 'x'.repeat(1001) },
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error).toMatchObject({ type: 'invalid_request_error', param: 'applicant_message' });
-    const decided = await server.request(`/v1/console/reviews/${review!.id}/decision`, { token: account.member.session_token, body: { decision: 'approve', notes: 'internal', applicant_message: text } });
+    const decided = await server.request(`/v1/console/reviews/${review!.id}/decision`, {
+      token: account.member.session_token,
+      body: { decision: 'approve', notes: 'internal', applicant_message: text },
+    });
     expect(decided.status).toBe(200);
     expect(decided.body.notes).toBe('internal');
-    const [stored] = await server.sql<{ message: string }>('select message from applicant_notifications where verification_id = $1', [verificationId]);
+    const [stored] = await server.sql<{ message: string }>(
+      'select message from applicant_notifications where verification_id = $1',
+      [verificationId],
+    );
     expect(stored!.message).toBeTruthy();
     expect(stored!.message).not.toContain('passport');
-    const events = await server.sql<{ payload: unknown }>('select payload from events where verification_id = $1', [verificationId]);
+    const events = await server.sql<{ payload: unknown }>('select payload from events where verification_id = $1', [
+      verificationId,
+    ]);
     expect(JSON.stringify(events)).not.toContain('passport');
     await makeDue(verificationId);
     await sendDueOutcomeEmails(server.runtime);
@@ -167,12 +216,25 @@ describe('applicant_message (console decisions)', () => {
 
   it('the key API refuses applicant_message: it is a back-office field', async () => {
     const verificationId = await (async () => {
-      const created = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { email: address() }, sandbox: { outcome: 'review' } } });
-      await waitFor(async () => (await server.sql('select 1 from manual_reviews where verification_id = $1', [created.body.id])).length > 0, 15_000, 'the review');
+      const created = await server.request('/v1/verifications', {
+        token: sandbox,
+        body: { applicant: { email: address() }, sandbox: { outcome: 'review' } },
+      });
+      await waitFor(
+        async () =>
+          (await server.sql('select 1 from manual_reviews where verification_id = $1', [created.body.id])).length > 0,
+        15_000,
+        'the review',
+      );
       return created.body.id as string;
     })();
-    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
-    const res = await server.request(`/v1/manual-reviews/${review!.id}/decision`, { token: sandbox, body: { decision: 'approve', applicant_message: 'hello' } });
+    const [review] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+      verificationId,
+    ]);
+    const res = await server.request(`/v1/manual-reviews/${review!.id}/decision`, {
+      token: sandbox,
+      body: { decision: 'approve', applicant_message: 'hello' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('applicant_message');
   });

@@ -13,23 +13,33 @@ withTestAccount((t) => {
   owner = account.member.session_token;
 });
 
-
 /** A reviewer of the account (every permission, both environments unless told), signed in. */
-const reviewer = (environments: ('sandbox' | 'live')[] = ['sandbox', 'live'], of: BootstrapResult = account) => signedInMember(server, of, [], environments);
+const reviewer = (environments: ('sandbox' | 'live')[] = ['sandbox', 'live'], of: BootstrapResult = account) =>
+  signedInMember(server, of, [], environments);
 
 /** A sandbox verification the engine sends to manual review; resolves to its review id. */
 async function queuedCase(): Promise<string> {
   const v = await createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } });
-  return waitFor(async () => {
-    const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [v.id]);
-    return row?.id;
-  }, 15_000, 'the manual review');
+  return waitFor(
+    async () => {
+      const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+        v.id,
+      ]);
+      return row?.id;
+    },
+    15_000,
+    'the manual review',
+  );
 }
 
-const claim = (id: string, token: string) => server.request(`/v1/console/reviews/${id}/claim`, { token, method: 'POST', body: {} });
-const release = (id: string, token: string) => server.request(`/v1/console/reviews/${id}/claim`, { token, method: 'DELETE' });
-const decide = (id: string, token: string, body: Record<string, unknown>) => server.request(`/v1/console/reviews/${id}/decision`, { token, body });
-const setPolicy = (policy: Record<string, unknown>) => server.request('/v1/console/settings', { token: owner, method: 'PATCH', body: { review_policy: policy } });
+const claim = (id: string, token: string) =>
+  server.request(`/v1/console/reviews/${id}/claim`, { token, method: 'POST', body: {} });
+const release = (id: string, token: string) =>
+  server.request(`/v1/console/reviews/${id}/claim`, { token, method: 'DELETE' });
+const decide = (id: string, token: string, body: Record<string, unknown>) =>
+  server.request(`/v1/console/reviews/${id}/decision`, { token, body });
+const setPolicy = (policy: Record<string, unknown>) =>
+  server.request('/v1/console/settings', { token: owner, method: 'PATCH', body: { review_policy: policy } });
 
 describe('GET /v1/console/reviews and the policy', () => {
   it('lists open cases newest first with mode; a seat asking for an environment it lacks gets an empty list', async () => {
@@ -39,15 +49,30 @@ describe('GET /v1/console/reviews and the policy', () => {
     expect(list.status).toBe(200);
     const ids = list.body.data.map((r: { id: string }) => r.id);
     expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
-    expect(list.body.data[0]).toMatchObject({ object: 'manual_review', mode: 'sandbox', claimed_by: null, being_reviewed_by: [] });
+    expect(list.body.data[0]).toMatchObject({
+      object: 'manual_review',
+      mode: 'sandbox',
+      claimed_by: null,
+      being_reviewed_by: [],
+    });
     const liveOnly = await reviewer(['live']);
     expect((await server.request('/v1/console/reviews?mode=sandbox', { token: liveOnly.token })).body.data).toEqual([]);
-    expect((await server.request('/v1/console/reviews', { token: liveOnly.token })).body.data.map((r: { id: string }) => r.id)).not.toContain(newer);
+    expect(
+      (await server.request('/v1/console/reviews', { token: liveOnly.token })).body.data.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).not.toContain(newer);
   });
 
   it('answers the policy with its four fields', async () => {
     const res = await server.request('/v1/console/reviews/policy', { token: owner });
-    expect(res.body).toMatchObject({ object: 'review_policy', claim_required: expect.any(Boolean), claim_lease_minutes: expect.any(Number), presence_ttl_ms: expect.any(Number), presence_heartbeat_ms: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      object: 'review_policy',
+      claim_required: expect.any(Boolean),
+      claim_lease_minutes: expect.any(Number),
+      presence_ttl_ms: expect.any(Number),
+      presence_heartbeat_ms: expect.any(Number),
+    });
   });
 });
 
@@ -68,8 +93,16 @@ describe('claims', () => {
     const refused = await claim(id, b.token);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ type: 'permission_error', code: 'REVIEW_NOT_CLAIMABLE' });
-    expect((await server.request('/v1/console/reviews?holding=mine', { token: a.token })).body.data.map((r: { id: string }) => r.id)).toContain(id);
-    expect((await server.request('/v1/console/reviews?holding=mine', { token: b.token })).body.data.map((r: { id: string }) => r.id)).not.toContain(id);
+    expect(
+      (await server.request('/v1/console/reviews?holding=mine', { token: a.token })).body.data.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).toContain(id);
+    expect(
+      (await server.request('/v1/console/reviews?holding=mine', { token: b.token })).body.data.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).not.toContain(id);
     const notHeld = await release(id, b.token);
     expect(notHeld.status).toBe(200);
     expect(notHeld.body.claimed_by).toBe(a.id);
@@ -84,8 +117,12 @@ describe('claims', () => {
       const answers = await Promise.all(members.map((m) => claim(id, m.token)));
       const winners = answers.filter((r) => r.status === 200);
       expect(winners).toHaveLength(1);
-      expect(answers.filter((r) => r.status === 403).every((r) => r.body.error.code === 'REVIEW_NOT_CLAIMABLE')).toBe(true);
-      const [row] = await server.sql<{ claimed_by: string }>('select claimed_by from manual_reviews where id = $1', [id]);
+      expect(answers.filter((r) => r.status === 403).every((r) => r.body.error.code === 'REVIEW_NOT_CLAIMABLE')).toBe(
+        true,
+      );
+      const [row] = await server.sql<{ claimed_by: string }>('select claimed_by from manual_reviews where id = $1', [
+        id,
+      ]);
       expect(row!.claimed_by).toBe(winners[0]!.body.claimed_by);
     }
   });
@@ -97,7 +134,10 @@ describe('claims', () => {
     await claim(id, a.token);
     await server.sql(`update manual_reviews set claim_expires_at = now() - interval '1 second' where id = $1`, [id]);
     const list = await server.request('/v1/console/reviews?limit=100', { token: owner });
-    expect(list.body.data.find((r: { id: string }) => r.id === id)).toMatchObject({ claimed_by: null, claim_expires_at: null });
+    expect(list.body.data.find((r: { id: string }) => r.id === id)).toMatchObject({
+      claimed_by: null,
+      claim_expires_at: null,
+    });
     expect((await claim(id, b.token)).body.claimed_by).toBe(b.id);
   });
 
@@ -129,7 +169,12 @@ describe('decisions', () => {
     await claim(id, a.token);
     const decided = await decide(id, a.token, { decision: 'approve', notes: 'document checked by hand' });
     expect(decided.status).toBe(200);
-    expect(decided.body).toMatchObject({ status: 'resolved', decision: 'approve', claimed_by: null, notes: 'document checked by hand' });
+    expect(decided.body).toMatchObject({
+      status: 'resolved',
+      decision: 'approve',
+      claimed_by: null,
+      notes: 'document checked by hand',
+    });
     const [row] = await server.sql<{ decided_by: string }>('select decided_by from manual_reviews where id = $1', [id]);
     expect(row!.decided_by).toBe(`member:${a.id}`);
   });
@@ -139,13 +184,22 @@ describe('decisions', () => {
       const id = await queuedCase();
       const [consoleAnswer, keyAnswer] = await Promise.all([
         decide(id, owner, { decision: 'approve' }),
-        server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'reject' } }),
+        server.request(`/v1/manual-reviews/${id}/decision`, {
+          token: account.keys.sandbox.secret_key,
+          body: { decision: 'reject' },
+        }),
       ]);
       expect([consoleAnswer.status, keyAnswer.status].sort()).toEqual([200, 409]);
       const loser = consoleAnswer.status === 409 ? consoleAnswer : keyAnswer;
       expect(loser.body.error.code).toBe('REVIEW_ALREADY_DECIDED');
-      const [review] = await server.sql<{ verification_id: string }>('select verification_id from manual_reviews where id = $1', [id]);
-      const events = await server.sql(`select type from events where verification_id = $1 and type in ('action.reviewed', 'verification.approved', 'verification.rejected')`, [review!.verification_id]);
+      const [review] = await server.sql<{ verification_id: string }>(
+        'select verification_id from manual_reviews where id = $1',
+        [id],
+      );
+      const events = await server.sql(
+        `select type from events where verification_id = $1 and type in ('action.reviewed', 'verification.approved', 'verification.rejected')`,
+        [review!.verification_id],
+      );
       expect(events).toHaveLength(2);
     }
   });
@@ -156,7 +210,10 @@ describe('decisions', () => {
     const [claimed, decided] = await Promise.all([claim(id, a.token), decide(id, owner, { decision: 'reject' })]);
     expect(decided.status).toBe(200);
     expect([200, 403]).toContain(claimed.status);
-    const [row] = await server.sql<{ status: string; claimed_by: string | null }>('select status, claimed_by from manual_reviews where id = $1', [id]);
+    const [row] = await server.sql<{ status: string; claimed_by: string | null }>(
+      'select status, claimed_by from manual_reviews where id = $1',
+      [id],
+    );
     expect(row).toEqual({ status: 'resolved', claimed_by: null });
   });
 });
@@ -170,21 +227,36 @@ describe('presence markers', () => {
     expect(lockA.status).toBe(200);
     expect(lockA.body).toMatchObject({ object: 'review_lock', member_id: a.id });
     await server.request(`/v1/console/reviews/${id}/lock`, { token: b.token, method: 'POST', body: {} });
-    const row = async () => (await server.request('/v1/console/reviews?limit=100', { token: owner })).body.data.find((r: { id: string }) => r.id === id);
-    expect((await row()).being_reviewed_by.map((p: { member_id: string }) => p.member_id).sort()).toEqual([a.id, b.id].sort());
+    const row = async () =>
+      (await server.request('/v1/console/reviews?limit=100', { token: owner })).body.data.find(
+        (r: { id: string }) => r.id === id,
+      );
+    expect((await row()).being_reviewed_by.map((p: { member_id: string }) => p.member_id).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
     // Presence never blocks: b can still claim while a looks.
     expect((await claim(id, b.token)).status).toBe(200);
     await server.request(`/v1/console/reviews/${id}/lock`, { token: b.token, method: 'DELETE' });
-    await server.sql(`update review_presence set expires_at = now() - interval '1 millisecond' where review_id = $1 and member_id = $2`, [id, a.id]);
+    await server.sql(
+      `update review_presence set expires_at = now() - interval '1 millisecond' where review_id = $1 and member_id = $2`,
+      [id, a.id],
+    );
     expect((await row()).being_reviewed_by).toEqual([]);
   });
 });
 
 describe('escalation, return and assignment', () => {
-  const escalate = (id: string, token: string, body: Record<string, unknown>) => server.request(`/v1/console/reviews/${id}/escalation`, { token, body });
+  const escalate = (id: string, token: string, body: Record<string, unknown>) =>
+    server.request(`/v1/console/reviews/${id}/escalation`, { token, body });
   const events = async (id: string, type: string) => {
-    const [review] = await server.sql<{ verification_id: string }>('select verification_id from manual_reviews where id = $1', [id]);
-    return server.sql<{ payload: Record<string, unknown> }>(`select payload from events where verification_id = $1 and type = $2 order by created_at`, [review!.verification_id, type]);
+    const [review] = await server.sql<{ verification_id: string }>(
+      'select verification_id from manual_reviews where id = $1',
+      [id],
+    );
+    return server.sql<{ payload: Record<string, unknown> }>(
+      `select payload from events where verification_id = $1 and type = $2 order by created_at`,
+      [review!.verification_id, type],
+    );
   };
 
   it('a case entering manual review emits action.pending with ids only', async () => {
@@ -197,12 +269,29 @@ describe('escalation, return and assignment', () => {
   it('escalates with reason, recommendation and marks (checks that did not run dropped); action.on_hold carries none of them', async () => {
     const id = await queuedCase();
     const a = await reviewer();
-    const res = await escalate(id, a.token, { reason: 'Photo looks edited', recommendation: 'reject', assessment: { document: 'fail', liveness: 'unsure' } });
+    const res = await escalate(id, a.token, {
+      reason: 'Photo looks edited',
+      recommendation: 'reject',
+      assessment: { document: 'fail', liveness: 'unsure' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'escalated', escalation: { reason: 'Photo looks edited', recommendation: 'reject', escalated_by: a.id, returned_by: null } });
-    const [review] = await server.sql<{ verification_id: string }>('select verification_id from manual_reviews where id = $1', [id]);
-    const ran = (await server.sql<{ type: string }>(`select type from checks where verification_id = $1 and status in ('completed', 'errored')`, [review!.verification_id])).map((c) => c.type);
-    expect(Object.keys(res.body.escalation.assessment).sort()).toEqual(['document', 'liveness'].filter((t) => ran.includes(t)).sort());
+    expect(res.body).toMatchObject({
+      status: 'escalated',
+      escalation: { reason: 'Photo looks edited', recommendation: 'reject', escalated_by: a.id, returned_by: null },
+    });
+    const [review] = await server.sql<{ verification_id: string }>(
+      'select verification_id from manual_reviews where id = $1',
+      [id],
+    );
+    const ran = (
+      await server.sql<{ type: string }>(
+        `select type from checks where verification_id = $1 and status in ('completed', 'errored')`,
+        [review!.verification_id],
+      )
+    ).map((c) => c.type);
+    expect(Object.keys(res.body.escalation.assessment).sort()).toEqual(
+      ['document', 'liveness'].filter((t) => ran.includes(t)).sort(),
+    );
     const onHold = await events(id, 'action.on_hold');
     expect(onHold).toHaveLength(1);
     expect(JSON.stringify(onHold[0]!.payload)).not.toMatch(/Photo looks edited|reject"|assessment|recommendation/);
@@ -227,10 +316,16 @@ describe('escalation, return and assignment', () => {
   it('an escalation racing a decision: exactly one outcome, never both applied as separate outcomes', async () => {
     for (let round = 0; round < 3; round++) {
       const id = await queuedCase();
-      const [escalated, decided] = await Promise.all([escalate(id, owner, { reason: 'race' }), decide(id, owner, { decision: 'reject' })]);
+      const [escalated, decided] = await Promise.all([
+        escalate(id, owner, { reason: 'race' }),
+        decide(id, owner, { decision: 'reject' }),
+      ]);
       expect(decided.status).toBe(200);
       expect([200, 403]).toContain(escalated.status);
-      const [row] = await server.sql<{ status: string; decision: string }>('select status, decision from manual_reviews where id = $1', [id]);
+      const [row] = await server.sql<{ status: string; decision: string }>(
+        'select status, decision from manual_reviews where id = $1',
+        [id],
+      );
       expect(row).toEqual({ status: 'resolved', decision: 'reject' });
       expect(await events(id, 'action.reviewed')).toHaveLength(1);
     }
@@ -254,12 +349,24 @@ describe('escalation, return and assignment', () => {
     const a = await reviewer();
     await claim(id, a.token);
     await escalate(id, a.token, { reason: 'need a lead' });
-    const refused = await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: a.token, body: { note: 'no' } });
+    const refused = await server.request(`/v1/console/reviews/${id}/escalation/return`, {
+      token: a.token,
+      body: { note: 'no' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
-    const returned = await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: owner, body: { note: 'Fine, approve it' } });
+    const returned = await server.request(`/v1/console/reviews/${id}/escalation/return`, {
+      token: owner,
+      body: { note: 'Fine, approve it' },
+    });
     expect(returned.status).toBe(200);
-    expect(returned.body).toMatchObject({ status: 'queued', decision: null, claimed_by: null, raised_by_member_id: a.id, escalation: { returned_by: account.member.id, return_note: 'Fine, approve it' } });
+    expect(returned.body).toMatchObject({
+      status: 'queued',
+      decision: null,
+      claimed_by: null,
+      raised_by_member_id: a.id,
+      escalation: { returned_by: account.member.id, return_note: 'Fine, approve it' },
+    });
     expect(await events(id, 'action.pending')).toHaveLength(2);
   });
 
@@ -268,11 +375,16 @@ describe('escalation, return and assignment', () => {
     const a = await reviewer();
     const b = await reviewer();
     const liveOnly = await reviewer(['live']);
-    const assign = (token: string, memberId: string | null) => server.request(`/v1/console/reviews/${id}/assignment`, { token, method: 'PUT', body: { member_id: memberId } });
+    const assign = (token: string, memberId: string | null) =>
+      server.request(`/v1/console/reviews/${id}/assignment`, { token, method: 'PUT', body: { member_id: memberId } });
     expect((await assign(a.token, a.id)).body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
     const cannot = await assign(owner, liveOnly.id);
     expect(cannot.status).toBe(400);
-    expect(cannot.body.error).toMatchObject({ type: 'invalid_request_error', code: 'ASSIGNEE_CANNOT_DECIDE', param: 'member_id' });
+    expect(cannot.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'ASSIGNEE_CANNOT_DECIDE',
+      param: 'member_id',
+    });
     const foreign = await server.bootstrap();
     expect((await assign(owner, foreign.member.id)).body.error.code).toBe('ASSIGNEE_CANNOT_DECIDE');
     expect((await assign(owner, a.id)).body.assigned_to).toBe(a.id);
@@ -293,16 +405,40 @@ describe('team activity (GET /v1/console/activity)', () => {
     await server.graphql(a.token, `mutation { claimReview(id: "${id}") { id } }`);
     await server.request(`/v1/console/reviews/${id}/escalation`, { token: a.token, body: { reason: 'needs a lead' } });
     await server.request(`/v1/console/reviews/${id}/escalation/return`, { token: owner, body: {} });
-    await server.request(`/v1/console/reviews/${id}/assignment`, { token: owner, method: 'PUT', body: { member_id: a.id } });
+    await server.request(`/v1/console/reviews/${id}/assignment`, {
+      token: owner,
+      method: 'PUT',
+      body: { member_id: a.id },
+    });
     // A key cannot decide a case assigned to a member (issue 27): back to the shared pool first.
-    expect((await server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'approve' } })).status).toBe(403);
-    await server.request(`/v1/console/reviews/${id}/assignment`, { token: owner, method: 'PUT', body: { member_id: null } });
-    const keyDecision = await server.request(`/v1/manual-reviews/${id}/decision`, { token: account.keys.sandbox.secret_key, body: { decision: 'approve' } });
+    expect(
+      (
+        await server.request(`/v1/manual-reviews/${id}/decision`, {
+          token: account.keys.sandbox.secret_key,
+          body: { decision: 'approve' },
+        })
+      ).status,
+    ).toBe(403);
+    await server.request(`/v1/console/reviews/${id}/assignment`, {
+      token: owner,
+      method: 'PUT',
+      body: { member_id: null },
+    });
+    const keyDecision = await server.request(`/v1/manual-reviews/${id}/decision`, {
+      token: account.keys.sandbox.secret_key,
+      body: { decision: 'approve' },
+    });
     expect(keyDecision.status).toBe(200);
     const res = await server.request('/v1/console/activity?limit=100', { token: a.token });
     expect(res.status).toBe(200);
     const rows = res.body.data.filter((r: { target_id: string }) => r.target_id === id).reverse();
-    expect(rows.map((r: { action: string; surface: string; member_id: string | null }) => [r.action, r.surface, r.member_id])).toEqual([
+    expect(
+      rows.map((r: { action: string; surface: string; member_id: string | null }) => [
+        r.action,
+        r.surface,
+        r.member_id,
+      ]),
+    ).toEqual([
       ['review.claimed', 'console', a.id],
       ['review.released', 'console', a.id],
       ['review.claimed', 'graphql', a.id],
@@ -313,7 +449,18 @@ describe('team activity (GET /v1/console/activity)', () => {
       ['review.approved', 'api', null],
     ]);
     expect(rows[0]).toMatchObject({ object: 'activity', target_type: 'manual_review', mode: 'sandbox' });
-    expect(Object.keys(rows[0]).sort()).toEqual(['action', 'created_at', 'detail', 'id', 'member_id', 'mode', 'object', 'surface', 'target_id', 'target_type']);
+    expect(Object.keys(rows[0]).sort()).toEqual([
+      'action',
+      'created_at',
+      'detail',
+      'id',
+      'member_id',
+      'mode',
+      'object',
+      'surface',
+      'target_id',
+      'target_type',
+    ]);
     expect(rows[0].detail).toBeNull();
   });
 });

@@ -1,6 +1,16 @@
 import type { LogContext } from '@mikro-orm/core';
 import { type BootstrapResult } from '../../src/services/access/index.js';
-import { AssignReviewDocument, ClaimReviewDocument, DecideReviewDocument, EscalateReviewDocument, ReturnEscalationDocument, LockReviewDocument, ReleaseReviewDocument, ReviewPolicyDocument, ReviewsDocument } from '../graphql/generated.js';
+import {
+  AssignReviewDocument,
+  ClaimReviewDocument,
+  DecideReviewDocument,
+  EscalateReviewDocument,
+  ReturnEscalationDocument,
+  LockReviewDocument,
+  ReleaseReviewDocument,
+  ReviewPolicyDocument,
+  ReviewsDocument,
+} from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import { signedInMember } from '../support/members.js';
 import type { TestServer } from '../support/test-server.js';
@@ -19,12 +29,23 @@ withTestAccount((t) => {
 const reviewer = () => signedInMember(server, account, []);
 
 async function queuedCases(count: number): Promise<string[]> {
-  const created = await Promise.all(Array.from({ length: count }, () => createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } })));
+  const created = await Promise.all(
+    Array.from({ length: count }, () =>
+      createVerification(server, account, 'sandbox', { sandbox: { outcome: 'review' } }),
+    ),
+  );
   const ids = created.map((v) => v.id);
-  return waitFor(async () => {
-    const rows = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = any($1::text[])', [ids]);
-    return rows.length === count ? rows.map((r) => r.id) : undefined;
-  }, 30_000, 'the manual reviews');
+  return waitFor(
+    async () => {
+      const rows = await server.sql<{ id: string }>(
+        'select id from manual_reviews where verification_id = any($1::text[])',
+        [ids],
+      );
+      return rows.length === count ? rows.map((r) => r.id) : undefined;
+    },
+    30_000,
+    'the manual reviews',
+  );
 }
 
 /** Every statement the request runs, ORM and hand-written SQL alike (both reach the ORM's query log). */
@@ -68,18 +89,32 @@ describe('GraphQL review workbench (same services as /v1/console/reviews)', () =
     const answers = await Promise.all(members.map((m) => gql(server, m.token, ClaimReviewDocument, { id: id! })));
     const winners = answers.filter((a) => !a.body.errors);
     expect(winners).toHaveLength(1);
-    expect(answers.filter((a) => a.body.errors).every((a) => a.body.errors![0].extensions!.code === 'REVIEW_NOT_CLAIMABLE')).toBe(true);
+    expect(
+      answers.filter((a) => a.body.errors).every((a) => a.body.errors![0].extensions!.code === 'REVIEW_NOT_CLAIMABLE'),
+    ).toBe(true);
     const holder = members.find((m) => m.id === winners[0]!.body.data!.claimReview.claimedBy!.id)!;
     const mine = await gql(server, holder.token, ReviewsDocument, { holdingMine: true });
     expect(mine.body.data!.reviews.nodes.map((n) => n.id)).toEqual([id]);
-    const decided = await gql(server, holder.token, DecideReviewDocument, { id: id!, decision: 'reject', notes: 'mismatch' });
-    expect(decided.body.data!.decideReview).toMatchObject({ status: 'resolved', decision: 'reject', notes: 'mismatch', claimedBy: null });
+    const decided = await gql(server, holder.token, DecideReviewDocument, {
+      id: id!,
+      decision: 'reject',
+      notes: 'mismatch',
+    });
+    expect(decided.body.data!.decideReview).toMatchObject({
+      status: 'resolved',
+      decision: 'reject',
+      notes: 'mismatch',
+      claimedBy: null,
+    });
     const again = await gql(server, owner, DecideReviewDocument, { id: id!, decision: 'approve' });
     expect(again.body.errors![0].extensions).toMatchObject({ code: 'REVIEW_ALREADY_DECIDED' });
     const released = await gql(server, holder.token, ReleaseReviewDocument, { id: id! });
     expect(released.body.errors).toBeUndefined();
     const policy = await gql(server, owner, ReviewPolicyDocument, {});
-    expect(policy.body.data!.reviewPolicy).toMatchObject({ claimRequired: expect.any(Boolean), claimLeaseMinutes: expect.any(Number) });
+    expect(policy.body.data!.reviewPolicy).toMatchObject({
+      claimRequired: expect.any(Boolean),
+      claimLeaseMinutes: expect.any(Number),
+    });
   });
 
   it('another account cannot claim or decide a case (RESOURCE_NOT_FOUND)', async () => {
@@ -87,7 +122,10 @@ describe('GraphQL review workbench (same services as /v1/console/reviews)', () =
     const other = await server.bootstrap();
     const claim = await gql(server, other.member.session_token, ClaimReviewDocument, { id: id! });
     expect(claim.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
-    const decide = await gql(server, other.member.session_token, DecideReviewDocument, { id: id!, decision: 'approve' });
+    const decide = await gql(server, other.member.session_token, DecideReviewDocument, {
+      id: id!,
+      decision: 'approve',
+    });
     expect(decide.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
   });
 });
@@ -96,13 +134,24 @@ describe('GraphQL escalation, return and assignment', () => {
   it('escalate, return with a note (reviews.resolve_escalation), assign with ASSIGNEE_CANNOT_DECIDE', async () => {
     const [id] = await queuedCases(1);
     const a = await reviewer();
-    const escalated = await gql(server, a.token, EscalateReviewDocument, { id: id!, reason: 'looks edited', recommendation: 'reject', assessment: { document: 'fail' } });
+    const escalated = await gql(server, a.token, EscalateReviewDocument, {
+      id: id!,
+      reason: 'looks edited',
+      recommendation: 'reject',
+      assessment: { document: 'fail' },
+    });
     expect(escalated.body.errors).toBeUndefined();
-    expect(escalated.body.data!.escalateReview).toMatchObject({ status: 'escalated', escalation: { reason: 'looks edited', recommendation: 'reject', escalatedBy: a.id } });
+    expect(escalated.body.data!.escalateReview).toMatchObject({
+      status: 'escalated',
+      escalation: { reason: 'looks edited', recommendation: 'reject', escalatedBy: a.id },
+    });
     const refused = await gql(server, a.token, ReturnEscalationDocument, { id: id!, note: 'no' });
     expect(refused.body.errors![0].extensions).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
     const returned = await gql(server, owner, ReturnEscalationDocument, { id: id!, note: 'approve it' });
-    expect(returned.body.data!.returnEscalation).toMatchObject({ raisedByMemberId: a.id, review: { status: 'queued', escalation: { returnNote: 'approve it' } } });
+    expect(returned.body.data!.returnEscalation).toMatchObject({
+      raisedByMemberId: a.id,
+      review: { status: 'queued', escalation: { returnNote: 'approve it' } },
+    });
     const other = await server.bootstrap();
     const cannot = await gql(server, owner, AssignReviewDocument, { id: id!, memberId: other.member.id });
     expect(cannot.body.errors![0].extensions).toMatchObject({ code: 'ASSIGNEE_CANNOT_DECIDE' });

@@ -8,20 +8,26 @@ let account: BootstrapResult;
 let sandbox: string;
 let live: string;
 
-withTestServer(async (s) => {
-  // The file sends well over 100 requests a minute with one key (the concurrency rounds alone send 60).
-  server = s;
-  account = await server.bootstrap();
-  sandbox = account.keys.sandbox.secret_key;
-  live = account.keys.live.secret_key;
-}, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-const getVerification = async (id: string) => (await server.request(`/v1/verifications/${id}`, { token: sandbox })).body;
-const decide = (id: string, body: unknown, token = sandbox) => server.request(`/v1/manual-reviews/${id}/decision`, { token, body });
+withTestServer(
+  async (s) => {
+    // The file sends well over 100 requests a minute with one key (the concurrency rounds alone send 60).
+    server = s;
+    account = await server.bootstrap();
+    sandbox = account.keys.sandbox.secret_key;
+    live = account.keys.live.secret_key;
+  },
+  { env: { RATE_LIMIT_PER_MINUTE: '100000' } },
+);
+const getVerification = async (id: string) =>
+  (await server.request(`/v1/verifications/${id}`, { token: sandbox })).body;
+const decide = (id: string, body: unknown, token = sandbox) =>
+  server.request(`/v1/manual-reviews/${id}/decision`, { token, body });
 const list = (query = '', token = sandbox) => server.request(`/v1/manual-reviews${query}`, { token });
 const eventsOf = (verificationId: string) =>
-  server.sql<{ type: string; payload: any }>("select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int", [
-    verificationId,
-  ]);
+  server.sql<{ type: string; payload: any }>(
+    "select type, payload from events where verification_id = $1 order by (payload->'verification'->>'sequence')::int",
+    [verificationId],
+  );
 
 interface ReviewCase {
   verificationId: string;
@@ -33,14 +39,25 @@ async function reviewCase(token = sandbox): Promise<ReviewCase> {
   const created = await server.request('/v1/verifications', { token, body: { sandbox: { outcome: 'review' } } });
   expect(created.status).toBe(201);
   const verificationId: string = created.body.id;
-  await waitFor(async () => (await server.sql('select status from verifications where id = $1', [verificationId]))[0]?.status === 'manual_review', 15_000, 'manual_review');
-  const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [verificationId]);
+  await waitFor(
+    async () =>
+      (await server.sql('select status from verifications where id = $1', [verificationId]))[0]?.status ===
+      'manual_review',
+    15_000,
+    'manual_review',
+  );
+  const [row] = await server.sql<{ id: string }>('select id from manual_reviews where verification_id = $1', [
+    verificationId,
+  ]);
   return { verificationId, reviewId: row.id };
 }
 
 /** A sandbox key holding exactly `permissions`. */
 async function keyWith(permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await server.request('/v1/api-keys', { token: sandbox, body: { name: `scoped ${permissions.join(' ')}`, environment: 'sandbox', permissions, ...extra } });
+  const res = await server.request('/v1/api-keys', {
+    token: sandbox,
+    body: { name: `scoped ${permissions.join(' ')}`, environment: 'sandbox', permissions, ...extra },
+  });
   expect(res.status).toBe(201);
   return res.body.secret_key;
 }
@@ -87,7 +104,9 @@ describe('Manual review presentation and listing', () => {
     const legacy = await reviewCase();
     const escalated = await reviewCase();
     await server.sql(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
-    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [escalated.reviewId]);
+    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [
+      escalated.reviewId,
+    ]);
     const inReview = (await list('?status=in_review&limit=100')).body.data;
     expect(inReview.map((r: { id: string }) => r.id)).toEqual([legacy.reviewId]);
     const esc = (await list('?status=escalated&limit=100')).body.data;
@@ -110,7 +129,10 @@ describe('Manual review presentation and listing', () => {
     expect(second.body.data).toHaveLength(1);
     expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
     expect(Date.parse(second.body.data[0].created_at)).toBeLessThanOrEqual(Date.parse(first.body.data[0].created_at));
-    expect((await list('?starting_after=vs_123')).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'starting_after' });
+    expect((await list('?starting_after=vs_123')).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'starting_after',
+    });
   });
 });
 
@@ -120,7 +142,13 @@ describe('Manual review status: queued', () => {
     const before = await getVerification(c.verificationId);
     const res = await decide(c.reviewId, { decision: 'approve', notes: 'document checked by hand' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.reviewId, status: 'resolved', decision: 'approve', notes: 'document checked by hand', session_id: c.verificationId });
+    expect(res.body).toMatchObject({
+      id: c.reviewId,
+      status: 'resolved',
+      decision: 'approve',
+      notes: 'document checked by hand',
+      session_id: c.verificationId,
+    });
     expect(Date.parse(res.body.reviewed_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(res.body).not.toHaveProperty('decided_by');
     const after = await getVerification(c.verificationId);
@@ -140,7 +168,11 @@ describe('Manual review status: queued', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'resolved', decision: 'reject', notes: null });
     expect(res.body.reviewed_at).not.toBeNull();
-    expect(await getVerification(c.verificationId)).toMatchObject({ status: 'rejected', verdict: 'reject', change_reason: 'reviewer' });
+    expect(await getVerification(c.verificationId)).toMatchObject({
+      status: 'rejected',
+      verdict: 'reject',
+      change_reason: 'reviewer',
+    });
     const types = (await eventsOf(c.verificationId)).map((e) => e.type);
     expect(types.slice(-3)).toEqual(['verification.completed', 'verification.rejected', 'action.reviewed']);
   });
@@ -186,8 +218,14 @@ describe('Manual review status: resolved', () => {
 
   it('a case settled by the console or the auto-decide policy answers 409 REVIEW_ALREADY_DECIDED with the reached decision', async () => {
     const byConsole = await reviewCase();
-    await server.sql(`update manual_reviews set status = 'resolved', decision = 'reject', reviewed_at = now(), decided_by = 'member:mem_x' where id = $1`, [byConsole.reviewId]);
-    await server.sql(`update verifications set status = 'rejected', verdict = 'reject', change_reason = 'reviewer', decided_at = now() where id = $1`, [byConsole.verificationId]);
+    await server.sql(
+      `update manual_reviews set status = 'resolved', decision = 'reject', reviewed_at = now(), decided_by = 'member:mem_x' where id = $1`,
+      [byConsole.reviewId],
+    );
+    await server.sql(
+      `update verifications set status = 'rejected', verdict = 'reject', change_reason = 'reviewer', decided_at = now() where id = $1`,
+      [byConsole.verificationId],
+    );
     const a = await decide(byConsole.reviewId, { decision: 'approve' });
     expect(a.status).toBe(409);
     expect(a.body.error.code).toBe('REVIEW_ALREADY_DECIDED');
@@ -197,21 +235,33 @@ describe('Manual review status: resolved', () => {
 
     // A policy that settled the verification without resolving the review still counts as settled.
     const byPolicy = await reviewCase();
-    await server.sql(`update verifications set status = 'approved', verdict = 'approve', change_reason = 'auto_policy', decided_at = now() where id = $1`, [byPolicy.verificationId]);
+    await server.sql(
+      `update verifications set status = 'approved', verdict = 'approve', change_reason = 'auto_policy', decided_at = now() where id = $1`,
+      [byPolicy.verificationId],
+    );
     const b = await decide(byPolicy.reviewId, { decision: 'reject' });
     expect(b.status).toBe(409);
     expect(b.body.error.detail).toEqual({ decision: 'approve', reviewed_at: expect.any(String) });
-    expect(await getVerification(byPolicy.verificationId)).toMatchObject({ status: 'approved', change_reason: 'auto_policy' });
+    expect(await getVerification(byPolicy.verificationId)).toMatchObject({
+      status: 'approved',
+      change_reason: 'auto_policy',
+    });
   });
 
   it('a case closed by R8 (expired, no decision recorded) answers 409 REVIEW_ALREADY_DECIDED with decision null', async () => {
     for (const reviewStatus of ['resolved', 'queued']) {
       const c = await reviewCase();
-      await server.sql(`update verifications set status = 'expired', verdict = null, reason_codes = array_append(reason_codes, 'ALREADY_VERIFIED'), decided_at = now() where id = $1`, [c.verificationId]);
+      await server.sql(
+        `update verifications set status = 'expired', verdict = null, reason_codes = array_append(reason_codes, 'ALREADY_VERIFIED'), decided_at = now() where id = $1`,
+        [c.verificationId],
+      );
       await server.sql(`update manual_reviews set status = $2 where id = $1`, [c.reviewId, reviewStatus]);
       const res = await decide(c.reviewId, { decision: 'approve' });
       expect(res.status).toBe(409);
-      expect(res.body.error).toMatchObject({ code: 'REVIEW_ALREADY_DECIDED', detail: { decision: null, reviewed_at: null } });
+      expect(res.body.error).toMatchObject({
+        code: 'REVIEW_ALREADY_DECIDED',
+        detail: { decision: null, reviewed_at: null },
+      });
       // Nor can it be reopened: an expired verification never returns to manual_review.
       const reopen = await decide(c.reviewId, { decision: 'review' });
       expect(reopen.status).toBe(409);
@@ -220,7 +270,13 @@ describe('Manual review status: resolved', () => {
   });
 
   it('resolved + review -> queued: needs verification:reopen (403 INSUFFICIENT_PERMISSIONS without it, nothing changes)', async () => {
-    const defaults = await keyWith(['verification:create', 'verification:read', 'settings:read', 'settings:write', 'webhook:manage']);
+    const defaults = await keyWith([
+      'verification:create',
+      'verification:read',
+      'settings:read',
+      'settings:write',
+      'webhook:manage',
+    ]);
     const c = await reviewCase();
     await decide(c.reviewId, { decision: 'reject' });
     const before = await reviewRow(c.reviewId);
@@ -240,8 +296,19 @@ describe('Manual review status: resolved', () => {
     await decide(c.reviewId, { decision: 'approve', notes: 'looked fine' });
     const res = await decide(c.reviewId, { decision: 'review' }, reopener);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.reviewId, status: 'queued', decision: null, reviewed_at: null, notes: 'looked fine' });
-    expect(await getVerification(c.verificationId)).toMatchObject({ status: 'manual_review', verdict: null, score: null, change_reason: null });
+    expect(res.body).toMatchObject({
+      id: c.reviewId,
+      status: 'queued',
+      decision: null,
+      reviewed_at: null,
+      notes: 'looked fine',
+    });
+    expect(await getVerification(c.verificationId)).toMatchObject({
+      status: 'manual_review',
+      verdict: null,
+      score: null,
+      change_reason: null,
+    });
     expect((await reviewRow(c.reviewId)).decided_by).toBeNull();
     const events = await eventsOf(c.verificationId);
     expect(events.slice(-3).map((e) => e.type)).toEqual(['verification.review', 'action.reviewed', 'action.pending']);
@@ -252,7 +319,11 @@ describe('Manual review status: resolved', () => {
     const second = await decide(c.reviewId, { decision: 'reject' }, reopener);
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ status: 'resolved', decision: 'reject' });
-    expect(await getVerification(c.verificationId)).toMatchObject({ status: 'rejected', verdict: 'reject', change_reason: 'reviewer' });
+    expect(await getVerification(c.verificationId)).toMatchObject({
+      status: 'rejected',
+      verdict: 'reject',
+      change_reason: 'reviewer',
+    });
   });
 });
 
@@ -260,7 +331,9 @@ describe('Manual review status: escalated', () => {
   it('escalated + approve or reject -> resolved: escalation closes with it (escalation restricts nothing)', async () => {
     for (const decision of ['approve', 'reject'] as const) {
       const c = await reviewCase();
-      await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [c.reviewId]);
+      await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [
+        c.reviewId,
+      ]);
       const res = await decide(c.reviewId, { decision });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'resolved', decision });
@@ -271,14 +344,19 @@ describe('Manual review status: escalated', () => {
 
   it('escalated + review stays with the colleague (only an escalation return re-queues it); legacy in_review + approve resolves', async () => {
     const esc = await reviewCase();
-    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [esc.reviewId]);
+    await server.sql(`update manual_reviews set status = 'escalated', escalated_at = now() where id = $1`, [
+      esc.reviewId,
+    ]);
     const res = await decide(esc.reviewId, { decision: 'review' });
     expect(res.body).toMatchObject({ status: 'escalated', reviewed_at: null });
     expect((await getVerification(esc.verificationId)).status).toBe('manual_review');
 
     const legacy = await reviewCase();
     await server.sql(`update manual_reviews set status = 'in_review' where id = $1`, [legacy.reviewId]);
-    expect((await decide(legacy.reviewId, { decision: 'approve' })).body).toMatchObject({ status: 'resolved', decision: 'approve' });
+    expect((await decide(legacy.reviewId, { decision: 'approve' })).body).toMatchObject({
+      status: 'resolved',
+      decision: 'approve',
+    });
   });
 });
 
@@ -286,9 +364,18 @@ describe('POST /v1/manual-reviews/{id}/decision: request and access', () => {
   it('validates the body: decision required (approve, reject, review), notes at most 2000 characters, unknown fields refused', async () => {
     const c = await reviewCase();
     expect((await decide(c.reviewId, {})).body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'decision' });
-    expect((await decide(c.reviewId, { decision: 'accept' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'decision' });
-    expect((await decide(c.reviewId, { decision: 'approve', notes: 'x'.repeat(2001) })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'notes' });
-    expect((await decide(c.reviewId, { decision: 'approve', decided_by: 'me' })).body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'decided_by' });
+    expect((await decide(c.reviewId, { decision: 'accept' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'decision',
+    });
+    expect((await decide(c.reviewId, { decision: 'approve', notes: 'x'.repeat(2001) })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'notes',
+    });
+    expect((await decide(c.reviewId, { decision: 'approve', decided_by: 'me' })).body.error).toMatchObject({
+      code: 'PARAMETER_UNKNOWN',
+      param: 'decided_by',
+    });
     expect((await reviewRow(c.reviewId)).status).toBe('queued');
   });
 
@@ -302,7 +389,9 @@ describe('POST /v1/manual-reviews/{id}/decision: request and access', () => {
     const creator = await keyWith(['verification:create']);
     expect((await list('', creator)).body.error).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
     const readOnly = await keyWith(['verification:create', 'verification:read'], { access: 'read_only' });
-    expect((await decide(c.reviewId, { decision: 'approve' }, readOnly)).body.error).toMatchObject({ code: 'READ_ONLY_KEY' });
+    expect((await decide(c.reviewId, { decision: 'approve' }, readOnly)).body.error).toMatchObject({
+      code: 'READ_ONLY_KEY',
+    });
     expect((await reviewRow(c.reviewId)).status).toBe('queued');
   });
 
@@ -316,7 +405,9 @@ describe('POST /v1/manual-reviews/{id}/decision: request and access', () => {
     expect((await decide(c.reviewId, { decision: 'approve' }, other.keys.sandbox.secret_key)).status).toBe(404);
     expect((await decide(c.reviewId, { decision: 'approve' }, live)).status).toBe(404);
     expect((await list('?limit=100', other.keys.sandbox.secret_key)).body.data).toEqual([]);
-    expect((await list('?status=queued&limit=100', live)).body.data.map((r: { id: string }) => r.id)).not.toContain(c.reviewId);
+    expect((await list('?status=queued&limit=100', live)).body.data.map((r: { id: string }) => r.id)).not.toContain(
+      c.reviewId,
+    );
     expect((await reviewRow(c.reviewId)).status).toBe('queued');
   });
 });
@@ -325,7 +416,10 @@ describe('exactly one of simultaneous deciders wins', () => {
   it('12 parallel approve/reject decisions, 5 rounds: one 200, the rest 409 with the winner decision; final state and one set of events', async () => {
     for (let round = 0; round < 5; round++) {
       const c = await reviewCase();
-      const [{ created_at: reviewCreatedAt }] = await server.sql('select created_at from manual_reviews where id = $1', [c.reviewId]);
+      const [{ created_at: reviewCreatedAt }] = await server.sql(
+        'select created_at from manual_reviews where id = $1',
+        [c.reviewId],
+      );
       const decisions = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'approve' : 'reject'));
       const results = await Promise.all(decisions.map((decision) => decide(c.reviewId, { decision })));
       const winners = results.filter((r) => r.status === 200);
@@ -357,7 +451,10 @@ describe('a reviewer approval and R8', () => {
   async function samePersonCases(): Promise<[ReviewCase, ReviewCase]> {
     const a = await reviewCase();
     const b = await reviewCase();
-    await server.sql(`update verifications set email_fingerprint = $2 where id = any($1)`, [[a.verificationId, b.verificationId], `fp-${a.verificationId}`]);
+    await server.sql(`update verifications set email_fingerprint = $2 where id = any($1)`, [
+      [a.verificationId, b.verificationId],
+      `fp-${a.verificationId}`,
+    ]);
     return [a, b];
   }
 
@@ -369,15 +466,24 @@ describe('a reviewer approval and R8', () => {
     expect(other.reason_codes).toContain('ALREADY_VERIFIED');
     const late = await decide(b.reviewId, { decision: 'approve' });
     expect(late.status).toBe(409);
-    expect(late.body.error).toMatchObject({ code: 'REVIEW_ALREADY_DECIDED', detail: { decision: null, reviewed_at: null } });
+    expect(late.body.error).toMatchObject({
+      code: 'REVIEW_ALREADY_DECIDED',
+      detail: { decision: null, reviewed_at: null },
+    });
   });
 
   it('two simultaneous approvals of one person leave one approved and the other expired, without a server error', async () => {
     for (let round = 0; round < 3; round++) {
       const [a, b] = await samePersonCases();
-      const results = await Promise.all([decide(a.reviewId, { decision: 'approve' }), decide(b.reviewId, { decision: 'approve' })]);
+      const results = await Promise.all([
+        decide(a.reviewId, { decision: 'approve' }),
+        decide(b.reviewId, { decision: 'approve' }),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const statuses = [(await getVerification(a.verificationId)).status, (await getVerification(b.verificationId)).status].sort();
+      const statuses = [
+        (await getVerification(a.verificationId)).status,
+        (await getVerification(b.verificationId)).status,
+      ].sort();
       expect(statuses).toEqual(['approved', 'expired']);
     }
   }, 60_000);

@@ -8,7 +8,12 @@ import puppeteer, { type Browser } from 'puppeteer-core';
  * those switches are dropped, and so is --single-process (separate browser contexts crash in
 it). A fake camera stands in for getUserMedia.
  */
-const DROPPED = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials', '--single-process'];
+const DROPPED = [
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+  '--single-process',
+];
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromium.executablePath();

@@ -23,11 +23,17 @@ export const keyOf = (account: BootstrapResult, mode: Mode = 'sandbox'): string 
  * POST /v1/verifications with `account`'s key of `mode`. The default body leaves a sandbox
  * session pending (nothing runs until uploads); a live session is pending by nature.
  */
-export async function createVerification(server: TestServer, account: BootstrapResult, mode: Mode = 'sandbox', body?: Record<string, unknown>): Promise<CreatedVerification> {
+export async function createVerification(
+  server: TestServer,
+  account: BootstrapResult,
+  mode: Mode = 'sandbox',
+  body?: Record<string, unknown>,
+): Promise<CreatedVerification> {
   const res = await server.request<CreatedVerification>('/v1/verifications', {
     token: keyOf(account, mode),
     body: body ?? (mode === 'sandbox' ? { sandbox: { outcome: 'pending' } } : {}),
   });
-  if (res.status !== 201) throw new Error(`createVerification: POST /v1/verifications answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`createVerification: POST /v1/verifications answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }

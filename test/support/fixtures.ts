@@ -22,7 +22,11 @@ export const jpegBytes = (size = 256): Buffer => {
 
 /** PNG: signature + an IHDR chunk header. */
 export const pngBytes = (): Buffer =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR', 'latin1'), filler(200)]);
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR', 'latin1'),
+    filler(200),
+  ]);
 
 /** PDF: the `%PDF-` header and a trailer. */
 export const pdfBytes = (): Buffer => Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');

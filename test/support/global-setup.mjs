@@ -31,13 +31,28 @@ export default async function globalSetup() {
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400'],
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=400',
+    ],
   });
   await pg.initialise();
   await pg.start();
   await pg.createDatabase('idv_template');
 
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: path.join(root, 's3'), silent: true, configureBuckets: [{ name: 'idv-test' }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: path.join(root, 's3'),
+    silent: true,
+    configureBuckets: [{ name: 'idv-test' }],
+  });
   const address = await s3.run();
 
   process.env.TEST_PG_ADMIN_URL = `postgresql://postgres:postgres@127.0.0.1:${port}`;

@@ -53,7 +53,13 @@ export function useHostedBrowser(use: (harness: HostedBrowser) => unknown): void
     mail = await startMailServer();
     receiver = await startReceiver();
     // The embedded store as `npm start` runs it, with CORS for the page's origin (any local test port).
-    store = await startEmbeddedS3(fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-store-')), 'idv-hosted', STORE_KEYS, 0, ['http://127.0.0.1:*']);
+    store = await startEmbeddedS3(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-store-')),
+      'idv-hosted',
+      STORE_KEYS,
+      0,
+      ['http://127.0.0.1:*'],
+    );
     browser = await launchBrowser();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hosted-page-'));
     const write = (name: string, bytes: Buffer) => fs.writeFileSync((files[name] = path.join(dir, name)), bytes);
@@ -72,7 +78,17 @@ export function useHostedBrowser(use: (harness: HostedBrowser) => unknown): void
     (t) => {
       ({ server, account, sandbox } = t);
     },
-    () => ({ env: { SMTP_URL: mail.url, S3_ENDPOINT: store.endpoint, S3_BUCKET: 'idv-hosted', S3_ACCESS_KEY_ID: STORE_KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: STORE_KEYS.secretAccessKey, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_RETRY_SCHEDULE: '1,1,1' } }),
+    () => ({
+      env: {
+        SMTP_URL: mail.url,
+        S3_ENDPOINT: store.endpoint,
+        S3_BUCKET: 'idv-hosted',
+        S3_ACCESS_KEY_ID: STORE_KEYS.accessKeyId,
+        S3_SECRET_ACCESS_KEY: STORE_KEYS.secretAccessKey,
+        RATE_LIMIT_PER_MINUTE: '100000',
+        WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      },
+    }),
   );
   beforeAll(() => use({ server, account, sandbox, mail, receiver, browser, files }));
 }
@@ -84,7 +100,11 @@ export interface Opened {
   problems: string[];
 }
 
-export async function open(url: string, viewport: Parameters<Page['setViewport']>[0] = { width: 1280, height: 900 }, before?: (page: Page) => Promise<unknown>): Promise<Opened> {
+export async function open(
+  url: string,
+  viewport: Parameters<Page['setViewport']>[0] = { width: 1280, height: 900 },
+  before?: (page: Page) => Promise<unknown>,
+): Promise<Opened> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport(viewport);
@@ -104,13 +124,18 @@ export async function heading(page: Page, text: string, timeout = 15_000) {
     // A missing value never shows as a word on the screen.
     expect(await page.$eval('#screen', (el) => el.textContent ?? '')).not.toMatch(/\b(null|undefined)\b/);
   } catch (error) {
-    const shown = await page.$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).catch(() => '(no #screen)');
-    throw new Error(`waited ${timeout} ms for the heading "${text}"; the screen shows: ${shown.slice(0, 500)}`, { cause: error });
+    const shown = await page
+      .$eval('#screen', (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim())
+      .catch(() => '(no #screen)');
+    throw new Error(`waited ${timeout} ms for the heading "${text}"; the screen shows: ${shown.slice(0, 500)}`, {
+      cause: error,
+    });
   }
 }
 
 /** The camera preview shows frames: what an applicant sees before pressing record. */
-export const cameraLive = (page: Page) => page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, { timeout: 15_000 });
+export const cameraLive = (page: Page) =>
+  page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, { timeout: 15_000 });
 
 export async function clickButton(page: Page, text: string) {
   const button = await page.waitForSelector(`::-p-xpath(//button[normalize-space(.)="${text}"])`, { timeout: 15_000 });
@@ -127,7 +152,9 @@ export async function expectAccessible(page: Page, where: string) {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+    return result.violations.map(
+      (v: any) => `${v.impact} ${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+    );
   });
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
@@ -160,8 +187,12 @@ export async function press(page: Page, text: string) {
 }
 
 /** Nothing scrolls sideways (a 1280 px window at 200% zoom is 640 CSS pixels wide). */
-export const fitsWidth = async (page: Page, width: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-export const activityOf = async (id: string) => server.sql<{ action: string; surface: string }>('select action, surface from activity_events where target_id = $1', [id]);
+export const fitsWidth = async (page: Page, width: number) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+export const activityOf = async (id: string) =>
+  server.sql<{ action: string; surface: string }>('select action, surface from activity_events where target_id = $1', [
+    id,
+  ]);
 
 export async function screenshot(page: Page, name: string) {
   if (!shots) return;
@@ -170,7 +201,8 @@ export async function screenshot(page: Page, name: string) {
 }
 
 export const pageUrl = (id: string, token: string) => `${server.url}/verify/${id}#token=${token}`;
-export const statusOf = async (id: string) => (await server.request(`/v1/verifications/${id}`, { token: sandbox })).body.status as string;
+export const statusOf = async (id: string) =>
+  (await server.request(`/v1/verifications/${id}`, { token: sandbox })).body.status as string;
 
 export async function emailStep(page: Page, email: string, shotPrefix?: string) {
   await heading(page, 'Your email address');

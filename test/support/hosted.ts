@@ -8,7 +8,13 @@ const inFiveYears = () => `${new Date().getUTCFullYear() + 5}-06-30`;
 let counter = 0;
 
 /** The sandbox document the checks "read": a valid passport, so a completed session is approved. */
-export const sandboxPassport = () => ({ type: 'passport', number: `P${Date.now() % 1e7}${++counter}`, issuing_country: 'GBR', date_of_birth: '1985-04-12', expiry_date: inFiveYears() });
+export const sandboxPassport = () => ({
+  type: 'passport',
+  number: `P${Date.now() % 1e7}${++counter}`,
+  issuing_country: 'GBR',
+  date_of_birth: '1985-04-12',
+  expiry_date: inFiveYears(),
+});
 
 /** The four hosted steps: email, document, selfie (face match) and liveness. */
 export const FULL_CHECKS = [{ type: 'email' }, { type: 'document' }, { type: 'face_match' }, { type: 'liveness' }];
@@ -17,8 +23,16 @@ export const FULL_CHECKS = [{ type: 'email' }, { type: 'document' }, { type: 'fa
  * A sandbox session left pending for the applicant, whose checks approve once submitted
  * (the sandbox document passes; sandbox image checks pass).
  */
-export function createHostedSession(server: TestServer, account: BootstrapResult, body: Record<string, unknown> = {}): Promise<CreatedVerification> {
-  return createVerification(server, account, 'sandbox', { checks: FULL_CHECKS, sandbox: { outcome: 'pending', document: sandboxPassport() }, ...body });
+export function createHostedSession(
+  server: TestServer,
+  account: BootstrapResult,
+  body: Record<string, unknown> = {},
+): Promise<CreatedVerification> {
+  return createVerification(server, account, 'sandbox', {
+    checks: FULL_CHECKS,
+    sandbox: { outcome: 'pending', document: sandboxPassport() },
+    ...body,
+  });
 }
 
 /** The applicant API as the page calls it: the client token as the Bearer token. */
@@ -42,7 +56,10 @@ export async function agree(api: ReturnType<typeof applicantApi>, status = 200) 
 /** WebM: the EBML header with the webm DocType (what a MediaRecorder clip starts with). */
 export const webmBytes = (): Buffer =>
   Buffer.concat([
-    Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84]),
+    Buffer.from([
+      0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3,
+      0x81, 0x08, 0x42, 0x82, 0x84,
+    ]),
     Buffer.from('webm', 'latin1'),
     Buffer.from([0x42, 0x87, 0x81, 0x02, 0x42, 0x85, 0x81, 0x02]),
     Buffer.alloc(400),
@@ -50,7 +67,11 @@ export const webmBytes = (): Buffer =>
 
 /** PUTs bytes to a presigned URL as a browser would (same Content-Type as presigned). */
 export async function putBytes(url: string, bytes: Buffer, contentType: string): Promise<number> {
-  const res = await fetch(url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': contentType } });
+  const res = await fetch(url, {
+    method: 'PUT',
+    body: new Uint8Array(bytes),
+    headers: { 'content-type': contentType },
+  });
   await res.arrayBuffer();
   return res.status;
 }

@@ -29,14 +29,20 @@ function chunk(type: string, data: Buffer): Buffer {
  */
 export function pngImage(width: number, height: number, brightness = 150, seed = 1): Buffer {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3);
     for (let x = 0; x < width; x++) {
       // 8-pixel blocks of contrasting values: strong edges, the given mean.
       const block = ((x >> 3) + (y >> 3)) % 2 === 0 ? 1 : -1;
-      const v = Math.max(0, Math.min(255, Math.round(brightness + block * Math.min(brightness, 255 - brightness) * 0.8 + (random() - 0.5) * 20)));
+      const v = Math.max(
+        0,
+        Math.min(
+          255,
+          Math.round(brightness + block * Math.min(brightness, 255 - brightness) * 0.8 + (random() - 0.5) * 20),
+        ),
+      );
       row[1 + x * 3] = v;
       row[2 + x * 3] = Math.max(0, v - 10);
       row[3 + x * 3] = Math.min(255, v + 10);

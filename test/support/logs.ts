@@ -6,7 +6,10 @@ export function testLogger(): Logger {
 }
 
 /** A logger writing the real JSON lines (redaction included) into `lines`, for tests that read the log. */
-export function capturingLogger(level: Parameters<typeof createLogger>[0] = 'trace'): { logger: Logger; lines: string[] } {
+export function capturingLogger(level: Parameters<typeof createLogger>[0] = 'trace'): {
+  logger: Logger;
+  lines: string[];
+} {
   const lines: string[] = [];
   return { logger: createLogger(level, { write: (line: string) => void lines.push(line) }), lines };
 }

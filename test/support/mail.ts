@@ -39,7 +39,8 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (options.refuse?.(address.address)) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
+      if (options.refuse?.(address.address))
+        return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
@@ -67,11 +68,23 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const mail = [...received].reverse().find((m) => m.to.includes(to));
-      const code = mail && /\b(\d{6})\b/.exec(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+      const code =
+        mail &&
+        /\b(\d{6})\b/.exec(
+          mail.raw
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n'),
+        )?.[1];
       if (code) return code;
       if (Date.now() > deadline) throw new Error(`no code mailed to ${to}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  return { url: `smtp://127.0.0.1:${port}`, received, codeFor, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    codeFor,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
 }

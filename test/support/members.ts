@@ -15,7 +15,14 @@ export async function signedInMember(
   environments: ('sandbox' | 'live')[] = ['sandbox', 'live'],
 ): Promise<{ id: string; email: string; token: string }> {
   const email = `member-${Date.now()}-${seq++}@example.com`;
-  const member = await createMember(systemFork(server.runtime.orm), { merchantId: account.merchant.id, email, name: `Member ${seq}`, password: PASSWORD, permissions, environments });
+  const member = await createMember(systemFork(server.runtime.orm), {
+    merchantId: account.merchant.id,
+    email,
+    name: `Member ${seq}`,
+    password: PASSWORD,
+    permissions,
+    environments,
+  });
   const signIn = await server.request('/v1/console/sessions', { body: { email, password: PASSWORD } });
   if (signIn.status !== 201) throw new Error(`sign-in answered ${signIn.status}: ${JSON.stringify(signIn.body)}`);
   return { id: member.id, email, token: signIn.body.token };

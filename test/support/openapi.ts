@@ -9,8 +9,14 @@ import { buildOpenApiDocument, openApiPath } from '../../src/rest/openapi/docume
  */
 
 const DOC_ID = 'openapi.json';
-const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const doc = buildOpenApiDocument() as unknown as {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
+};
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(doc, DOC_ID);
@@ -26,13 +32,23 @@ const ENVELOPE = `${DOC_ID}#/components/schemas/ErrorEnvelope`;
 
 /** Documented paths as patterns, literal ones first (`/v1/verifications/lookup` before `/v1/verifications/{id}`). */
 const templates = Object.keys(doc.paths)
-  .map((template) => ({ template, params: (template.match(/\{/g) ?? []).length, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }))
+  .map((template) => ({
+    template,
+    params: (template.match(/\{/g) ?? []).length,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }))
   .sort((a, b) => a.params - b.params);
 
 export class OpenApiMismatch extends Error {}
 
 /** Throws OpenApiMismatch when a `/v1` answer does not match the document. */
-export function checkAgainstOpenApi(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
+export function checkAgainstOpenApi(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): void {
   const path = url.split('?')[0]!;
   if (!(path === '/v1' || path.startsWith('/v1/')) || method === 'HEAD') return;
   const where = `${method} ${path} answered ${status}`;
@@ -40,23 +56,42 @@ export function checkAgainstOpenApi(method: string, url: string, status: number,
   const operation = template ? doc.paths[template]![method.toLowerCase()] : undefined;
   // A documented CSV answer (exports): the media type must be CSV and the body text.
   if (operation?.responses[String(status)]?.content?.['text/csv']) {
-    if (!/^text\/csv/.test(contentType ?? '') || typeof body !== 'string') throw new OpenApiMismatch(`${where} with content-type ${contentType}, not the documented text/csv`);
+    if (!/^text\/csv/.test(contentType ?? '') || typeof body !== 'string')
+      throw new OpenApiMismatch(`${where} with content-type ${contentType}, not the documented text/csv`);
     return;
   }
-  if (!/application\/json/.test(contentType ?? '')) throw new OpenApiMismatch(`${where} with content-type ${contentType}, not JSON (OpenAPI)`);
+  if (!/application\/json/.test(contentType ?? ''))
+    throw new OpenApiMismatch(`${where} with content-type ${contentType}, not JSON (OpenAPI)`);
   let ref: string;
   if (!operation) {
-    if (status < 400) throw new OpenApiMismatch(`${where}, but the OpenAPI document has no ${method} ${template ?? path}: document the route in src/rest/openapi/routes.ts`);
+    if (status < 400)
+      throw new OpenApiMismatch(
+        `${where}, but the OpenAPI document has no ${method} ${template ?? path}: document the route in src/rest/openapi/routes.ts`,
+      );
     ref = ENVELOPE;
   } else {
-    const key = operation.responses[String(status)] ? String(status) : operation.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : status >= 400 ? 'default' : undefined;
-    if (!key) throw new OpenApiMismatch(`${where}, a status the OpenAPI document does not list for ${method} ${template}`);
+    const key = operation.responses[String(status)]
+      ? String(status)
+      : operation.responses[`${String(status)[0]}XX`]
+        ? `${String(status)[0]}XX`
+        : status >= 400
+          ? 'default'
+          : undefined;
+    if (!key)
+      throw new OpenApiMismatch(`${where}, a status the OpenAPI document does not list for ${method} ${template}`);
     ref = `${DOC_ID}#/${pointer('paths', template!, method.toLowerCase(), 'responses', key, 'content', 'application/json', 'schema')}`;
   }
   const validate = validatorAt(ref);
   if (!validate(body)) {
-    const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
-    throw new OpenApiMismatch(`${where}: the body does not match the OpenAPI document: ${problems.join('; ')}\n${JSON.stringify(body).slice(0, 600)}`);
+    const problems = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
+    throw new OpenApiMismatch(
+      `${where}: the body does not match the OpenAPI document: ${problems.join('; ')}\n${JSON.stringify(body).slice(0, 600)}`,
+    );
   }
 }
 

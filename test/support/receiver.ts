@@ -37,7 +37,9 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
       requests.push({ path: req.url ?? '/', body: Buffer.concat(chunks).toString('utf8'), headers, at: Date.now() });
       const reply = pending.get(req.url ?? '/')?.shift() ?? receiver.fallback;
       if (reply.hang) return;
@@ -56,7 +58,8 @@ export async function startReceiver(): Promise<Receiver> {
     for (;;) {
       const matching = requests.filter(match);
       if (matching.length >= count) return matching;
-      if (Date.now() > deadline) throw new Error(`receiver: timed out waiting for ${count} request(s), got ${matching.length}`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: timed out waiting for ${count} request(s), got ${matching.length}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -35,7 +35,11 @@ export interface TestServer {
   config: Config;
   databaseUrl: string;
   request<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  graphql<T = any>(token: string, query: string, variables?: Record<string, unknown>): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  graphql<T = any>(
+    token: string,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   /** One SQL statement against this server's database (for asserting what was stored, or arranging what HTTP cannot). */
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   /** A new, independent account (merchant, owner, sandbox and live keys holding every scope). */
@@ -112,7 +116,8 @@ export function request<T = any>(base: string, path: string, options: RequestOpt
           if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
         try {
-          if (options.validate !== false) checkAgainstOpenApi(method, path, res.statusCode ?? 0, responseHeaders.get('content-type'), parsed);
+          if (options.validate !== false)
+            checkAgainstOpenApi(method, path, res.statusCode ?? 0, responseHeaders.get('content-type'), parsed);
         } catch (error) {
           reject(error);
           return;
@@ -128,7 +133,9 @@ export function request<T = any>(base: string, path: string, options: RequestOpt
 }
 
 /** Boots the real service (database, store, jobs, HTTP on 127.0.0.1) against a fresh database. */
-export async function startTestServer(options: { env?: Record<string, string>; databaseUrl?: string; workJobs?: boolean; logger?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; databaseUrl?: string; workJobs?: boolean; logger?: Logger } = {},
+): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(databaseUrl, options.env);
   const runtime = await startRuntime(config, {

@@ -20,10 +20,16 @@ withTestAccount(async (t) => {
   other = await server.bootstrap();
 });
 
-const fork = (merchantId: string, mode: Mode = 'sandbox') => scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
+const fork = (merchantId: string, mode: Mode = 'sandbox') =>
+  scopedFork(server.runtime.orm, { merchantId, modes: [mode] });
 
 /** What the engine does when face_match approves: link (or create) the applicant in its transaction. */
-async function faceMatched(merchantId: string, verificationId: string, fingerprint: string | null, mode: Mode = 'sandbox'): Promise<string> {
+async function faceMatched(
+  merchantId: string,
+  verificationId: string,
+  fingerprint: string | null,
+  mode: Mode = 'sandbox',
+): Promise<string> {
   return fork(merchantId, mode).transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: verificationId });
     const applicant = await linkApplicantAfterFaceMatch(tx, v, fingerprint);
@@ -32,7 +38,8 @@ async function faceMatched(merchantId: string, verificationId: string, fingerpri
 }
 
 const fingerprint = () => `fp_${Math.random().toString(36).slice(2)}`;
-const tagApplicant = (id: string, body: Record<string, unknown>, token = sandbox) => server.request(`/v1/applicants/${id}/tags`, { token, body });
+const tagApplicant = (id: string, body: Record<string, unknown>, token = sandbox) =>
+  server.request(`/v1/applicants/${id}/tags`, { token, body });
 
 describe('linkApplicantAfterFaceMatch', () => {
   it('creates an applicant once a face has been matched and links the same person on a later verification', async () => {
@@ -58,7 +65,12 @@ describe('linkApplicantAfterFaceMatch', () => {
     const fp = fingerprint();
     const mine = await faceMatched(account.merchant.id, (await createVerification(server, account)).id, fp);
     const theirs = await faceMatched(other.merchant.id, (await createVerification(server, other)).id, fp);
-    const live = await faceMatched(account.merchant.id, (await createVerification(server, account, 'live')).id, fp, 'live');
+    const live = await faceMatched(
+      account.merchant.id,
+      (await createVerification(server, account, 'live')).id,
+      fp,
+      'live',
+    );
     expect(new Set([mine, theirs, live]).size).toBe(3);
   });
 
@@ -71,14 +83,22 @@ describe('linkApplicantAfterFaceMatch', () => {
 
     const next = (await createVerification(server, account)).id;
     await faceMatched(account.merchant.id, next, fp);
-    const refs = await tagReferencesFor({ merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime }, [next]);
+    const refs = await tagReferencesFor(
+      { merchantId: account.merchant.id, modes: ['sandbox'], runtime: server.runtime },
+      [next],
+    );
     expect(refs.get(next)).toEqual([{ id: watchlist.id, name: 'Watchlist', color: 'slate' }]);
-    const events = await server.sql(`select type, payload from events where verification_id = $1 and type = 'verification.tag_added'`, [next]);
+    const events = await server.sql(
+      `select type, payload from events where verification_id = $1 and type = 'verification.tag_added'`,
+      [next],
+    );
     expect(events).toHaveLength(1);
     expect(events[0].payload.tag).toEqual({ id: watchlist.id, name: 'Watchlist', color: 'slate' });
 
     await faceMatched(account.merchant.id, next, fp);
-    expect(await server.sql(`select 1 from events where verification_id = $1 and type = 'verification.tag_added'`, [next])).toHaveLength(1);
+    expect(
+      await server.sql(`select 1 from events where verification_id = $1 and type = 'verification.tag_added'`, [next]),
+    ).toHaveLength(1);
   });
 });
 
@@ -86,13 +106,15 @@ describe('GET /v1/applicants', () => {
   it('lists applicants newest first with an app_ cursor and shows no identity data', async () => {
     const isolated = await server.bootstrap();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await faceMatched(isolated.merchant.id, (await createVerification(server, isolated)).id, fingerprint()));
+    for (let i = 0; i < 3; i++)
+      ids.push(await faceMatched(isolated.merchant.id, (await createVerification(server, isolated)).id, fingerprint()));
     const token = isolated.keys.sandbox.secret_key;
     const first = await server.request('/v1/applicants?limit=2', { token });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ object: 'list', has_more: true, next_cursor: ids[1] });
     expect(first.body.data.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
-    for (const row of first.body.data) expect(Object.keys(row).sort()).toEqual(['created_at', 'has_identity_link', 'id', 'object', 'updated_at']);
+    for (const row of first.body.data)
+      expect(Object.keys(row).sort()).toEqual(['created_at', 'has_identity_link', 'id', 'object', 'updated_at']);
     const next = await server.request(`/v1/applicants?limit=2&starting_after=${ids[1]}`, { token });
     expect(next.body.data.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
     expect((await server.request('/v1/applicants', { token: isolated.keys.live.secret_key })).body.data).toEqual([]);
@@ -102,19 +124,32 @@ describe('GET /v1/applicants', () => {
     const fp = fingerprint();
     const id = await faceMatched(account.merchant.id, (await createVerification(server, account)).id, fp);
     const res = await server.request(`/v1/applicants/${id}`, { token: sandbox });
-    expect(res.body).toEqual({ id, object: 'applicant', has_identity_link: true, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id,
+      object: 'applicant',
+      has_identity_link: true,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(JSON.stringify(res.body)).not.toContain(fp);
   });
 
   it('answers 404 for an applicant of another account or of the other environment', async () => {
     const foreign = await faceMatched(other.merchant.id, (await createVerification(server, other)).id, fingerprint());
-    const live = await faceMatched(account.merchant.id, (await createVerification(server, account, 'live')).id, fingerprint(), 'live');
+    const live = await faceMatched(
+      account.merchant.id,
+      (await createVerification(server, account, 'live')).id,
+      fingerprint(),
+      'live',
+    );
     for (const id of [foreign, live, 'app_unknown', 'vs_x']) {
       const res = await server.request(`/v1/applicants/${id}`, { token: sandbox });
       expect(res.status).toBe(404);
       expect(res.body.error.type).toBe('not_found_error');
       expect((await tagApplicant(id, { names: ['x'] })).status).toBe(404);
-      expect((await server.request(`/v1/applicants/${id}/tags/tag_x`, { token: sandbox, method: 'DELETE' })).status).toBe(404);
+      expect(
+        (await server.request(`/v1/applicants/${id}/tags/tag_x`, { token: sandbox, method: 'DELETE' })).status,
+      ).toBe(404);
     }
     expect((await server.request(`/v1/applicants/${live}`, { token: account.keys.live.secret_key })).status).toBe(200);
   });
@@ -123,7 +158,9 @@ describe('GET /v1/applicants', () => {
 describe('POST /v1/applicants/{id}/tags', () => {
   it('is safe to retry, ignores foreign and retired ids, and DELETE takes a tag off', async () => {
     const id = await faceMatched(account.merchant.id, (await createVerification(server, account)).id, fingerprint());
-    const foreign = (await server.request('/v1/tags', { token: other.keys.sandbox.secret_key, body: { name: 'Theirs' } })).body;
+    const foreign = (
+      await server.request('/v1/tags', { token: other.keys.sandbox.secret_key, body: { name: 'Theirs' } })
+    ).body;
     const retired = (await server.request('/v1/tags', { token: sandbox, body: { name: 'Old applicant tag' } })).body;
     await server.request(`/v1/tags/${retired.id}`, { token: sandbox, method: 'DELETE' });
 
@@ -138,7 +175,10 @@ describe('POST /v1/applicants/{id}/tags', () => {
     const missing = await tagApplicant(id, {});
     expect(missing.body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'tags' });
 
-    const removed = await server.request(`/v1/applicants/${id}/tags/${first.body.data[0].id}`, { token: sandbox, method: 'DELETE' });
+    const removed = await server.request(`/v1/applicants/${id}/tags/${first.body.data[0].id}`, {
+      token: sandbox,
+      method: 'DELETE',
+    });
     expect(removed.body).toEqual({ id: first.body.data[0].id, object: 'tag', removed: true });
     expect((await tagApplicant(id, { tags: [] })).body.data).toEqual([]);
   });
@@ -150,8 +190,14 @@ describe('GraphQL (members)', () => {
     const token = isolated.member.session_token;
     const id = await faceMatched(isolated.merchant.id, (await createVerification(server, isolated)).id, fingerprint());
     const tagged = await gql(server, token, TagApplicantDocument, { applicantId: id, names: ['Console VIP'] });
-    expect(tagged.body.data?.tagApplicant).toEqual([{ id: expect.stringMatching(/^tag_/), name: 'Console VIP', color: 'slate' }]);
-    const second = await faceMatched(isolated.merchant.id, (await createVerification(server, isolated)).id, fingerprint());
+    expect(tagged.body.data?.tagApplicant).toEqual([
+      { id: expect.stringMatching(/^tag_/), name: 'Console VIP', color: 'slate' },
+    ]);
+    const second = await faceMatched(
+      isolated.merchant.id,
+      (await createVerification(server, isolated)).id,
+      fingerprint(),
+    );
 
     const list = await gql(server, token, ApplicantsDocument, { environment: 'sandbox', first: 10 });
     expect(list.body.data?.applicants.nodes.map((a) => a.id)).toEqual([second, id]);
@@ -160,7 +206,11 @@ describe('GraphQL (members)', () => {
     const one = await gql(server, token, ApplicantDocument, { id });
     expect(one.body.data?.applicant).toMatchObject({ id, environment: 'sandbox', hasIdentityLink: true });
 
-    const foreign = await faceMatched(account.merchant.id, (await createVerification(server, account)).id, fingerprint());
+    const foreign = await faceMatched(
+      account.merchant.id,
+      (await createVerification(server, account)).id,
+      fingerprint(),
+    );
     const denied = await gql(server, token, ApplicantDocument, { id: foreign });
     expect(denied.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error' });
   });

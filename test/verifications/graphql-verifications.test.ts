@@ -1,6 +1,11 @@
 import type { LogContext } from '@mikro-orm/core';
 import type { BootstrapResult } from '../../src/services/access/index.js';
-import { VerificationDocument, VerificationIdsDocument, VerificationsDocument, VerificationTypeFieldsDocument } from '../graphql/generated.js';
+import {
+  VerificationDocument,
+  VerificationIdsDocument,
+  VerificationsDocument,
+  VerificationTypeFieldsDocument,
+} from '../graphql/generated.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait.js';
@@ -19,7 +24,8 @@ const liveIds: string[] = [];
 let emailId: string;
 let otherId: string;
 
-const create = (key: string, body: Record<string, unknown>) => server.request('/v1/verifications', { token: key, body });
+const create = (key: string, body: Record<string, unknown>) =>
+  server.request('/v1/verifications', { token: key, body });
 
 async function createSandboxVerifications(): Promise<void> {
   const key = account.keys.sandbox.secret_key;
@@ -34,7 +40,8 @@ async function tagSome(): Promise<void> {
   const key = account.keys.sandbox.secret_key;
   for (const [i, id] of sandboxIds.entries()) {
     const names = [...(i % 3 === 0 ? ['VIP'] : []), ...(i % 5 === 0 ? ['Fraud watch'] : [])];
-    if (names.length) expect((await server.request(`/v1/verifications/${id}/tags`, { token: key, body: { names } })).status).toBe(200);
+    if (names.length)
+      expect((await server.request(`/v1/verifications/${id}/tags`, { token: key, body: { names } })).status).toBe(200);
   }
 }
 
@@ -49,10 +56,16 @@ beforeAll(async () => {
   emailId = (await create(account.keys.live.secret_key, { applicant: { email: 'Jane.Doe@Example.com' } })).body.id;
   liveIds.push(emailId);
   otherId = (await create(other.keys.sandbox.secret_key, { sandbox: { outcome: 'approved' } })).body.id;
-  await waitFor(async () => {
-    const [row] = await server.sql(`select count(*)::int as n from verifications where mode = 'sandbox' and status in ('pending', 'processing')`);
-    return row.n === 0;
-  }, 60_000, 'sandbox verifications to settle');
+  await waitFor(
+    async () => {
+      const [row] = await server.sql(
+        `select count(*)::int as n from verifications where mode = 'sandbox' and status in ('pending', 'processing')`,
+      );
+      return row.n === 0;
+    },
+    60_000,
+    'sandbox verifications to settle',
+  );
   await tagSome();
 }, 400_000);
 afterAll(async () => {
@@ -74,7 +87,9 @@ async function countQueries<T>(run: () => Promise<T>): Promise<{ result: T; quer
 }
 
 const newestFirst = (nodes: { createdAt: string; id: string }[]) =>
-  [...nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0)).map((n) => n.id);
+  [...nodes]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0))
+    .map((n) => n.id);
 
 describe('verifications query', () => {
   it('a member sees every environment its seat holds by default, newest first, and no other account', async () => {
@@ -108,12 +123,16 @@ describe('verifications query', () => {
   });
 
   it('pages with first/after: no gaps, no repeats, hasNextPage false on the last page', async () => {
-    const all = (await gql(server, token, VerificationIdsDocument, { filter: { environment: 'sandbox' }, first: 100 })).body.data!.verifications.nodes.map((n) => n.id);
+    const all = (
+      await gql(server, token, VerificationIdsDocument, { filter: { environment: 'sandbox' }, first: 100 })
+    ).body.data!.verifications.nodes.map((n) => n.id);
     const seen: string[] = [];
     let after: string | null | undefined;
     const sizes: number[] = [];
     for (;;) {
-      const page = (await gql(server, token, VerificationIdsDocument, { filter: { environment: 'sandbox' }, first: 20, after })).body.data!.verifications;
+      const page = (
+        await gql(server, token, VerificationIdsDocument, { filter: { environment: 'sandbox' }, first: 20, after })
+      ).body.data!.verifications;
       seen.push(...page.nodes.map((n) => n.id));
       sizes.push(page.nodes.length);
       if (!page.pageInfo.hasNextPage) {
@@ -152,8 +171,22 @@ describe('verification query', () => {
       createdAt: rest.created_at,
       hostedVerifyUrl: rest.hosted_verify_url,
     });
-    expect(v.checks.map((c) => ({ id: c.id, type: c.type, verdict: c.verdict, providerTier: c.providerTier, reasonCodes: c.reasonCodes }))).toEqual(
-      rest.checks.map((c: any) => ({ id: c.id, type: c.type, verdict: c.verdict, providerTier: c.provider_tier, reasonCodes: c.reason_codes })),
+    expect(
+      v.checks.map((c) => ({
+        id: c.id,
+        type: c.type,
+        verdict: c.verdict,
+        providerTier: c.providerTier,
+        reasonCodes: c.reasonCodes,
+      })),
+    ).toEqual(
+      rest.checks.map((c: any) => ({
+        id: c.id,
+        type: c.type,
+        verdict: c.verdict,
+        providerTier: c.provider_tier,
+        reasonCodes: c.reason_codes,
+      })),
     );
     expect(v.tags.map((t) => t.name).sort()).toEqual(['Fraud watch', 'VIP']);
     expect(v.tags).toEqual(rest.tags);
@@ -168,7 +201,12 @@ describe('verification query', () => {
   });
 
   it("another account's id, an unknown id, or an environment not matching answers RESOURCE_NOT_FOUND", async () => {
-    for (const variables of [{ id: otherId }, { id: 'vs_doesnotexist00000000000' }, { id: 'not-an-id' }, { id: sandboxIds[0], environment: 'live' as const }]) {
+    for (const variables of [
+      { id: otherId },
+      { id: 'vs_doesnotexist00000000000' },
+      { id: 'not-an-id' },
+      { id: sandboxIds[0], environment: 'live' as const },
+    ]) {
       const res = await gql(server, token, VerificationDocument, variables);
       expect(res.body.data).toBeNull();
       expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
@@ -187,9 +225,13 @@ describe('verification query', () => {
 describe('no identity in the schema', () => {
   it('Verification, Check and Applicant expose no email, identity fields, fingerprints or client token', async () => {
     const res = await gql(server, token, VerificationTypeFieldsDocument);
-    const names = ['verification', 'check', 'applicant'].flatMap((type) => (res.body.data as any)[type].fields.map((f: { name: string }) => `${type}.${f.name}`));
+    const names = ['verification', 'check', 'applicant'].flatMap((type) =>
+      (res.body.data as any)[type].fields.map((f: { name: string }) => `${type}.${f.name}`),
+    );
     expect(names).toContain('verification.identityVersion');
-    const leaks = names.filter((n) => /email|fingerprint|token|\.identity$|\.fields$|evidence|document|name$|birth|config/i.test(n));
+    const leaks = names.filter((n) =>
+      /email|fingerprint|token|\.identity$|\.fields$|evidence|document|name$|birth|config/i.test(n),
+    );
     expect(leaks).toEqual([]);
   });
 });
@@ -198,7 +240,9 @@ describe('N+1', () => {
   it('a page of 50 verifications with nested checks, tags, flow and applicant costs the same number of SQL statements as a page of 5', async () => {
     const readerToken = token;
     const page = async (first: number) => {
-      const { result, queries } = await countQueries(() => gql(reader, readerToken, VerificationsDocument, { filter: { environment: 'sandbox' }, first }));
+      const { result, queries } = await countQueries(() =>
+        gql(reader, readerToken, VerificationsDocument, { filter: { environment: 'sandbox' }, first }),
+      );
       expect(result.body.errors).toBeUndefined();
       return { nodes: result.body.data!.verifications.nodes, queries };
     };
@@ -209,9 +253,12 @@ describe('N+1', () => {
     expect(fifty.nodes).toHaveLength(50);
     // The nested data really was read.
     expect(fifty.nodes.every((n) => n.checks.length === 3 && n.flow?.id)).toBe(true);
-    expect(fifty.nodes.filter((n) => n.tags.length > 0).length).toBe(sandboxIds.filter((_, i) => i % 3 === 0 || i % 5 === 0).length);
+    expect(fifty.nodes.filter((n) => n.tags.length > 0).length).toBe(
+      sandboxIds.filter((_, i) => i % 3 === 0 || i % 5 === 0).length,
+    );
     expect(fifty.nodes.filter((n) => n.applicant).length).toBeGreaterThan(0);
-    if (process.env.SHOW_QUERIES) console.log(`5 -> ${five.queries.length}, 50 -> ${fifty.queries.length}\n${fifty.queries.join('\n')}`);
+    if (process.env.SHOW_QUERIES)
+      console.log(`5 -> ${five.queries.length}, 50 -> ${fifty.queries.length}\n${fifty.queries.join('\n')}`);
     expect(five.queries.length).toBeGreaterThan(0);
     expect(fifty.queries.length).toBe(five.queries.length);
     expect(fifty.queries.length).toBeLessThanOrEqual(10);

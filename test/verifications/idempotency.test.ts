@@ -34,7 +34,9 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     expect(row.request_hash).not.toContain(plain);
     // The keyed digest still recognises the same request, and tells a different one apart.
     expect((await create(body, 'key-hmac-1')).headers.get('idempotency-replayed')).toBe('true');
-    expect((await create({ applicant: { email: 'other@example.com', reference_id: 'cust-guess' } }, 'key-hmac-1')).status).toBe(409);
+    expect(
+      (await create({ applicant: { email: 'other@example.com', reference_id: 'cust-guess' } }, 'key-hmac-1')).status,
+    ).toBe(409);
   });
 
   it('the same key with a different body answers 409 idempotency_error', async () => {
@@ -56,7 +58,9 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
   it('concurrent identical requests create exactly one verification; the others replay it or answer 409 in use', async () => {
     for (let round = 0; round < 3; round++) {
       const tag = `concurrent-${round}`;
-      const responses = await Promise.all(Array.from({ length: 10 }, () => create({ metadata: { tag }, sandbox: { outcome: 'pending' } }, `key-${tag}`)));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => create({ metadata: { tag }, sandbox: { outcome: 'pending' } }, `key-${tag}`)),
+      );
       expect(await countWithMetadata(tag)).toBe(1);
       const created = responses.filter((r) => r.status === 201);
       expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
@@ -64,7 +68,9 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
         expect(r.status).toBe(409);
         expect(r.body.error).toMatchObject({ type: 'idempotency_error', code: 'IDEMPOTENCY_KEY_IN_USE' });
       }
-      expect(responses.filter((r) => r.headers.get('idempotency-replayed') === 'false' && r.status === 201)).toHaveLength(1);
+      expect(
+        responses.filter((r) => r.headers.get('idempotency-replayed') === 'false' && r.status === 201),
+      ).toHaveLength(1);
     }
   });
 
@@ -85,7 +91,9 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     const body = { metadata: { tag: 'sealed' }, sandbox: { outcome: 'pending' } };
     const first = await create(body, 'key-sealed-1');
     expect(first.body.client_token).toMatch(/^vct_/);
-    const [row] = await server.sql(`select response_body::text as body from idempotency_keys where key = 'key-sealed-1'`);
+    const [row] = await server.sql(
+      `select response_body::text as body from idempotency_keys where key = 'key-sealed-1'`,
+    );
     expect(row.body).not.toContain(first.body.client_token);
     expect(row.body).not.toContain(first.body.id);
     const replay = await create(body, 'key-sealed-1');
@@ -100,7 +108,9 @@ describe('Idempotency-Key on POST /v1/verifications', () => {
     const deadline = Date.now() + 15_000;
     let keys: string[] = [];
     while (Date.now() < deadline) {
-      keys = (await server.sql(`select key from idempotency_keys where key in ('key-old-1', 'key-new-1')`)).map((r) => r.key);
+      keys = (await server.sql(`select key from idempotency_keys where key in ('key-old-1', 'key-new-1')`)).map(
+        (r) => r.key,
+      );
       if (!keys.includes('key-old-1')) break;
       await new Promise((r) => setTimeout(r, 100));
     }

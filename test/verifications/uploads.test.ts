@@ -26,12 +26,17 @@ const em = (merchantId: string, mode: Mode) => scopedFork(server.runtime.orm, { 
  * liveness, face_match), or a saved flow accepting only `acceptedDocumentTypes`. No `sandbox`
  * block: the session waits for its uploads like a live one.
  */
-async function pendingVerification(options: { owner?: BootstrapResult; mode?: Mode; acceptedDocumentTypes?: string[] } = {}): Promise<string> {
+async function pendingVerification(
+  options: { owner?: BootstrapResult; mode?: Mode; acceptedDocumentTypes?: string[] } = {},
+): Promise<string> {
   const owner = options.owner ?? account;
   const mode = options.mode ?? 'sandbox';
   let flow: string | undefined;
   if (options.acceptedDocumentTypes) {
-    const created = await server.request('/v1/flows', { token: keyOf(owner, mode), body: { name: 'Passports only', steps: PRESET_STEPS, accepted_document_types: options.acceptedDocumentTypes } });
+    const created = await server.request('/v1/flows', {
+      token: keyOf(owner, mode),
+      body: { name: 'Passports only', steps: PRESET_STEPS, accepted_document_types: options.acceptedDocumentTypes },
+    });
     expect(created.status).toBe(201);
     flow = created.body.id;
   }
@@ -46,7 +51,11 @@ const complete = (verificationId: string, uploadId: string, token = sandbox) =>
 
 /** The client's side of step two: the raw bytes straight to the presigned URL. */
 const put = (url: string, body: Buffer, contentType: string) =>
-  fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': contentType, connection: 'close' } });
+  fetch(url, {
+    method: 'PUT',
+    body: new Uint8Array(body),
+    headers: { 'content-type': contentType, connection: 'close' },
+  });
 
 /** Presign, PUT the bytes, complete; returns the complete response. */
 async function upload(verificationId: string, body: Record<string, unknown>, bytes: Buffer, token = sandbox) {
@@ -62,11 +71,17 @@ async function statusOf(verificationId: string, merchantId = account.merchant.id
 }
 
 /** The outbox rows of a verification, oldest first. */
-async function events(verificationId: string): Promise<{ type: string; payload: { verification: { status: string } } }[]> {
+async function events(
+  verificationId: string,
+): Promise<{ type: string; payload: { verification: { status: string } } }[]> {
   const client = new pg.Client({ connectionString: server.databaseUrl });
   await client.connect();
   try {
-    return (await client.query('select type, payload from events where verification_id = $1 order by created_at', [verificationId])).rows;
+    return (
+      await client.query('select type, payload from events where verification_id = $1 order by created_at', [
+        verificationId,
+      ])
+    ).rows;
   } finally {
     await client.end();
   }
@@ -82,7 +97,12 @@ async function awaitingService(verificationId: string) {
 describe('POST /v1/verifications/{id}/uploads (Upload URL)', () => {
   it('presigns a PUT straight to storage: upload_id doc_/bio_, key under the account, mode and verification, expires_in 900', async () => {
     const vs = await pendingVerification();
-    const doc = await presign(vs, { kind: 'document', content_type: 'image/jpeg', side: 'front', document_type: 'passport' });
+    const doc = await presign(vs, {
+      kind: 'document',
+      content_type: 'image/jpeg',
+      side: 'front',
+      document_type: 'passport',
+    });
     expect(doc.status).toBe(201);
     expect(doc.body.upload_id).toMatch(/^doc_[0-9A-Za-z]{24}$/);
     expect(doc.body.key).toBe(`${account.merchant.id}/sandbox/${vs}/${doc.body.upload_id}`);
@@ -101,7 +121,11 @@ describe('POST /v1/verifications/{id}/uploads (Upload URL)', () => {
     for (const type of ['image/gif', 'text/plain', 'application/octet-stream']) {
       const res = await presign(vs, { kind: 'document', content_type: type });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'UNSUPPORTED_CONTENT_TYPE', param: 'content_type' });
+      expect(res.body.error).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'UNSUPPORTED_CONTENT_TYPE',
+        param: 'content_type',
+      });
     }
   });
 
@@ -116,24 +140,52 @@ describe('POST /v1/verifications/{id}/uploads (Upload URL)', () => {
 
   it('validates the body: kind required, video types only for video, unknown fields refused', async () => {
     const vs = await pendingVerification();
-    expect((await presign(vs, { content_type: 'image/jpeg' })).body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'kind' });
-    expect((await presign(vs, { kind: 'document' })).body.error).toMatchObject({ code: 'PARAMETER_MISSING', param: 'content_type' });
-    expect((await presign(vs, { kind: 'passport', content_type: 'image/jpeg' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'kind' });
-    expect((await presign(vs, { kind: 'document', content_type: 'video/mp4' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'content_type' });
-    expect((await presign(vs, { kind: 'selfie', content_type: 'application/pdf' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'content_type' });
-    expect((await presign(vs, { kind: 'video', content_type: 'image/png' })).body.error).toMatchObject({ code: 'PARAMETER_INVALID', param: 'content_type' });
-    expect((await presign(vs, { kind: 'document', content_type: 'image/jpeg', colour: 'red' })).body.error).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'colour' });
+    expect((await presign(vs, { content_type: 'image/jpeg' })).body.error).toMatchObject({
+      code: 'PARAMETER_MISSING',
+      param: 'kind',
+    });
+    expect((await presign(vs, { kind: 'document' })).body.error).toMatchObject({
+      code: 'PARAMETER_MISSING',
+      param: 'content_type',
+    });
+    expect((await presign(vs, { kind: 'passport', content_type: 'image/jpeg' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'kind',
+    });
+    expect((await presign(vs, { kind: 'document', content_type: 'video/mp4' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'content_type',
+    });
+    expect((await presign(vs, { kind: 'selfie', content_type: 'application/pdf' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'content_type',
+    });
+    expect((await presign(vs, { kind: 'video', content_type: 'image/png' })).body.error).toMatchObject({
+      code: 'PARAMETER_INVALID',
+      param: 'content_type',
+    });
+    expect(
+      (await presign(vs, { kind: 'document', content_type: 'image/jpeg', colour: 'red' })).body.error,
+    ).toMatchObject({ code: 'PARAMETER_UNKNOWN', param: 'colour' });
   });
 
   it('refuses a document type the flow does not accept with 400 DOCUMENT_TYPE_NOT_ACCEPTED', async () => {
     const vs = await pendingVerification({ acceptedDocumentTypes: ['passport'] });
     const refused = await presign(vs, { kind: 'document', content_type: 'image/jpeg', document_type: 'id_card' });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'DOCUMENT_TYPE_NOT_ACCEPTED', param: 'document_type' });
-    expect((await presign(vs, { kind: 'document', content_type: 'image/jpeg', document_type: 'passport' })).status).toBe(201);
+    expect(refused.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'DOCUMENT_TYPE_NOT_ACCEPTED',
+      param: 'document_type',
+    });
+    expect(
+      (await presign(vs, { kind: 'document', content_type: 'image/jpeg', document_type: 'passport' })).status,
+    ).toBe(201);
     // Empty accepted_document_types: unrestricted.
     const open = await pendingVerification();
-    expect((await presign(open, { kind: 'document', content_type: 'image/jpeg', document_type: 'id_card' })).status).toBe(201);
+    expect(
+      (await presign(open, { kind: 'document', content_type: 'image/jpeg', document_type: 'id_card' })).status,
+    ).toBe(201);
   });
 
   it('accepts uploads only while the verification is pending (409 VERIFICATION_NOT_PENDING)', async () => {
@@ -150,7 +202,11 @@ describe('POST /v1/verifications/{id}/uploads (Upload URL)', () => {
 describe('POST /v1/verifications/{id}/uploads/{uploadId}/complete (Upload status)', () => {
   it('pending -> uploaded once the object is in storage', async () => {
     const vs = await pendingVerification();
-    const { created, completed } = await upload(vs, { kind: 'document', content_type: 'application/pdf', side: 'back', document_type: 'id_card' }, pdfBytes());
+    const { created, completed } = await upload(
+      vs,
+      { kind: 'document', content_type: 'application/pdf', side: 'back', document_type: 'id_card' },
+      pdfBytes(),
+    );
     expect(completed.status).toBe(200);
     expect(completed.body).toEqual({
       object: 'upload',
@@ -189,11 +245,19 @@ describe('POST /v1/verifications/{id}/uploads/{uploadId}/complete (Upload status
 
   it('accepts the supported families: image/jpg is JPEG, HEIC/HEIF, MP4 and QuickTime video', async () => {
     const vs = await pendingVerification();
-    expect((await upload(vs, { kind: 'document', content_type: 'image/jpg' }, jpegBytes())).completed.body.status).toBe('uploaded');
-    expect((await upload(vs, { kind: 'video', content_type: 'video/quicktime' }, movBytes())).completed.body.status).toBe('uploaded');
+    expect((await upload(vs, { kind: 'document', content_type: 'image/jpg' }, jpegBytes())).completed.body.status).toBe(
+      'uploaded',
+    );
+    expect(
+      (await upload(vs, { kind: 'video', content_type: 'video/quicktime' }, movBytes())).completed.body.status,
+    ).toBe('uploaded');
     const other = await pendingVerification();
-    expect((await upload(other, { kind: 'selfie', content_type: 'image/heif' }, heicBytes())).completed.body.status).toBe('uploaded');
-    expect((await upload(other, { kind: 'video', content_type: 'video/mp4' }, mp4Bytes())).completed.body.status).toBe('uploaded');
+    expect(
+      (await upload(other, { kind: 'selfie', content_type: 'image/heif' }, heicBytes())).completed.body.status,
+    ).toBe('uploaded');
+    expect((await upload(other, { kind: 'video', content_type: 'video/mp4' }, mp4Bytes())).completed.body.status).toBe(
+      'uploaded',
+    );
   });
 
   it('refuses bytes that are not the declared type with 400 UPLOAD_CONTENT_MISMATCH and deletes the object', async () => {
@@ -208,7 +272,11 @@ describe('POST /v1/verifications/{id}/uploads/{uploadId}/complete (Upload status
 
   it('refuses an image over 20 MiB with 400 UPLOAD_TOO_LARGE and deletes the object', async () => {
     const vs = await pendingVerification();
-    const { created, completed } = await upload(vs, { kind: 'document', content_type: 'image/jpeg' }, jpegBytes(21 * 1024 * 1024));
+    const { created, completed } = await upload(
+      vs,
+      { kind: 'document', content_type: 'image/jpeg' },
+      jpegBytes(21 * 1024 * 1024),
+    );
     expect(completed.status).toBe(400);
     expect(completed.body.error).toMatchObject({ type: 'invalid_request_error', code: 'UPLOAD_TOO_LARGE' });
     expect(await server.runtime.storage.head(created.body.key)).toBeNull();
@@ -273,7 +341,11 @@ describe('uploads: ids, tenancy and environments', () => {
   it("answers 404 for another account's verification", async () => {
     const otherAccount = await server.bootstrap();
     const theirs = await pendingVerification({ owner: otherAccount });
-    const created = await presign(theirs, { kind: 'document', content_type: 'image/jpeg' }, otherAccount.keys.sandbox.secret_key);
+    const created = await presign(
+      theirs,
+      { kind: 'document', content_type: 'image/jpeg' },
+      otherAccount.keys.sandbox.secret_key,
+    );
     expect(created.status).toBe(201);
     const res = await presign(theirs, { kind: 'document', content_type: 'image/jpeg' });
     expect(res.status).toBe(404);
@@ -283,7 +355,12 @@ describe('uploads: ids, tenancy and environments', () => {
 
   it('the uploads of a live verification are not visible to a sandbox key', async () => {
     const vs = await pendingVerification({ mode: 'live' });
-    const { created, completed } = await upload(vs, { kind: 'document', content_type: 'image/jpeg' }, jpegBytes(), live);
+    const { created, completed } = await upload(
+      vs,
+      { kind: 'document', content_type: 'image/jpeg' },
+      jpegBytes(),
+      live,
+    );
     expect(completed.status).toBe(200);
     expect(created.body.key).toBe(`${account.merchant.id}/live/${vs}/${created.body.upload_id}`);
     expect((await complete(vs, created.body.upload_id, sandbox)).status).toBe(404);
@@ -292,11 +369,19 @@ describe('uploads: ids, tenancy and environments', () => {
 
   it('needs verification:create on a read-write key', async () => {
     const vs = await pendingVerification();
-    const readOnly = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'ro', environment: 'sandbox', access: 'read_only' } });
+    const readOnly = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'ro', environment: 'sandbox', access: 'read_only' },
+    });
     const res = await presign(vs, { kind: 'document', content_type: 'image/jpeg' }, readOnly.body.secret_key);
     expect(res.status).toBe(403);
-    const narrow = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'reader', environment: 'sandbox', permissions: ['verification:read'] } });
-    expect((await presign(vs, { kind: 'document', content_type: 'image/jpeg' }, narrow.body.secret_key)).body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    const narrow = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'reader', environment: 'sandbox', permissions: ['verification:read'] },
+    });
+    expect(
+      (await presign(vs, { kind: 'document', content_type: 'image/jpeg' }, narrow.body.secret_key)).body.error.code,
+    ).toBe('INSUFFICIENT_PERMISSIONS');
   });
 });
 

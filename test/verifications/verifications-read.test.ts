@@ -27,7 +27,10 @@ describe('GET /v1/verifications', () => {
 
   it('filters by status and lists newest first', async () => {
     const approved = await create({ sandbox: { outcome: 'approved' } });
-    await waitFor(async () => (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved');
+    await waitFor(
+      async () =>
+        (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved',
+    );
     const res = await list('?status=approved');
     expect(res.body.data.length).toBeGreaterThan(0);
     expect(res.body.data.every((v: { status: string }) => v.status === 'approved')).toBe(true);
@@ -40,17 +43,32 @@ describe('GET /v1/verifications', () => {
   it('each item is the same resource GET /v1/verifications/{id} answers: checks in order, tags, every field', async () => {
     const approved = await create({ sandbox: { outcome: 'approved' } });
     const pending = await create({ applicant: { email: 'list-item@example.org' }, sandbox: { outcome: 'pending' } });
-    await waitFor(async () => (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved');
-    const tag = await server.request('/v1/tags', { token: sandbox, body: { name: `Listed ${Date.now()}`, color: 'blue' } });
+    await waitFor(
+      async () =>
+        (await server.request(`/v1/verifications/${approved.body.id}`, { token: sandbox })).body.status === 'approved',
+    );
+    const tag = await server.request('/v1/tags', {
+      token: sandbox,
+      body: { name: `Listed ${Date.now()}`, color: 'blue' },
+    });
     expect(tag.status).toBe(201);
-    expect((await server.request(`/v1/verifications/${approved.body.id}/tags`, { token: sandbox, body: { tags: [tag.body.id] } })).status).toBe(200);
+    expect(
+      (
+        await server.request(`/v1/verifications/${approved.body.id}/tags`, {
+          token: sandbox,
+          body: { tags: [tag.body.id] },
+        })
+      ).status,
+    ).toBe(200);
     const items = (await list('?limit=100')).body.data as { id: string; checks: unknown[]; tags: unknown[] }[];
     for (const id of [approved.body.id, pending.body.id]) {
       const single = await server.request(`/v1/verifications/${id}`, { token: sandbox });
       const item = items.find((v) => v.id === id);
       expect(item).toEqual(single.body);
       // include= answers the same resource plus what it includes.
-      const { applicant, ...throughEntity } = (await server.request(`/v1/verifications/${id}?include=applicant`, { token: sandbox })).body;
+      const { applicant, ...throughEntity } = (
+        await server.request(`/v1/verifications/${id}?include=applicant`, { token: sandbox })
+      ).body;
       expect(applicant).toMatchObject({ object: 'applicant_data' });
       expect(single.body).toEqual(throughEntity);
       expect(item!.checks.length).toBeGreaterThan(0);
@@ -77,7 +95,10 @@ describe('GET /v1/verifications', () => {
     }
     expect(walked).toEqual(all);
     const other = await server.bootstrap();
-    const theirs = await server.request('/v1/verifications', { token: other.keys.sandbox.secret_key, body: { sandbox: { outcome: 'pending' } } });
+    const theirs = await server.request('/v1/verifications', {
+      token: other.keys.sandbox.secret_key,
+      body: { sandbox: { outcome: 'pending' } },
+    });
     const first = await list(`?limit=2&starting_after=${theirs.body.id}`);
     expect(first.body.data.map((v: { id: string }) => v.id)).toEqual(all.slice(0, 2));
   });
@@ -93,8 +114,12 @@ describe('GET /v1/verifications', () => {
     expect(liveRes.status).toBe(404);
     expect(liveRes.body.error.type).toBe('not_found_error');
     const other = await server.bootstrap();
-    expect((await server.request(`/v1/verifications/${mine.body.id}`, { token: other.keys.sandbox.secret_key })).status).toBe(404);
-    expect((await list('', account.keys.live.secret_key)).body.data.find((v: { id: string }) => v.id === mine.body.id)).toBeUndefined();
+    expect(
+      (await server.request(`/v1/verifications/${mine.body.id}`, { token: other.keys.sandbox.secret_key })).status,
+    ).toBe(404);
+    expect(
+      (await list('', account.keys.live.secret_key)).body.data.find((v: { id: string }) => v.id === mine.body.id),
+    ).toBeUndefined();
   });
 });
 
@@ -102,14 +127,31 @@ describe('GET /v1/verifications/{id}?include=', () => {
   it('include=applicant returns applicant_data (version 1 read from the document) to a key holding applicant:read', async () => {
     const res = await create({
       applicant: { email: 'grace@example.com' },
-      sandbox: { outcome: 'approved', document: { number: 'X99', first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1906-12-09', type: 'passport', issuing_country: 'USA', expiry_date: '2035-01-01' } },
+      sandbox: {
+        outcome: 'approved',
+        document: {
+          number: 'X99',
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          date_of_birth: '1906-12-09',
+          type: 'passport',
+          issuing_country: 'USA',
+          expiry_date: '2035-01-01',
+        },
+      },
     });
     const read = await server.request(`/v1/verifications/${res.body.id}?include=applicant,unknown`, { token: sandbox });
     expect(read.status).toBe(200);
     expect(read.body.applicant).toEqual({
       object: 'applicant_data',
       version: 1,
-      fields: expect.objectContaining({ first_name: 'Grace', last_name: 'Hopper', document_number: 'X99', date_of_birth: '1906-12-09', email: 'grace@example.com' }),
+      fields: expect.objectContaining({
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        document_number: 'X99',
+        date_of_birth: '1906-12-09',
+        email: 'grace@example.com',
+      }),
     });
     const plain = await server.request(`/v1/verifications/${res.body.id}`, { token: sandbox });
     expect(plain.body).not.toHaveProperty('applicant');
@@ -118,25 +160,49 @@ describe('GET /v1/verifications/{id}?include=', () => {
 
   it('include=applicant or include=documents without applicant:read answers 403, never a silent omission', async () => {
     const res = await create({ sandbox: { outcome: 'pending' } });
-    const key = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'default', environment: 'sandbox' } });
+    const key = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'default', environment: 'sandbox' },
+    });
     for (const include of ['applicant', 'documents', 'documents,applicant']) {
-      const read = await server.request(`/v1/verifications/${res.body.id}?include=${include}`, { token: key.body.secret_key });
+      const read = await server.request(`/v1/verifications/${res.body.id}?include=${include}`, {
+        token: key.body.secret_key,
+      });
       expect(read.status).toBe(403);
       expect(read.body.error).toMatchObject({ type: 'permission_error', code: 'INSUFFICIENT_PERMISSIONS' });
     }
-    const ignored = await server.request(`/v1/verifications/${res.body.id}?include=bogus`, { token: key.body.secret_key });
+    const ignored = await server.request(`/v1/verifications/${res.body.id}?include=bogus`, {
+      token: key.body.secret_key,
+    });
     expect(ignored.status).toBe(200);
   });
 
   it('include=documents lists uploaded evidence with short-lived presigned download URLs', async () => {
     const res = await create({ sandbox: { outcome: 'pending' } });
-    const up = await server.request(`/v1/verifications/${res.body.id}/uploads`, { token: sandbox, body: { kind: 'document', content_type: 'image/png', side: 'front' } });
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000000020001e221bc330000000049454e44ae426082', 'hex');
+    const up = await server.request(`/v1/verifications/${res.body.id}/uploads`, {
+      token: sandbox,
+      body: { kind: 'document', content_type: 'image/png', side: 'front' },
+    });
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000000020001e221bc330000000049454e44ae426082',
+      'hex',
+    );
     const put = await fetch(up.body.upload_url, { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } });
     expect(put.status).toBe(200);
-    await server.request(`/v1/verifications/${res.body.id}/uploads/${up.body.upload_id}/complete`, { token: sandbox, method: 'POST' });
+    await server.request(`/v1/verifications/${res.body.id}/uploads/${up.body.upload_id}/complete`, {
+      token: sandbox,
+      method: 'POST',
+    });
     const read = await server.request(`/v1/verifications/${res.body.id}?include=documents`, { token: sandbox });
-    expect(read.body.evidence).toEqual([expect.objectContaining({ id: up.body.upload_id, object: 'evidence', kind: 'document', side: 'front', url_expires_in: 300 })]);
+    expect(read.body.evidence).toEqual([
+      expect.objectContaining({
+        id: up.body.upload_id,
+        object: 'evidence',
+        kind: 'document',
+        side: 'front',
+        url_expires_in: 300,
+      }),
+    ]);
     const download = await fetch(read.body.evidence[0].url);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);

@@ -16,12 +16,15 @@ const insertEvent = (client: pg.Client, id: string, merchantId: string) =>
 let server: TestServer;
 let merchantId: string;
 let token: string;
-withTestServer(async (s) => {
-  server = s;
-  const account = await server.bootstrap();
-  merchantId = account.merchant.id;
-  token = account.keys.sandbox.secret_key;
-}, { workJobs: false });
+withTestServer(
+  async (s) => {
+    server = s;
+    const account = await server.bootstrap();
+    merchantId = account.merchant.id;
+    token = account.keys.sandbox.secret_key;
+  },
+  { workJobs: false },
+);
 
 describe('outbox signal (LISTEN/NOTIFY on events)', () => {
   let signal: OutboxSignal;
@@ -71,7 +74,10 @@ describe('outbox signal (LISTEN/NOTIFY on events)', () => {
   it("a webhook endpoint's url, secret, status or deletion change notifies its id; outcome bookkeeping does not", async () => {
     const account = await server.bootstrap();
     const key = account.keys.sandbox.secret_key;
-    const created = await server.request('/v1/webhooks', { token: key, body: { url: 'https://hooks.example.com/a', events: ['verification.created'] } });
+    const created = await server.request('/v1/webhooks', {
+      token: key,
+      body: { url: 'https://hooks.example.com/a', events: ['verification.created'] },
+    });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
     const seen: string[] = [];
@@ -121,7 +127,10 @@ describe('dispatcher woken by commits', () => {
   it('an event committed while the dispatcher idles is fanned out at once, not at its next sweep', async () => {
     let stop = false;
     try {
-      const endpoint = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}/woken`, events: ['verification.created'] } });
+      const endpoint = await server.request('/v1/webhooks', {
+        token,
+        body: { url: `${receiver.url}/woken`, events: ['verification.created'] },
+      });
       expect(endpoint.status).toBe(201);
       // No sweep within the run (one a minute): only the commit's notification can wake it, so
       // the bound below holds on a loaded machine and still fails if the wake-up is lost.
@@ -138,7 +147,13 @@ describe('dispatcher woken by commits', () => {
         await client.end();
       }
       const committedAt = Date.now();
-      await waitFor(async () => (await server.sql(`select 1 from webhook_deliveries where event_id = 'evt_woken_00000000000000000001'`)).length > 0, 10_000, 'the delivery');
+      await waitFor(
+        async () =>
+          (await server.sql(`select 1 from webhook_deliveries where event_id = 'evt_woken_00000000000000000001'`))
+            .length > 0,
+        10_000,
+        'the delivery',
+      );
       expect(Date.now() - committedAt).toBeLessThan(10_000);
       stop = true;
       await running;
@@ -157,8 +172,13 @@ describe('dispatcher woken by commits', () => {
       original(endpointId);
     };
     try {
-      const endpoint = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}/rotated`, events: ['verification.created'] } });
-      expect((await server.request(`/v1/webhooks/${endpoint.body.id}/rotate_secret`, { token, method: 'POST' })).status).toBe(200);
+      const endpoint = await server.request('/v1/webhooks', {
+        token,
+        body: { url: `${receiver.url}/rotated`, events: ['verification.created'] },
+      });
+      expect(
+        (await server.request(`/v1/webhooks/${endpoint.body.id}/rotate_secret`, { token, method: 'POST' })).status,
+      ).toBe(200);
       await waitFor(async () => heard.includes(endpoint.body.id), 5_000, 'the sender to hear of the rotation');
     } finally {
       sender.endpointChanged = original;

@@ -32,7 +32,13 @@ async function settleTime(): Promise<number> {
   const started = Date.now();
   const res = await server.request('/v1/verifications', { token: sandbox, body: { sandbox: { outcome: 'approved' } } });
   expect(res.status).toBe(201);
-  await waitFor(async () => (await server.sql<{ status: string }>('select status from verifications where id = $1', [res.body.id]))[0]?.status === 'approved', 60_000, 'session to settle');
+  await waitFor(
+    async () =>
+      (await server.sql<{ status: string }>('select status from verifications where id = $1', [res.body.id]))[0]
+        ?.status === 'approved',
+    60_000,
+    'session to settle',
+  );
   return Date.now() - started;
 }
 
@@ -40,7 +46,10 @@ describe('a dead endpoint with a backlog of due deliveries', () => {
   it(`with ${BACKLOG} due deliveries to a dead endpoint, a sandbox session still settles within its usual time; the endpoint is paused, not retried in bulk`, async () => {
     const baseline = Math.min(await settleTime(), await settleTime());
 
-    const created = await server.request('/v1/webhooks', { token: sandbox, body: { url: await deadUrl(), events: ['verification.tag_added'] } });
+    const created = await server.request('/v1/webhooks', {
+      token: sandbox,
+      body: { url: await deadUrl(), events: ['verification.tag_added'] },
+    });
     expect(created.status).toBe(201);
     const endpointId = created.body.id as string;
     // (It subscribes to an event these sessions do not emit: the backlog below is all it gets.)
@@ -61,7 +70,10 @@ describe('a dead endpoint with a backlog of due deliveries', () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from webhook_deliveries where endpoint_id = $1 and lease_until > now()`, [endpointId]);
+        const [row] = await server.sql<{ n: number }>(
+          `select count(*)::int as n from webhook_deliveries where endpoint_id = $1 and lease_until > now()`,
+          [endpointId],
+        );
         maxInFlight = Math.max(maxInFlight, row!.n);
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -78,7 +90,10 @@ describe('a dead endpoint with a backlog of due deliveries', () => {
     expect(maxInFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_ENDPOINT);
 
     // Paused after its failures, not retried in bulk: few attempts were made, the rest wait (pending, no attempt spent).
-    const [endpoint] = await server.sql<{ status: string; paused_until: Date | null }>('select status, paused_until from webhook_endpoints where id = $1', [endpointId]);
+    const [endpoint] = await server.sql<{ status: string; paused_until: Date | null }>(
+      'select status, paused_until from webhook_endpoints where id = $1',
+      [endpointId],
+    );
     expect(endpoint!.status).toBe('active'); // the contract's disabled state comes after 5 days of failure, or a 410
     expect(endpoint!.paused_until).not.toBeNull();
     const [attempts] = await server.sql<{ attempted: number; pending: number }>(
@@ -88,8 +103,13 @@ describe('a dead endpoint with a backlog of due deliveries', () => {
     expect(attempts!.attempted).toBeLessThan(200);
     expect(attempts!.pending).toBe(BACKLOG);
     // Its backlog's jobs were cancelled in one go when it was paused, not woken one by one.
-    const [jobs] = await server.sql<{ n: number }>(`select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver' and data->>'endpointId' = $1`, [endpointId]);
+    const [jobs] = await server.sql<{ n: number }>(
+      `select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver' and data->>'endpointId' = $1`,
+      [endpointId],
+    );
     expect(jobs!.n).toBeLessThan(BACKLOG / 10);
-    console.log(`settle ms: baseline ${baseline}, with backlog ${times.join(', ')}; max in flight ${maxInFlight}; attempted ${attempts!.attempted}; jobs left ${jobs!.n}`);
+    console.log(
+      `settle ms: baseline ${baseline}, with backlog ${times.join(', ')}; max in flight ${maxInFlight}; attempted ${attempts!.attempted}; jobs left ${jobs!.n}`,
+    );
   }, 180_000);
 });

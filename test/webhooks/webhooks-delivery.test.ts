@@ -22,7 +22,10 @@ const atPath = (path: string) => (r: ReceivedRequest) => r.path === path;
 const verify = (secret: string, r: ReceivedRequest) => new Webhook(secret).verify(r.body, r.headers);
 
 async function endpoint(token: string, path: string, body: Record<string, unknown> = {}) {
-  const res = await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}${path}`, events: ['verification.approved'], ...body } });
+  const res = await server.request('/v1/webhooks', {
+    token,
+    body: { url: `${receiver.url}${path}`, events: ['verification.approved'], ...body },
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; signing_secret: string };
 }
@@ -33,11 +36,16 @@ async function approved(token = sandbox): Promise<string> {
 }
 const verificationIdOf = (r: ReceivedRequest): string => JSON.parse(r.body).data.verification.id;
 const settledDelivery = (endpointId: string, token = sandbox) =>
-  waitFor(async () => {
-    const list = (await server.request(`/v1/webhooks/${endpointId}/deliveries`, { token })).body.data;
-    return list.length > 0 && list.every((d: { status: string }) => d.status !== 'pending') ? list[0] : undefined;
-  }, 20_000, 'delivery to settle');
-const endpointStatus = async (id: string) => (await server.request('/v1/webhooks', { token: sandbox })).body.data.find((e: { id: string }) => e.id === id)?.status;
+  waitFor(
+    async () => {
+      const list = (await server.request(`/v1/webhooks/${endpointId}/deliveries`, { token })).body.data;
+      return list.length > 0 && list.every((d: { status: string }) => d.status !== 'pending') ? list[0] : undefined;
+    },
+    20_000,
+    'delivery to settle',
+  );
+const endpointStatus = async (id: string) =>
+  (await server.request('/v1/webhooks', { token: sandbox })).body.data.find((e: { id: string }) => e.id === id)?.status;
 
 describe('retries (WEBHOOK_RETRY_SCHEDULE=0,1,1)', () => {
   it('retries failures on the ladder with the same webhook-id and byte-identical body, re-signed with a fresh timestamp', async () => {
@@ -56,7 +64,11 @@ describe('retries (WEBHOOK_RETRY_SCHEDULE=0,1,1)', () => {
     const delivery = await settledDelivery(ep.id);
     expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 3 });
     expect(delivery.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 502, 200]);
-    expect(delivery.attempts[0]).toMatchObject({ error: 'HTTP 500', duration_ms: expect.any(Number), at: expect.any(String) });
+    expect(delivery.attempts[0]).toMatchObject({
+      error: 'HTTP 500',
+      duration_ms: expect.any(Number),
+      at: expect.any(String),
+    });
   });
 
   it('a delivery failing every attempt of the ladder ends failed with each attempt logged', async () => {
@@ -74,14 +86,26 @@ describe('retries (WEBHOOK_RETRY_SCHEDULE=0,1,1)', () => {
     const path = freshPath();
     const ep = await endpoint(sandbox, path);
     // Without the exemption the third failure would end the ladder before the 200.
-    receiver.queue(path, { status: 500 }, { status: 429, headers: { 'Retry-After': '2' } }, { status: 503 }, { status: 500 });
+    receiver.queue(
+      path,
+      { status: 500 },
+      { status: 429, headers: { 'Retry-After': '2' } },
+      { status: 503 },
+      { status: 500 },
+    );
     await approved();
     const requests = await receiver.waitFor(5, atPath(path), 25_000);
     expect(requests[2]!.at - requests[1]!.at).toBeGreaterThanOrEqual(2000);
     const delivery = await settledDelivery(ep.id);
     expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 3 });
-    expect(delivery.attempts.map((a: { status_code: number; deferred?: boolean }) => [a.status_code, a.deferred ?? false])).toEqual([
-      [500, false], [429, true], [503, true], [500, false], [200, false],
+    expect(
+      delivery.attempts.map((a: { status_code: number; deferred?: boolean }) => [a.status_code, a.deferred ?? false]),
+    ).toEqual([
+      [500, false],
+      [429, true],
+      [503, true],
+      [500, false],
+      [200, false],
     ]);
   });
 
@@ -102,7 +126,12 @@ describe('retries (WEBHOOK_RETRY_SCHEDULE=0,1,1)', () => {
   it('does not follow redirects: a 3xx is a failed attempt and the Location is never called', async () => {
     const path = freshPath();
     const ep = await endpoint(sandbox, path);
-    receiver.queue(path, { status: 302, headers: { Location: `${receiver.url}/redirected` } }, { status: 301, headers: { Location: '/redirected' } }, { status: 307, headers: { Location: '/redirected' } });
+    receiver.queue(
+      path,
+      { status: 302, headers: { Location: `${receiver.url}/redirected` } },
+      { status: 301, headers: { Location: '/redirected' } },
+      { status: 307, headers: { Location: '/redirected' } },
+    );
     await approved();
     const delivery = await settledDelivery(ep.id);
     expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3 });
@@ -113,7 +142,10 @@ describe('retries (WEBHOOK_RETRY_SCHEDULE=0,1,1)', () => {
 
 describe('routing', () => {
   it('api_key_ids: only the listed keys’ traffic is delivered; PATCH without it keeps routing, [] clears it', async () => {
-    const minted = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'second', environment: 'sandbox' } });
+    const minted = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'second', environment: 'sandbox' },
+    });
     const second = minted.body.secret_key as string;
     const path = freshPath();
     const ep = await endpoint(sandbox, path, { api_key_ids: [minted.body.id] });
@@ -123,26 +155,60 @@ describe('routing', () => {
     await new Promise((r) => setTimeout(r, 2500)); // give the first key's event time to (wrongly) arrive
     expect(receiver.requests.filter(atPath(path)).map(verificationIdOf)).toEqual([fromSecond]);
     expect(fromFirst).not.toBe(fromSecond);
-    await server.request(`/v1/webhooks/${ep.id}`, { token: sandbox, method: 'PATCH', body: { description: 'kept routing' } });
-    expect((await server.request('/v1/webhooks', { token: sandbox })).body.data.find((e: { id: string }) => e.id === ep.id).api_key_ids).toEqual([minted.body.id]);
+    await server.request(`/v1/webhooks/${ep.id}`, {
+      token: sandbox,
+      method: 'PATCH',
+      body: { description: 'kept routing' },
+    });
+    expect(
+      (await server.request('/v1/webhooks', { token: sandbox })).body.data.find((e: { id: string }) => e.id === ep.id)
+        .api_key_ids,
+    ).toEqual([minted.body.id]);
     await server.request(`/v1/webhooks/${ep.id}`, { token: sandbox, method: 'PATCH', body: { api_key_ids: [] } });
     const afterClear = await approved(sandbox);
-    await waitFor(async () => receiver.requests.filter(atPath(path)).some((r) => verificationIdOf(r) === afterClear), 15_000, 'first key traffic after clearing');
+    await waitFor(
+      async () => receiver.requests.filter(atPath(path)).some((r) => verificationIdOf(r) === afterClear),
+      15_000,
+      'first key traffic after clearing',
+    );
   });
 
   it('api_key_ids: an event is the traffic of the key whose call caused it (tagging, a refused repeat), not of the key that created the verification', async () => {
-    const minted = await server.request('/v1/api-keys', { token: sandbox, body: { name: 'tagger', environment: 'sandbox' } });
+    const minted = await server.request('/v1/api-keys', {
+      token: sandbox,
+      body: { name: 'tagger', environment: 'sandbox' },
+    });
     const second = minted.body.secret_key as string;
     const path = freshPath();
-    await endpoint(sandbox, path, { api_key_ids: [minted.body.id], events: ['verification.tag_added', 'verification.already_verified'] });
+    await endpoint(sandbox, path, {
+      api_key_ids: [minted.body.id],
+      events: ['verification.tag_added', 'verification.already_verified'],
+    });
     const reference = `route-${Date.now()}`;
-    const first = await server.request('/v1/verifications', { token: sandbox, body: { applicant: { reference_id: reference }, sandbox: { outcome: 'approved' } } });
-    await waitFor(async () => (await server.request(`/v1/verifications/${first.body.id}`, { token: sandbox })).body.status === 'approved', 15_000, 'approval');
-    expect((await server.request(`/v1/verifications/${first.body.id}/tags`, { token: second, body: { names: ['routed'] } })).status).toBe(200);
-    const refused = await server.request('/v1/verifications', { token: second, body: { applicant: { reference_id: reference } } });
+    const first = await server.request('/v1/verifications', {
+      token: sandbox,
+      body: { applicant: { reference_id: reference }, sandbox: { outcome: 'approved' } },
+    });
+    await waitFor(
+      async () =>
+        (await server.request(`/v1/verifications/${first.body.id}`, { token: sandbox })).body.status === 'approved',
+      15_000,
+      'approval',
+    );
+    expect(
+      (await server.request(`/v1/verifications/${first.body.id}/tags`, { token: second, body: { names: ['routed'] } }))
+        .status,
+    ).toBe(200);
+    const refused = await server.request('/v1/verifications', {
+      token: second,
+      body: { applicant: { reference_id: reference } },
+    });
     expect(refused.body.error.code).toBe('ALREADY_VERIFIED');
     const got = await receiver.waitFor(2, atPath(path), 15_000);
-    expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['verification.already_verified', 'verification.tag_added']);
+    expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual([
+      'verification.already_verified',
+      'verification.tag_added',
+    ]);
     expect(got.every((r) => verificationIdOf(r) === first.body.id)).toBe(true);
   });
 

@@ -19,7 +19,10 @@ describe('at least once, never lost', () => {
     const first = await startTestServer();
     const account = await first.bootstrap();
     const token = account.keys.sandbox.secret_key;
-    const created = await first.request('/v1/webhooks', { token, body: { url: `${receiver.url}/crash`, events: ['verification.approved'] } });
+    const created = await first.request('/v1/webhooks', {
+      token,
+      body: { url: `${receiver.url}/crash`, events: ['verification.approved'] },
+    });
     const secret = created.body.signing_secret as string;
     receiver.queue('/crash', { hang: true }); // the receiver takes the request and never answers it
     await first.request('/v1/verifications', { token, body: { sandbox: { outcome: 'approved' } } });
@@ -28,7 +31,11 @@ describe('at least once, never lost', () => {
     // The worker dies mid-attempt: no drain, the attempt is never recorded.
     await first.runtime.jobs.stop(50);
     await first.close();
-    const [row] = await sql(first.databaseUrl, `select status, attempt_count, lease_until from webhook_deliveries where endpoint_id = $1`, [created.body.id]);
+    const [row] = await sql(
+      first.databaseUrl,
+      `select status, attempt_count, lease_until from webhook_deliveries where endpoint_id = $1`,
+      [created.body.id],
+    );
     expect(row).toMatchObject({ status: 'pending', attempt_count: 0 });
 
     const second = await startTestServer({ databaseUrl: first.databaseUrl });
@@ -39,7 +46,11 @@ describe('at least once, never lost', () => {
       expect(again.body).toBe(inFlight!.body);
       expect(() => new Webhook(secret).verify(again.body, again.headers)).not.toThrow();
       const delivered = await waitFor(async () => {
-        const [d] = await sql(second.databaseUrl, `select status, attempt_count from webhook_deliveries where endpoint_id = $1`, [created.body.id]);
+        const [d] = await sql(
+          second.databaseUrl,
+          `select status, attempt_count from webhook_deliveries where endpoint_id = $1`,
+          [created.body.id],
+        );
         return d?.status === 'delivered' ? d : undefined;
       });
       expect(delivered.attempt_count).toBe(1);
@@ -53,7 +64,10 @@ describe('at least once, never lost', () => {
     try {
       const account = await server.bootstrap();
       const token = account.keys.sandbox.secret_key;
-      await server.request('/v1/webhooks', { token, body: { url: `${receiver.url}/tx`, events: ['verification.created'] } });
+      await server.request('/v1/webhooks', {
+        token,
+        body: { url: `${receiver.url}/tx`, events: ['verification.created'] },
+      });
       const client = new pg.Client({ connectionString: server.databaseUrl });
       await client.connect();
       try {

@@ -1,6 +1,14 @@
 import { Webhook } from 'standardwebhooks';
 import type { BootstrapResult } from '../../src/services/access/index.js';
-import { fanOutBatch, recoverStaleDeliveries, endpointActions, recordOutcomes, resumeEndpoint, type AttemptOutcome, DeliverySender } from '../../src/services/webhooks/index.js';
+import {
+  fanOutBatch,
+  recoverStaleDeliveries,
+  endpointActions,
+  recordOutcomes,
+  resumeEndpoint,
+  type AttemptOutcome,
+  DeliverySender,
+} from '../../src/services/webhooks/index.js';
 import { sql } from '../support/db.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.js';
 import { withTestServer } from '../support/account.js';
@@ -26,7 +34,10 @@ let counter = 0;
 const atPath = (path: string) => (r: ReceivedRequest) => r.path === path;
 
 async function endpoint(path: string): Promise<{ id: string; signing_secret: string }> {
-  const res = await server.request('/v1/webhooks', { token: account.keys.sandbox.secret_key, body: { url: `${receiver.url}${path}`, events: ['verification.created'] } });
+  const res = await server.request('/v1/webhooks', {
+    token: account.keys.sandbox.secret_key,
+    body: { url: `${receiver.url}${path}`, events: ['verification.created'] },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -43,8 +54,15 @@ async function outbox(count: number): Promise<string[]> {
   return ids;
 }
 
-const delivery = async (id: string) => (await server.sql(`select status, attempt_count, lease_until, claim_token, attempts from webhook_deliveries where id = $1`, [id]))[0];
-const deliverJobs = async () => (await server.sql(`select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver'`))[0].n as number;
+const delivery = async (id: string) =>
+  (
+    await server.sql(
+      `select status, attempt_count, lease_until, claim_token, attempts from webhook_deliveries where id = $1`,
+      [id],
+    )
+  )[0];
+const deliverJobs = async () =>
+  (await server.sql(`select count(*)::int as n from agenda_jobs where name = 'webhooks.deliver'`))[0].n as number;
 
 describe('first attempts sent by the dispatcher (leased fan-out)', () => {
   it('fan-out with a lease inserts the deliveries already claimed, carrying the endpoint url and secret', async () => {
@@ -68,7 +86,11 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     expect(batch.leased).toHaveLength(2);
     expect(batch.deliveryIds).toHaveLength(1);
     expect(batch.deliveryIds).not.toContain(batch.leased[0]!.id);
-    expect(await delivery(batch.deliveryIds[0]!)).toMatchObject({ status: 'pending', lease_until: null, claim_token: null });
+    expect(await delivery(batch.deliveryIds[0]!)).toMatchObject({
+      status: 'pending',
+      lease_until: null,
+      claim_token: null,
+    });
   });
 
   it('the sender POSTs each leased delivery once, signed, and writes every attempt without an Agenda job', async () => {
@@ -83,9 +105,14 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     await sender.close();
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(150);
     for (const r of requests) expect(() => new Webhook(ep.signing_secret).verify(r.body, r.headers)).not.toThrow();
-    const rows = await server.sql(`select status, attempt_count, lease_until, jsonb_array_length(attempts) as logged from webhook_deliveries where endpoint_id = $1`, [ep.id]);
+    const rows = await server.sql(
+      `select status, attempt_count, lease_until, jsonb_array_length(attempts) as logged from webhook_deliveries where endpoint_id = $1`,
+      [ep.id],
+    );
     expect(rows).toHaveLength(150);
-    expect(rows.every((r) => r.status === 'delivered' && r.attempt_count === 1 && r.lease_until === null && r.logged === 1)).toBe(true);
+    expect(
+      rows.every((r) => r.status === 'delivered' && r.attempt_count === 1 && r.lease_until === null && r.logged === 1),
+    ).toBe(true);
     expect(await deliverJobs()).toBe(jobsBefore);
   });
 
@@ -97,11 +124,19 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     const { leased } = await fanOutBatch(server.runtime, 200, 400);
     sender.enqueue(leased);
     await sender.close();
-    const row = (await server.sql(`select id, status, attempt_count, next_attempt_at, attempts from webhook_deliveries where endpoint_id = $1`, [ep.id]))[0];
+    const row = (
+      await server.sql(
+        `select id, status, attempt_count, next_attempt_at, attempts from webhook_deliveries where endpoint_id = $1`,
+        [ep.id],
+      )
+    )[0];
     expect(row).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(row.attempts).toEqual([expect.objectContaining({ status_code: 500, error: 'HTTP 500' })]);
     expect(new Date(row.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 50_000);
-    const [job] = await server.sql(`select next_run_at from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' = $1`, [row.id]);
+    const [job] = await server.sql(
+      `select next_run_at from agenda_jobs where name = 'webhooks.deliver' and data->>'deliveryId' = $1`,
+      [row.id],
+    );
     expect(new Date(job.next_run_at).getTime()).toBe(new Date(row.next_attempt_at).getTime());
   });
 
@@ -127,16 +162,26 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     const { leased } = await fanOutBatch(server.runtime, 200, 400);
     expect(leased).toHaveLength(6);
     // One attempt at a time, the changed endpoint's first: it hangs, so the rest wait behind it.
-    const ordered = [...leased].sort((a, b) => Number(b.endpointId === changed.id) - Number(a.endpointId === changed.id));
+    const ordered = [...leased].sort(
+      (a, b) => Number(b.endpointId === changed.id) - Number(a.endpointId === changed.id),
+    );
     const sender = new DeliverySender(server.runtime, { concurrency: 1 });
     sender.enqueue(ordered);
     await receiver.waitFor(1, atPath('/changed'));
     sender.endpointChanged(changed.id);
-    const waitingChanged = ordered.slice(1).filter((d) => d.endpointId === changed.id).map((d) => d.id);
-    await waitFor(async () => {
-      for (const id of waitingChanged) if (new Date((await delivery(id)).lease_until).getTime() > Date.now()) return false;
-      return true;
-    }, 5_000, 'the changed endpoint\'s waiting attempts handed back');
+    const waitingChanged = ordered
+      .slice(1)
+      .filter((d) => d.endpointId === changed.id)
+      .map((d) => d.id);
+    await waitFor(
+      async () => {
+        for (const id of waitingChanged)
+          if (new Date((await delivery(id)).lease_until).getTime() > Date.now()) return false;
+        return true;
+      },
+      5_000,
+      "the changed endpoint's waiting attempts handed back",
+    );
     expect(await recoverStaleDeliveries(server.runtime)).toEqual(expect.arrayContaining(waitingChanged));
     for (const d of ordered.filter((d) => d.endpointId === other.id)) {
       expect(new Date((await delivery(d.id)).lease_until).getTime()).toBeGreaterThan(Date.now());
@@ -155,7 +200,12 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
     await receiver.waitFor(1, atPath('/hangs'));
     await sender.close(100);
     const row = await delivery(leased[0]!.id);
-    expect(row).toMatchObject({ status: 'pending', attempt_count: 0, claim_token: leased[0]!.claimToken, attempts: [] });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempt_count: 0,
+      claim_token: leased[0]!.claimToken,
+      attempts: [],
+    });
     expect(new Date(row.lease_until).getTime()).toBeGreaterThan(Date.now());
     expect(sender.hasRoom).toBe(false);
   });
@@ -163,7 +213,12 @@ describe('first attempts sent by the dispatcher (leased fan-out)', () => {
 
 describe('batched attempt records', () => {
   const outcome = (o: Partial<AttemptOutcome> & Pick<AttemptOutcome, 'decision'>): AttemptOutcome => ({
-    deliveryId: 'del_x', claimToken: 't', endpointId: 'we_a', finishedAt: 0, result: { statusCode: 200, error: null, durationMs: 1, retryAfterSeconds: null }, ...o,
+    deliveryId: 'del_x',
+    claimToken: 't',
+    endpointId: 'we_a',
+    finishedAt: 0,
+    result: { statusCode: 200, error: null, durationMs: 1, retryAfterSeconds: null },
+    ...o,
   });
 
   it('endpoint consequences replay the batch in finishing order: a failure after a success restarts the failing run; 410 wins; deferrals change nothing', () => {
@@ -193,15 +248,40 @@ describe('batched attempt records', () => {
     const { leased } = await fanOutBatch(server.runtime, 200, 400);
     const d = leased[0]!;
     const failure = { statusCode: 500, error: 'HTTP 500', durationMs: 3, retryAfterSeconds: null };
-    const stale = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: 'someone-else', endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const stale = await recordOutcomes(server.runtime.orm, [
+      outcome({
+        deliveryId: d.id,
+        claimToken: 'someone-else',
+        endpointId: ep.id,
+        result: failure,
+        finishedAt: Date.now(),
+        decision: { kind: 'retry', delaySeconds: 5 },
+      }),
+    ]);
     expect(stale).toEqual({ retries: [], paused: [] });
     expect(await delivery(d.id)).toMatchObject({ attempt_count: 0, attempts: [], claim_token: d.claimToken });
 
     await server.sql(`update webhook_endpoints set failing_since = now() - interval '6 days' where id = $1`, [ep.id]);
-    const { retries } = await recordOutcomes(server.runtime.orm, [outcome({ deliveryId: d.id, claimToken: d.claimToken, endpointId: ep.id, result: failure, finishedAt: Date.now(), decision: { kind: 'retry', delaySeconds: 5 } })]);
+    const { retries } = await recordOutcomes(server.runtime.orm, [
+      outcome({
+        deliveryId: d.id,
+        claimToken: d.claimToken,
+        endpointId: ep.id,
+        result: failure,
+        finishedAt: Date.now(),
+        decision: { kind: 'retry', delaySeconds: 5 },
+      }),
+    ]);
     expect(retries.map((r) => r.deliveryId)).toEqual([d.id]);
-    expect(await delivery(d.id)).toMatchObject({ status: 'pending', attempt_count: 1, claim_token: null, lease_until: null });
-    const [endpointRow] = await server.sql(`select status, disabled_reason from webhook_endpoints where id = $1`, [ep.id]);
+    expect(await delivery(d.id)).toMatchObject({
+      status: 'pending',
+      attempt_count: 1,
+      claim_token: null,
+      lease_until: null,
+    });
+    const [endpointRow] = await server.sql(`select status, disabled_reason from webhook_endpoints where id = $1`, [
+      ep.id,
+    ]);
     expect(endpointRow).toEqual({ status: 'disabled', disabled_reason: 'failing' });
   });
 });
@@ -230,10 +310,16 @@ describe('one endpoint cannot take every attempt (issue 27)', () => {
     const sender = new DeliverySender(server.runtime);
     sender.enqueue((await fanOutBatch(server.runtime, 200, 400)).leased);
     await sender.close();
-    const [row] = await server.sql(`select status, consecutive_failures, paused_until from webhook_endpoints where id = $1`, [ep.id]);
+    const [row] = await server.sql(
+      `select status, consecutive_failures, paused_until from webhook_endpoints where id = $1`,
+      [ep.id],
+    );
     expect(row).toMatchObject({ status: 'active', consecutive_failures: 10 });
     expect(new Date(row.paused_until).getTime()).toBeGreaterThan(Date.now() + 20_000);
-    const [probe] = await server.sql(`select next_run_at from agenda_jobs where name = 'webhooks.resume' and data->>'endpointId' = $1`, [ep.id]);
+    const [probe] = await server.sql(
+      `select next_run_at from agenda_jobs where name = 'webhooks.resume' and data->>'endpointId' = $1`,
+      [ep.id],
+    );
     expect(new Date(probe.next_run_at).getTime()).toBe(new Date(row.paused_until).getTime());
 
     const jobsBefore = await deliverJobs();
@@ -242,22 +328,38 @@ describe('one endpoint cannot take every attempt (issue 27)', () => {
     expect(batch.leased).toEqual([]);
     expect(batch.deliveryIds).toEqual([]);
     expect(await deliverJobs()).toBe(jobsBefore);
-    const parked = await server.sql(`select id, next_attempt_at, lease_until from webhook_deliveries where endpoint_id = $1 and attempt_count = 0`, [ep.id]);
+    const parked = await server.sql(
+      `select id, next_attempt_at, lease_until from webhook_deliveries where endpoint_id = $1 and attempt_count = 0`,
+      [ep.id],
+    );
     expect(parked).toHaveLength(3);
     for (const p of parked) expect(new Date(p.next_attempt_at).getTime()).toBe(new Date(row.paused_until).getTime());
     // The stale sweep leaves a paused endpoint's deliveries to its probe.
-    await server.sql(`update webhook_deliveries set next_attempt_at = now() - interval '2 minutes' where endpoint_id = $1 and attempt_count = 0`, [ep.id]);
-    expect(await server.sql(`select 1 from webhook_deliveries where endpoint_id = $1 and id = any($2)`, [ep.id, await recoverStaleDeliveries(server.runtime)])).toEqual([]);
+    await server.sql(
+      `update webhook_deliveries set next_attempt_at = now() - interval '2 minutes' where endpoint_id = $1 and attempt_count = 0`,
+      [ep.id],
+    );
+    expect(
+      await server.sql(`select 1 from webhook_deliveries where endpoint_id = $1 and id = any($2)`, [
+        ep.id,
+        await recoverStaleDeliveries(server.runtime),
+      ]),
+    ).toEqual([]);
 
     // The pause ends and the receiver answers again: the probe is delivered, the pause cleared, the waiting deliveries queued.
     await server.sql(`update webhook_endpoints set paused_until = now() - interval '1 second' where id = $1`, [ep.id]);
     await resumeEndpoint(server.runtime, ep.id);
-    expect((await server.sql(`select consecutive_failures, paused_until from webhook_endpoints where id = $1`, [ep.id]))[0]).toEqual({ consecutive_failures: 0, paused_until: null });
+    expect(
+      (await server.sql(`select consecutive_failures, paused_until from webhook_endpoints where id = $1`, [ep.id]))[0],
+    ).toEqual({ consecutive_failures: 0, paused_until: null });
     const states = await server.sql(
       `select d.status, exists (select 1 from agenda_jobs j where j.name = 'webhooks.deliver' and j.data->>'deliveryId' = d.id) as queued from webhook_deliveries d where d.id = any($1)`,
       [parked.map((p) => p.id)],
     );
     expect(states.filter((d) => d.status === 'delivered')).toHaveLength(1);
-    expect(states.filter((d) => d.status === 'pending')).toEqual([{ status: 'pending', queued: true }, { status: 'pending', queued: true }]);
+    expect(states.filter((d) => d.status === 'pending')).toEqual([
+      { status: 'pending', queued: true },
+      { status: 'pending', queued: true },
+    ]);
   });
 });

@@ -7,17 +7,21 @@ let server: TestServer;
 let receiver: Receiver;
 let sandbox: string;
 
-withTestServer(async (s) => {
-  // Production setting: private targets refused.
-  server = s;
-  sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
-}, { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+withTestServer(
+  async (s) => {
+    // Production setting: private targets refused.
+    server = s;
+    sandbox = (await server.bootstrap()).keys.sandbox.secret_key;
+  },
+  { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } },
+);
 beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(() => receiver.close());
 
-const create = (url: string) => server.request('/v1/webhooks', { token: sandbox, body: { url, events: ['verification.approved'] } });
+const create = (url: string) =>
+  server.request('/v1/webhooks', { token: sandbox, body: { url, events: ['verification.approved'] } });
 
 describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () => {
   it.each([
@@ -44,10 +48,24 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS=false)', () => {
   });
 
   it('classifies addresses, including IPv6 forms that embed an IPv4 one', () => {
-    for (const a of ['192.168.1.1', '172.16.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::7f00:1', '2002:7f00:1::', 'fe80::1', '224.0.0.1', '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '64:ff9b:1::a00:1']) {
+    for (const a of [
+      '192.168.1.1',
+      '172.16.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      'fe80::1',
+      '224.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:127.0.0.1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '64:ff9b:1::a00:1',
+    ]) {
       expect([a, isForbiddenAddress(a)]).toEqual([a, true]);
     }
-    for (const a of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888']) expect([a, isForbiddenAddress(a)]).toEqual([a, false]);
+    for (const a of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888'])
+      expect([a, isForbiddenAddress(a)]).toEqual([a, false]);
   });
 
   it('re-checks the address actually connected at delivery: a name resolving to loopback is never called', async () => {

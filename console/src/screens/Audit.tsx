@@ -27,8 +27,21 @@ export function AuditScreen() {
       </PageHeader>
       <form onSubmit={apply} aria-label="Filter the audit trail">
         <Group align="flex-end" mb="md" wrap="wrap">
-          <TextInput label="Case (verification id)" value={caseId} onChange={(e) => setCaseId(e.currentTarget.value)} w={240} />
-          <Select label="Member" clearable placeholder="Anyone" data={(members.data?.members.nodes ?? []).map((m) => ({ value: m.id, label: m.name }))} value={memberId} onChange={setMemberId} w={200} />
+          <TextInput
+            label="Case (verification id)"
+            value={caseId}
+            onChange={(e) => setCaseId(e.currentTarget.value)}
+            w={240}
+          />
+          <Select
+            label="Member"
+            clearable
+            placeholder="Anyone"
+            data={(members.data?.members.nodes ?? []).map((m) => ({ value: m.id, label: m.name }))}
+            value={memberId}
+            onChange={setMemberId}
+            w={200}
+          />
           <Button type="submit">Filter</Button>
         </Group>
       </form>
@@ -51,8 +64,19 @@ export function AuditScreen() {
                 <Table.Td>{when(a.createdAt)}</Table.Td>
                 <Table.Td>{names.get(a.memberId) ?? shortId(a.memberId)}</Table.Td>
                 <Table.Td>{actionInWords(a.action)}</Table.Td>
-                <Table.Td>{a.verificationId ? <Link to={`/console/verifications/${a.verificationId}`} className="mono">{shortId(a.verificationId)}</Link> : '—'}</Table.Td>
-                <Table.Td>{a.fieldNames?.join(', ') ?? (a.imageCount != null ? `${a.imageCount} images` : a.rowCount != null ? `${a.rowCount} rows` : '—')}</Table.Td>
+                <Table.Td>
+                  {a.verificationId ? (
+                    <Link to={`/console/verifications/${a.verificationId}`} className="mono">
+                      {shortId(a.verificationId)}
+                    </Link>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {a.fieldNames?.join(', ') ??
+                    (a.imageCount != null ? `${a.imageCount} images` : a.rowCount != null ? `${a.rowCount} rows` : '—')}
+                </Table.Td>
                 <Table.Td>{a.environment}</Table.Td>
               </Table.Tr>
             ))}

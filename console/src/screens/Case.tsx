@@ -36,7 +36,11 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
   const review = useQuery(ReviewDocument, { id: reviewId }, { poll: 15_000 });
   const verificationId = review.data?.review.verification?.id;
   const verification = useQuery(VerificationDocument, { id: verificationId ?? '' }, { skip: !verificationId });
-  const timeline = useQuery(CaseTimelineDocument, { verificationId: verificationId ?? '', targetIds: [reviewId, verificationId ?? ''] }, { skip: !verificationId });
+  const timeline = useQuery(
+    CaseTimelineDocument,
+    { verificationId: verificationId ?? '', targetIds: [reviewId, verificationId ?? ''] },
+    { skip: !verificationId },
+  );
   const members = useQuery(CaseMembersDocument, {});
   const [dialog, setDialog] = useState<Dialog>(null);
   const [actionError, setActionError] = useState<Error | null>(null);
@@ -60,7 +64,10 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
     void gql(LockReviewDocument, { id: reviewId })
       .then(() => review.reload())
       .catch(() => undefined);
-    const id = window.setInterval(() => void gql(LockReviewDocument, { id: reviewId }).catch(() => undefined), heartbeat);
+    const id = window.setInterval(
+      () => void gql(LockReviewDocument, { id: reviewId }).catch(() => undefined),
+      heartbeat,
+    );
     return () => {
       window.clearInterval(id);
       void gql(UnlockReviewDocument, { id: reviewId }).catch(() => undefined);
@@ -115,7 +122,9 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
   if (review.error && !r) return <Failure error={review.error} />;
   if (!r) return <Loading when />;
   const v = verification.data?.verification;
-  const candidates = (members.data?.members.nodes ?? []).filter((m) => !m.deactivatedAt && m.environments.includes(r.environment));
+  const candidates = (members.data?.members.nodes ?? []).filter(
+    (m) => !m.deactivatedAt && m.environments.includes(r.environment),
+  );
 
   return (
     <Stack gap="md">
@@ -138,13 +147,16 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
         </div>
         <Stack gap={2} align="flex-end">
           <Text size="sm" aria-live="polite">
-            {r.claimedBy ? `Claimed by ${mine ? 'you' : r.claimedBy.name} (${leaseLeft(r.claimExpiresAt, now)} left)` : 'Not claimed'}
+            {r.claimedBy
+              ? `Claimed by ${mine ? 'you' : r.claimedBy.name} (${leaseLeft(r.claimExpiresAt, now)} left)`
+              : 'Not claimed'}
           </Text>
           <Text size="sm" c="dimmed">
             Assigned to: {r.assignedTo ? (r.assignedTo.id === me ? 'you' : r.assignedTo.name) : 'shared pool'}
           </Text>
           <Text size="sm" c="dimmed">
-            Looking now: {r.beingReviewedBy.map((p) => (p.member.id === me ? 'you' : p.member.name)).join(', ') || 'nobody'}
+            Looking now:{' '}
+            {r.beingReviewedBy.map((p) => (p.member.id === me ? 'you' : p.member.name)).join(', ') || 'nobody'}
           </Text>
         </Stack>
       </Group>
@@ -152,11 +164,18 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
       <Card withBorder padding="sm" component="section" aria-label="Actions">
         <Group gap="xs" wrap="wrap">
           {!mine ? (
-            <Button disabled={decided || heldByOther || busy} onClick={() => void act('Claimed', () => gql(ClaimReviewDocument, { id: reviewId }))}>
+            <Button
+              disabled={decided || heldByOther || busy}
+              onClick={() => void act('Claimed', () => gql(ClaimReviewDocument, { id: reviewId }))}
+            >
               Claim
             </Button>
           ) : (
-            <Button variant="default" disabled={busy} onClick={() => void act('Released', () => gql(ReleaseReviewDocument, { id: reviewId }))}>
+            <Button
+              variant="default"
+              disabled={busy}
+              onClick={() => void act('Released', () => gql(ReleaseReviewDocument, { id: reviewId }))}
+            >
               Release
             </Button>
           )}
@@ -166,7 +185,12 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
           <Button color="red" disabled={!mayDecide || busy} onClick={() => setDialog({ kind: 'reject' })}>
             Reject
           </Button>
-          <Button color="grape" variant="light" disabled={decided || r.status === 'escalated' || busy} onClick={() => setDialog({ kind: 'escalate' })}>
+          <Button
+            color="grape"
+            variant="light"
+            disabled={decided || r.status === 'escalated' || busy}
+            onClick={() => setDialog({ kind: 'escalate' })}
+          >
             Escalate
           </Button>
           {session.can('reviews.resolve_escalation') && r.status === 'escalated' && (
@@ -180,12 +204,21 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
                 size="sm"
                 aria-label="Assignee"
                 placeholder="Choose a member"
-                data={[{ value: '', label: 'Shared pool' }, ...candidates.map((m) => ({ value: m.id, label: m.id === me ? `${m.name} (you)` : m.name }))]}
+                data={[
+                  { value: '', label: 'Shared pool' },
+                  ...candidates.map((m) => ({ value: m.id, label: m.id === me ? `${m.name} (you)` : m.name })),
+                ]}
                 value={assignee}
                 onChange={setAssignee}
                 w={180}
               />
-              <Button variant="default" disabled={assignee === null || busy} onClick={() => void act('Assigned', () => gql(AssignReviewDocument, { id: reviewId, memberId: assignee || null }))}>
+              <Button
+                variant="default"
+                disabled={assignee === null || busy}
+                onClick={() =>
+                  void act('Assigned', () => gql(AssignReviewDocument, { id: reviewId, memberId: assignee || null }))
+                }
+              >
                 Assign
               </Button>
             </Group>
@@ -208,13 +241,15 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
           </Alert>
         )}
         <Text size="xs" c="dimmed" mt={6}>
-          Keys: <kbd>c</kbd> claim, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>e</kbd> escalate, <kbd>v</kbd> evidence, <kbd>i</kbd> reveal identity.
+          Keys: <kbd>c</kbd> claim, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>e</kbd> escalate, <kbd>v</kbd>{' '}
+          evidence, <kbd>i</kbd> reveal identity.
         </Text>
       </Card>
 
       {r.escalation && (
         <Alert color="grape" title={r.status === 'escalated' ? 'Escalated' : 'Escalation returned'}>
-          {names.get(r.escalation.escalatedBy) ?? 'A team member'} escalated on {when(r.escalation.escalatedAt)}: {r.escalation.reason}. Recommendation: {r.escalation.recommendation}.
+          {names.get(r.escalation.escalatedBy) ?? 'A team member'} escalated on {when(r.escalation.escalatedAt)}:{' '}
+          {r.escalation.reason}. Recommendation: {r.escalation.recommendation}.
           {r.escalation.returnNote && ` Returned with the note: ${r.escalation.returnNote}`}
         </Alert>
       )}
@@ -222,8 +257,17 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="lg">
-            {session.can('verifications.reveal') && verificationId && <Evidence verificationId={verificationId} onViewed={() => void timeline.reload()} />}
-            {verificationId && <Identity verificationId={verificationId} canReveal={session.can('verifications.reveal')} onChanged={() => void timeline.reload()} revealRef={revealRef} />}
+            {session.can('verifications.reveal') && verificationId && (
+              <Evidence verificationId={verificationId} onViewed={() => void timeline.reload()} />
+            )}
+            {verificationId && (
+              <Identity
+                verificationId={verificationId}
+                canReveal={session.can('verifications.reveal')}
+                onChanged={() => void timeline.reload()}
+                revealRef={revealRef}
+              />
+            )}
             <section aria-labelledby="checks-heading">
               <Text component="h3" id="checks-heading" fw={700} mb="xs">
                 Checks
@@ -231,7 +275,8 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
               {v ? (
                 <>
                   <Text size="sm" mb="xs">
-                    Overall: score {v.score == null ? '—' : v.score.toFixed(2)}; {v.reasonCodes.map(reasonInWords).join('; ') || 'no reason codes'}. Flow: {v.flow?.name ?? '—'}.{' '}
+                    Overall: score {v.score == null ? '—' : v.score.toFixed(2)};{' '}
+                    {v.reasonCodes.map(reasonInWords).join('; ') || 'no reason codes'}. Flow: {v.flow?.name ?? '—'}.{' '}
                     <Link to={`/console/verifications/${v.id}`}>Verification details</Link>
                   </Text>
                   <Checks checks={v.checks} />
@@ -252,28 +297,74 @@ export function CaseScreen({ reviewId }: { reviewId: string }) {
         busy={busy}
         onClose={() => setDialog(null)}
         onSubmit={(notes, applicantMessage) =>
-          void act(dialog?.kind === 'approve' ? 'Approved' : 'Rejected', () => gql(DecideReviewDocument, { id: reviewId, decision: dialog!.kind, notes: notes || null, applicantMessage: applicantMessage || null }))
+          void act(dialog?.kind === 'approve' ? 'Approved' : 'Rejected', () =>
+            gql(DecideReviewDocument, {
+              id: reviewId,
+              decision: dialog!.kind,
+              notes: notes || null,
+              applicantMessage: applicantMessage || null,
+            }),
+          )
         }
       />
       <EscalateDialog
         opened={dialog?.kind === 'escalate'}
         busy={busy}
         onClose={() => setDialog(null)}
-        onSubmit={(reason, recommendation) => void act('Escalated', () => gql(EscalateReviewDocument, { id: reviewId, reason, recommendation }))}
+        onSubmit={(reason, recommendation) =>
+          void act('Escalated', () => gql(EscalateReviewDocument, { id: reviewId, reason, recommendation }))
+        }
       />
-      <ReturnDialog opened={dialog?.kind === 'return'} busy={busy} onClose={() => setDialog(null)} onSubmit={(note) => void act('Returned to the queue', () => gql(ReturnEscalationDocument, { id: reviewId, note: note || null }))} />
+      <ReturnDialog
+        opened={dialog?.kind === 'return'}
+        busy={busy}
+        onClose={() => setDialog(null)}
+        onSubmit={(note) =>
+          void act('Returned to the queue', () => gql(ReturnEscalationDocument, { id: reviewId, note: note || null }))
+        }
+      />
     </Stack>
   );
 }
 
-function DecisionDialog({ kind, busy, onClose, onSubmit }: { kind: 'approve' | 'reject' | null; busy: boolean; onClose: () => void; onSubmit: (notes: string, message: string) => void }) {
+function DecisionDialog({
+  kind,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  kind: 'approve' | 'reject' | null;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (notes: string, message: string) => void;
+}) {
   const [notes, setNotes] = useState('');
   const [message, setMessage] = useState('');
   return (
-    <Modal opened={kind !== null} onClose={onClose} title={kind === 'approve' ? 'Approve this case' : 'Reject this case'}>
+    <Modal
+      opened={kind !== null}
+      onClose={onClose}
+      title={kind === 'approve' ? 'Approve this case' : 'Reject this case'}
+    >
       <Stack>
-        <Textarea label="Notes" description="Internal; never sent to the applicant." value={notes} onChange={(e) => setNotes(e.currentTarget.value)} maxLength={5000} autosize minRows={2} />
-        <Textarea label="Message to the applicant" description="Shown in the applicant's outcome email; at most 1,000 characters." value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label="Notes"
+          description="Internal; never sent to the applicant."
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          maxLength={5000}
+          autosize
+          minRows={2}
+        />
+        <Textarea
+          label="Message to the applicant"
+          description="Shown in the applicant's outcome email; at most 1,000 characters."
+          value={message}
+          onChange={(e) => setMessage(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -287,13 +378,31 @@ function DecisionDialog({ kind, busy, onClose, onSubmit }: { kind: 'approve' | '
   );
 }
 
-function EscalateDialog({ opened, busy, onClose, onSubmit }: { opened: boolean; busy: boolean; onClose: () => void; onSubmit: (reason: string, recommendation: string) => void }) {
+function EscalateDialog({
+  opened,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  opened: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (reason: string, recommendation: string) => void;
+}) {
   const [reason, setReason] = useState('');
   const [recommendation, setRecommendation] = useState<string | null>('none');
   return (
     <Modal opened={opened} onClose={onClose} title="Escalate this case">
       <Stack>
-        <Textarea label="Reason" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label="Reason"
+          required
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         <Select
           label="Recommendation"
           value={recommendation}
@@ -308,7 +417,12 @@ function EscalateDialog({ opened, busy, onClose, onSubmit }: { opened: boolean; 
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="grape" loading={busy} disabled={!reason.trim()} onClick={() => onSubmit(reason.trim(), recommendation ?? 'none')}>
+          <Button
+            color="grape"
+            loading={busy}
+            disabled={!reason.trim()}
+            onClick={() => onSubmit(reason.trim(), recommendation ?? 'none')}
+          >
             Confirm escalation
           </Button>
         </Group>
@@ -317,12 +431,29 @@ function EscalateDialog({ opened, busy, onClose, onSubmit }: { opened: boolean; 
   );
 }
 
-function ReturnDialog({ opened, busy, onClose, onSubmit }: { opened: boolean; busy: boolean; onClose: () => void; onSubmit: (note: string) => void }) {
+function ReturnDialog({
+  opened,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  opened: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (note: string) => void;
+}) {
   const [note, setNote] = useState('');
   return (
     <Modal opened={opened} onClose={onClose} title="Return to the queue">
       <Stack>
-        <Textarea label="Note for the reviewer" value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label="Note for the reviewer"
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

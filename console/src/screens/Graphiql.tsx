@@ -7,7 +7,11 @@ import { PageHeader } from './shared';
 const fetcher = async (params: unknown) => {
   const response = await fetch('/graphql', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Bearer ${currentToken() ?? ''}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      Authorization: `Bearer ${currentToken() ?? ''}`,
+    },
     body: JSON.stringify(params),
     credentials: 'omit',
   });
@@ -19,7 +23,12 @@ export default function GraphiqlScreen() {
     <>
       <PageHeader title="GraphiQL" />
       <div className="graphiql-host">
-        <GraphiQL fetcher={fetcher} defaultQuery={'{\n  viewer {\n    member { name permissions }\n    environments\n  }\n}\n'} shouldPersistHeaders={false} storage={memoryStorage} />
+        <GraphiQL
+          fetcher={fetcher}
+          defaultQuery={'{\n  viewer {\n    member { name permissions }\n    environments\n  }\n}\n'}
+          shouldPersistHeaders={false}
+          storage={memoryStorage}
+        />
       </div>
     </>
   );

@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { Button, Code, Group, Modal, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
-import { DeliveryBodyDocument, DeliveryLogsDocument, ReplayDeliveryDocument, RequestLogsDocument, type DeliveryBodyQuery } from '../graphql/generated';
+import {
+  DeliveryBodyDocument,
+  DeliveryLogsDocument,
+  ReplayDeliveryDocument,
+  RequestLogsDocument,
+  type DeliveryBodyQuery,
+} from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
 import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
@@ -16,9 +22,25 @@ function RequestLog() {
   return (
     <>
       <Group align="flex-end" my="md" wrap="wrap">
-        <Select label="Status" clearable placeholder="Any" data={['2xx', '3xx', '4xx', '5xx']} value={statusClass} onChange={setStatusClass} w={120} />
-        <TextInput label="Route starts with" placeholder="/v1/verifications" value={route} onChange={(e) => setRoute(e.currentTarget.value)} w={220} />
-        <Button onClick={() => setApplied({ ...(statusClass ? { statusClass } : {}), ...(route ? { route } : {}) })}>Filter</Button>
+        <Select
+          label="Status"
+          clearable
+          placeholder="Any"
+          data={['2xx', '3xx', '4xx', '5xx']}
+          value={statusClass}
+          onChange={setStatusClass}
+          w={120}
+        />
+        <TextInput
+          label="Route starts with"
+          placeholder="/v1/verifications"
+          value={route}
+          onChange={(e) => setRoute(e.currentTarget.value)}
+          w={220}
+        />
+        <Button onClick={() => setApplied({ ...(statusClass ? { statusClass } : {}), ...(route ? { route } : {}) })}>
+          Filter
+        </Button>
         <Loading when={logs.loading} />
       </Group>
       <Failure error={logs.error} />
@@ -75,9 +97,25 @@ function DeliveryLog() {
   return (
     <>
       <Group align="flex-end" my="md" wrap="wrap">
-        <Select label="Status" clearable placeholder="Any" data={['pending', 'delivered', 'failed']} value={status} onChange={setStatus} w={140} />
-        <TextInput label="Event" placeholder="verification.approved" value={event} onChange={(e) => setEvent(e.currentTarget.value)} w={220} />
-        <Button onClick={() => setApplied({ ...(status ? { status } : {}), ...(event ? { event } : {}) })}>Filter</Button>
+        <Select
+          label="Status"
+          clearable
+          placeholder="Any"
+          data={['pending', 'delivered', 'failed']}
+          value={status}
+          onChange={setStatus}
+          w={140}
+        />
+        <TextInput
+          label="Event"
+          placeholder="verification.approved"
+          value={event}
+          onChange={(e) => setEvent(e.currentTarget.value)}
+          w={220}
+        />
+        <Button onClick={() => setApplied({ ...(status ? { status } : {}), ...(event ? { event } : {}) })}>
+          Filter
+        </Button>
         <Loading when={logs.loading} />
       </Group>
       <Failure error={error ?? logs.error} />
@@ -111,15 +149,27 @@ function DeliveryLog() {
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     {session.can('verifications.reveal') && (
-                      <Button size="xs" variant="default" onClick={() => void act(async () => setBody((await gql(DeliveryBodyDocument, { id: d.id })).deliveryLog))}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() =>
+                          void act(async () => setBody((await gql(DeliveryBodyDocument, { id: d.id })).deliveryLog))
+                        }
+                      >
                         Show body
                       </Button>
                     )}
-                    <Button size="xs" variant="light" onClick={() => void act(async () => {
-                      await gql(ReplayDeliveryDocument, { id: d.id });
-                      setNote('Replay scheduled on the normal retry ladder.');
-                      await logs.reload();
-                    })}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() =>
+                        void act(async () => {
+                          await gql(ReplayDeliveryDocument, { id: d.id });
+                          setNote('Replay scheduled on the normal retry ladder.');
+                          await logs.reload();
+                        })
+                      }
+                    >
                       Replay
                     </Button>
                   </Group>

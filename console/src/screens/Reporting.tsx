@@ -1,6 +1,17 @@
 import { useState } from 'react';
 import { Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { gql } from '../api';
 import { download, useQuery } from '../hooks';
 import { ExportUsageDocument, ExportVerificationsDocument, ReportingDocument } from '../graphql/generated';
@@ -9,7 +20,14 @@ import { reasonInWords } from '../words';
 import { Failure, Loading, PageHeader } from './shared';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-const seconds = (s: number | null | undefined) => (s == null ? '—' : s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
+const seconds = (s: number | null | undefined) =>
+  s == null
+    ? '—'
+    : s < 120
+      ? `${Math.round(s)} s`
+      : s < 7200
+        ? `${Math.round(s / 60)} min`
+        : `${(s / 3600).toFixed(1)} h`;
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -29,7 +47,11 @@ export default function ReportingScreen() {
   const session = useSession();
   const [since, setSince] = useState(daysAgo(30));
   const sinceIso = since ? new Date(since).toISOString() : null;
-  const report = useQuery(ReportingDocument, { filter: { environment: session.environment, since: sinceIso }, environment: session.environment, since: sinceIso });
+  const report = useQuery(ReportingDocument, {
+    filter: { environment: session.environment, since: sinceIso },
+    environment: session.environment,
+    since: sinceIso,
+  });
   const [exportNote, setExportNote] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
 
@@ -38,7 +60,13 @@ export default function ReportingScreen() {
     try {
       const result =
         kind === 'verifications'
-          ? (await gql(ExportVerificationsDocument, { environment: session.environment, since: sinceIso, includeIdentity: false })).exportVerifications
+          ? (
+              await gql(ExportVerificationsDocument, {
+                environment: session.environment,
+                since: sinceIso,
+                includeIdentity: false,
+              })
+            ).exportVerifications
           : (await gql(ExportUsageDocument, { environment: session.environment, since: sinceIso })).exportUsage;
       download(result.filename, result.csv);
       setExportNote(`${result.filename}: ${result.rows} rows${result.truncated ? ' (cut at 5,000)' : ''}.`);
@@ -48,8 +76,21 @@ export default function ReportingScreen() {
   };
 
   const d = report.data;
-  const days = (d?.reportingAnalytics.days ?? []).map((day) => ({ day: day.day.slice(5), approved: day.byStatus.approved, rejected: day.byStatus.rejected, review: day.byStatus.manualReview, total: day.total, automated: day.automated }));
-  const funnel = d ? [{ step: 'Created', count: d.decisionFunnel.created }, { step: 'Submitted', count: d.decisionFunnel.submitted }, { step: 'Decided', count: d.decisionFunnel.decided }] : [];
+  const days = (d?.reportingAnalytics.days ?? []).map((day) => ({
+    day: day.day.slice(5),
+    approved: day.byStatus.approved,
+    rejected: day.byStatus.rejected,
+    review: day.byStatus.manualReview,
+    total: day.total,
+    automated: day.automated,
+  }));
+  const funnel = d
+    ? [
+        { step: 'Created', count: d.decisionFunnel.created },
+        { step: 'Submitted', count: d.decisionFunnel.submitted },
+        { step: 'Decided', count: d.decisionFunnel.decided },
+      ]
+    : [];
   const reasons = (d?.reasonCodeBreakdown ?? []).slice(0, 10);
 
   return (
@@ -81,13 +122,24 @@ export default function ReportingScreen() {
             <Figure label="Awaiting review" value={d.reportingOverview.awaitingReview} />
             <Figure label="Decided by reviewers" value={d.reportingOverview.decidedByReviewer} />
             <Figure label="Automated" value={d.reportingOverview.automated} />
-            <Figure label="Automation rate" value={d.reportingOverview.automationRate == null ? '—' : `${Math.round(d.reportingOverview.automationRate * 100)}%`} />
+            <Figure
+              label="Automation rate"
+              value={
+                d.reportingOverview.automationRate == null
+                  ? '—'
+                  : `${Math.round(d.reportingOverview.automationRate * 100)}%`
+              }
+            />
           </SimpleGrid>
           <Card withBorder>
             <Title order={3} size="h4" mb="sm">
               Daily outcomes
             </Title>
-            <div style={{ height: 260 }} role="img" aria-label="Daily outcomes chart: approved, rejected and in review per day">
+            <div
+              style={{ height: 260 }}
+              role="img"
+              aria-label="Daily outcomes chart: approved, rejected and in review per day"
+            >
               <ResponsiveContainer>
                 <BarChart data={days}>
                   <CartesianGrid strokeDasharray="3 3" />
@@ -107,7 +159,11 @@ export default function ReportingScreen() {
               <Title order={3} size="h4" mb="sm">
                 Funnel
               </Title>
-              <div style={{ height: 220 }} role="img" aria-label={`Funnel: ${funnel.map((f) => `${f.step} ${f.count}`).join(', ')}`}>
+              <div
+                style={{ height: 220 }}
+                role="img"
+                aria-label={`Funnel: ${funnel.map((f) => `${f.step} ${f.count}`).join(', ')}`}
+              >
                 <ResponsiveContainer>
                   <BarChart data={funnel} layout="vertical">
                     <XAxis type="number" allowDecimals={false} />

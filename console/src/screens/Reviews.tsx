@@ -21,7 +21,11 @@ export function ReviewsScreen() {
   const [filter, setFilter] = useState<Filter>('all');
   const [selected, setSelected] = useState(0);
   const now = useNow();
-  const queue = useQuery(ReviewQueueDocument, { environment: session.environment, holdingMine: filter === 'mine' }, { poll: 10_000 });
+  const queue = useQuery(
+    ReviewQueueDocument,
+    { environment: session.environment, holdingMine: filter === 'mine' },
+    { poll: 10_000 },
+  );
   const me = session.viewer!.member.id;
 
   const rows = useMemo(() => {
@@ -37,7 +41,8 @@ export function ReviewsScreen() {
       if ((event.target as HTMLElement).closest('input, textarea, select, [contenteditable]')) return;
       if (event.key === 'j') setSelected((s) => Math.min(rows.length - 1, s + 1));
       else if (event.key === 'k') setSelected((s) => Math.max(0, s - 1));
-      else if (event.key === 'Enter' && rows[selected] && (event.target as HTMLElement).tagName === 'BODY') navigate(`/console/reviews/${rows[selected]!.id}`);
+      else if (event.key === 'Enter' && rows[selected] && (event.target as HTMLElement).tagName === 'BODY')
+        navigate(`/console/reviews/${rows[selected]!.id}`);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -48,7 +53,9 @@ export function ReviewsScreen() {
       <PageHeader title="Reviews">
         <Loading when={queue.loading && !queue.data} />
         <Text size="sm" c="dimmed">
-          {queue.data ? `Claims last ${queue.data.reviewPolicy.claimLeaseMinutes} min${queue.data.reviewPolicy.claimRequired ? '; claim before deciding' : ''}` : ''}
+          {queue.data
+            ? `Claims last ${queue.data.reviewPolicy.claimLeaseMinutes} min${queue.data.reviewPolicy.claimRequired ? '; claim before deciding' : ''}`
+            : ''}
         </Text>
       </PageHeader>
       <SegmentedControl
@@ -82,9 +89,17 @@ export function ReviewsScreen() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((review: ReviewRowFragment, index) => (
-              <Table.Tr key={review.id} bg={index === selected ? 'var(--mantine-color-indigo-0)' : undefined} data-review-id={review.id}>
+              <Table.Tr
+                key={review.id}
+                bg={index === selected ? 'var(--mantine-color-indigo-0)' : undefined}
+                data-review-id={review.id}
+              >
                 <Table.Td>
-                  <Link to={`/console/reviews/${review.id}`} className="mono" aria-label={`Open case ${shortId(review.id)}`}>
+                  <Link
+                    to={`/console/reviews/${review.id}`}
+                    className="mono"
+                    aria-label={`Open case ${shortId(review.id)}`}
+                  >
                     {shortId(review.id)}
                   </Link>
                 </Table.Td>
@@ -116,7 +131,19 @@ export function ReviewsScreen() {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{review.assignedTo ? (review.assignedTo.id === me ? 'You' : review.assignedTo.name) : <Text c="dimmed" size="sm">Shared pool</Text>}</Table.Td>
+                <Table.Td>
+                  {review.assignedTo ? (
+                    review.assignedTo.id === me ? (
+                      'You'
+                    ) : (
+                      review.assignedTo.name
+                    )
+                  ) : (
+                    <Text c="dimmed" size="sm">
+                      Shared pool
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>{review.beingReviewedBy.map((p) => p.member.name).join(', ') || '—'}</Table.Td>
               </Table.Tr>
             ))}

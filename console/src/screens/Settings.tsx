@@ -1,8 +1,31 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, Code, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { gql, GraphqlError } from '../api';
 import { useQuery } from '../hooks';
-import { CreateApiKeyDocument, RevokeApiKeyDocument, SettingsDocument, UpdateSettingsDocument, type SettingsQuery, type UpdateSettingsInput } from '../graphql/generated';
+import {
+  CreateApiKeyDocument,
+  RevokeApiKeyDocument,
+  SettingsDocument,
+  UpdateSettingsDocument,
+  type SettingsQuery,
+  type UpdateSettingsInput,
+} from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
 import { Failure, Loading, PageHeader, Scroll } from './shared';
@@ -30,7 +53,12 @@ export function SettingsScreen() {
       setSaved(label);
       await data.reload();
     } catch (caught) {
-      if (caught instanceof GraphqlError && caught.code === 'STALE_VERSION') setError(new Error('Someone else changed the settings after you opened them; nothing was saved. The current values are shown again: make your change once more.'));
+      if (caught instanceof GraphqlError && caught.code === 'STALE_VERSION')
+        setError(
+          new Error(
+            'Someone else changed the settings after you opened them; nothing was saved. The current values are shown again: make your change once more.',
+          ),
+        );
       else setError(caught as Error);
     }
   };
@@ -66,9 +94,29 @@ export function SettingsScreen() {
               Review policy
             </Title>
             <Stack gap="xs">
-              <Switch label="Claim before deciding" checked={d.reviewPolicy.claimRequired} disabled={!manage} onChange={(e) => setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, claimRequired: e.currentTarget.checked } })} />
-              <NumberInput label="Claim lease (minutes)" min={1} value={d.reviewPolicy.claimLeaseMinutes} disabled={!manage} onChange={(v) => setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, claimLeaseMinutes: Number(v) } })} />
-              <NumberInput label="Presence lasts (ms)" min={1000} step={1000} value={d.reviewPolicy.presenceTtlMs} disabled={!manage} onChange={(v) => setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, presenceTtlMs: Number(v) } })} />
+              <Switch
+                label="Claim before deciding"
+                checked={d.reviewPolicy.claimRequired}
+                disabled={!manage}
+                onChange={(e) =>
+                  setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, claimRequired: e.currentTarget.checked } })
+                }
+              />
+              <NumberInput
+                label="Claim lease (minutes)"
+                min={1}
+                value={d.reviewPolicy.claimLeaseMinutes}
+                disabled={!manage}
+                onChange={(v) => setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, claimLeaseMinutes: Number(v) } })}
+              />
+              <NumberInput
+                label="Presence lasts (ms)"
+                min={1000}
+                step={1000}
+                value={d.reviewPolicy.presenceTtlMs}
+                disabled={!manage}
+                onChange={(v) => setDraft({ ...d, reviewPolicy: { ...d.reviewPolicy, presenceTtlMs: Number(v) } })}
+              />
             </Stack>
           </Card>
           <Card withBorder>
@@ -76,25 +124,47 @@ export function SettingsScreen() {
               Repeat control
             </Title>
             <Stack gap="xs">
-              <Switch label="Refuse repeat verifications" checked={d.repeatVerification.enabled} disabled={!manage} onChange={(e) => setDraft({ ...d, repeatVerification: { ...d.repeatVerification, enabled: e.currentTarget.checked } })} />
+              <Switch
+                label="Refuse repeat verifications"
+                checked={d.repeatVerification.enabled}
+                disabled={!manage}
+                onChange={(e) =>
+                  setDraft({ ...d, repeatVerification: { ...d.repeatVerification, enabled: e.currentTarget.checked } })
+                }
+              />
               <Select
                 label="Scope"
                 disabled={!manage}
                 value={d.repeatVerification.scope}
-                onChange={(v) => v && setDraft({ ...d, repeatVerification: { ...d.repeatVerification, scope: v as 'any' | 'same_flow' } })}
+                onChange={(v) =>
+                  v &&
+                  setDraft({ ...d, repeatVerification: { ...d.repeatVerification, scope: v as 'any' | 'same_flow' } })
+                }
                 data={[
                   { value: 'same_flow', label: 'Same flow' },
                   { value: 'any', label: 'Any flow' },
                 ]}
               />
-              <NumberInput label="Re-verify after (days, empty: never)" min={1} value={d.reverificationPeriodDays ?? ''} disabled={!manage} onChange={(v) => setDraft({ ...d, reverificationPeriodDays: v === '' ? null : Number(v) })} />
+              <NumberInput
+                label="Re-verify after (days, empty: never)"
+                min={1}
+                value={d.reverificationPeriodDays ?? ''}
+                disabled={!manage}
+                onChange={(v) => setDraft({ ...d, reverificationPeriodDays: v === '' ? null : Number(v) })}
+              />
             </Stack>
           </Card>
           <Card withBorder>
             <Title order={3} size="h4" mb="sm">
               Retention
             </Title>
-            <NumberInput label="Keep identity and images (days)" min={1} value={d.retentionDays} disabled={!manage} onChange={(v) => setDraft({ ...d, retentionDays: Number(v) })} />
+            <NumberInput
+              label="Keep identity and images (days)"
+              min={1}
+              value={d.retentionDays}
+              disabled={!manage}
+              onChange={(v) => setDraft({ ...d, retentionDays: Number(v) })}
+            />
             {manage && (
               <Button mt="md" onClick={save}>
                 Save settings
@@ -120,7 +190,12 @@ export function SettingsScreen() {
               {(data.data?.flows.nodes ?? []).map((f) => (
                 <Table.Tr key={f.id}>
                   <Table.Td>
-                    {f.name} {f.isDefault && <Badge size="xs">default</Badge>} {f.isPreset && <Badge size="xs" color="gray">preset</Badge>}
+                    {f.name} {f.isDefault && <Badge size="xs">default</Badge>}{' '}
+                    {f.isPreset && (
+                      <Badge size="xs" color="gray">
+                        preset
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{f.steps.map((s) => s.type).join(' → ')}</Table.Td>
                   <Table.Td>{f.status}</Table.Td>
@@ -135,7 +210,14 @@ export function SettingsScreen() {
           API keys ({session.environment})
         </Title>
         {secret && (
-          <Alert color="yellow" title="Secret key, shown once" mb="sm" withCloseButton closeButtonLabel="Dismiss secret" onClose={() => setSecret(null)}>
+          <Alert
+            color="yellow"
+            title="Secret key, shown once"
+            mb="sm"
+            withCloseButton
+            closeButtonLabel="Dismiss secret"
+            onClose={() => setSecret(null)}
+          >
             <Code>{secret}</Code>
           </Alert>
         )}
@@ -146,7 +228,9 @@ export function SettingsScreen() {
               disabled={!keyName}
               onClick={() =>
                 void run('Key created.', async () => {
-                  const { createApiKey } = await gql(CreateApiKeyDocument, { input: { name: keyName, environment: session.environment } });
+                  const { createApiKey } = await gql(CreateApiKeyDocument, {
+                    input: { name: keyName, environment: session.environment },
+                  });
                   setSecret(createApiKey.secretKey);
                   setKeyName('');
                 })
@@ -179,7 +263,15 @@ export function SettingsScreen() {
                   {manage && (
                     <Table.Td>
                       {!k.revokedAt && (
-                        <Button size="xs" color="red" variant="light" aria-label={`Revoke ${k.name}`} onClick={() => void run('Key revoked.', async () => void (await gql(RevokeApiKeyDocument, { id: k.id })))}>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          aria-label={`Revoke ${k.name}`}
+                          onClick={() =>
+                            void run('Key revoked.', async () => void (await gql(RevokeApiKeyDocument, { id: k.id })))
+                          }
+                        >
                           Revoke
                         </Button>
                       )}

@@ -1,18 +1,57 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
-import { DeactivateMemberDocument, InviteMemberDocument, TeamDocument, UpdateMemberDocument, type Environment, type TeamQuery } from '../graphql/generated';
+import {
+  DeactivateMemberDocument,
+  InviteMemberDocument,
+  TeamDocument,
+  UpdateMemberDocument,
+  type Environment,
+  type TeamQuery,
+} from '../graphql/generated';
 import { useSession } from '../session';
 import { PERMISSIONS, when } from '../words';
 import { Failure, Loading, PageHeader, Scroll } from './shared';
 
 type Member = TeamQuery['members']['nodes'][number];
 
-function SeatFields({ permissions, environments, onPermissions, onEnvironments, held, heldEnvironments }: { permissions: string[]; environments: string[]; onPermissions: (p: string[]) => void; onEnvironments: (e: string[]) => void; held: string[]; heldEnvironments: string[] }) {
+function SeatFields({
+  permissions,
+  environments,
+  onPermissions,
+  onEnvironments,
+  held,
+  heldEnvironments,
+}: {
+  permissions: string[];
+  environments: string[];
+  onPermissions: (p: string[]) => void;
+  onEnvironments: (e: string[]) => void;
+  held: string[];
+  heldEnvironments: string[];
+}) {
   return (
     <>
-      <Checkbox.Group label="Permissions" description="You can grant only what you hold." value={permissions} onChange={onPermissions}>
+      <Checkbox.Group
+        label="Permissions"
+        description="You can grant only what you hold."
+        value={permissions}
+        onChange={onPermissions}
+      >
         <Stack gap={4} mt={4}>
           {PERMISSIONS.filter((p) => held.includes(p)).map((p) => (
             <Checkbox key={p} value={p} label={p} />
@@ -61,7 +100,12 @@ export function TeamScreen() {
 
   const invite = () =>
     run(async () => {
-      const { inviteMember } = await gql(InviteMemberDocument, { email, name: name || null, permissions, environments: environments as Environment[] });
+      const { inviteMember } = await gql(InviteMemberDocument, {
+        email,
+        name: name || null,
+        permissions,
+        environments: environments as Environment[],
+      });
       setPassword({ email: inviteMember.member.email, password: inviteMember.password });
       setInviting(false);
       setEmail('');
@@ -77,13 +121,26 @@ export function TeamScreen() {
       </PageHeader>
       <Failure error={error ?? team.error} />
       {password && (
-        <Alert color="yellow" title="One-time password" mb="md" withCloseButton closeButtonLabel="Dismiss password" onClose={() => setPassword(null)}>
+        <Alert
+          color="yellow"
+          title="One-time password"
+          mb="md"
+          withCloseButton
+          closeButtonLabel="Dismiss password"
+          onClose={() => setPassword(null)}
+        >
           <Text size="sm">
             {password.email} signs in with this password. It is shown once: copy it now and hand it over privately.
           </Text>
           <Group mt="xs">
             <Code data-testid="one-time-password">{password.password}</Code>
-            <CopyButton value={password.password}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+            <CopyButton value={password.password}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
           </Group>
         </Alert>
       )}
@@ -119,14 +176,25 @@ export function TeamScreen() {
                   <Table.Td>
                     {!m.deactivatedAt && m.id !== viewer.member.id && (
                       <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => {
-                          setEditing(m);
-                          setPermissions(m.permissions);
-                          setEnvironments(m.environments);
-                        }}>
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => {
+                            setEditing(m);
+                            setPermissions(m.permissions);
+                            setEnvironments(m.environments);
+                          }}
+                        >
                           Edit seat
                         </Button>
-                        <Button size="xs" color="red" variant="light" loading={busy} onClick={() => void run(async () => void (await gql(DeactivateMemberDocument, { id: m.id })))} aria-label={`Deactivate ${m.name}`}>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          loading={busy}
+                          onClick={() => void run(async () => void (await gql(DeactivateMemberDocument, { id: m.id })))}
+                          aria-label={`Deactivate ${m.name}`}
+                        >
                           Deactivate
                         </Button>
                       </Group>
@@ -140,9 +208,22 @@ export function TeamScreen() {
       </Scroll>
       <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a member">
         <Stack>
-          <TextInput label="Member email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <TextInput
+            label="Member email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <SeatFields permissions={permissions} environments={environments} onPermissions={setPermissions} onEnvironments={setEnvironments} held={viewer.member.permissions} heldEnvironments={viewer.environments} />
+          <SeatFields
+            permissions={permissions}
+            environments={environments}
+            onPermissions={setPermissions}
+            onEnvironments={setEnvironments}
+            held={viewer.member.permissions}
+            heldEnvironments={viewer.environments}
+          />
           <Group justify="flex-end">
             <Button loading={busy} disabled={!email || environments.length === 0} onClick={() => void invite()}>
               Send invitation
@@ -152,13 +233,24 @@ export function TeamScreen() {
       </Modal>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Seat of ${editing?.name ?? ''}`}>
         <Stack>
-          <SeatFields permissions={permissions} environments={environments} onPermissions={setPermissions} onEnvironments={setEnvironments} held={viewer.member.permissions} heldEnvironments={viewer.environments} />
+          <SeatFields
+            permissions={permissions}
+            environments={environments}
+            onPermissions={setPermissions}
+            onEnvironments={setEnvironments}
+            held={viewer.member.permissions}
+            heldEnvironments={viewer.environments}
+          />
           <Group justify="flex-end">
             <Button
               loading={busy}
               onClick={() =>
                 void run(async () => {
-                  await gql(UpdateMemberDocument, { id: editing!.id, permissions, environments: environments as Environment[] });
+                  await gql(UpdateMemberDocument, {
+                    id: editing!.id,
+                    permissions,
+                    environments: environments as Environment[],
+                  });
                   setEditing(null);
                 })
               }

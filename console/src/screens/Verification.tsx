@@ -21,11 +21,23 @@ export function VerificationScreen({ id }: { id: string }) {
     ['Reasons', v.reasonCodes.map(reasonInWords).join('; ') || '—'],
     ['Environment', v.mode],
     ['Flow', v.flow?.name ?? '—'],
-    ['Decided by', v.decidedBy ? (v.decidedBy.type === 'member' ? (names.get(v.decidedBy.id) ?? 'A team member') : `API key`) : v.changeReason ? v.changeReason.replace('_', ' ') : '—'],
+    [
+      'Decided by',
+      v.decidedBy
+        ? v.decidedBy.type === 'member'
+          ? (names.get(v.decidedBy.id) ?? 'A team member')
+          : `API key`
+        : v.changeReason
+          ? v.changeReason.replace('_', ' ')
+          : '—',
+    ],
     ['Created', when(v.createdAt)],
     ['Updated', when(v.updatedAt)],
     ['Expires', when(v.expiresAt)],
-    ['Identity version', v.identityVersion ? `${v.identityVersion} (edited ${when(v.identityEditedAt)})` : 'Not edited'],
+    [
+      'Identity version',
+      v.identityVersion ? `${v.identityVersion} (edited ${when(v.identityEditedAt)})` : 'Not edited',
+    ],
   ];
   return (
     <Stack>

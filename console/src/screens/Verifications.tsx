@@ -18,7 +18,12 @@ export function VerificationsScreen() {
   const [status, setStatus] = useState<string | null>(null);
   const [from, setFrom] = useState('');
   const [before, setBefore] = useState('');
-  const [applied, setApplied] = useState<{ email?: string; status?: VerificationStatus; createdFrom?: string; createdBefore?: string }>({});
+  const [applied, setApplied] = useState<{
+    email?: string;
+    status?: VerificationStatus;
+    createdFrom?: string;
+    createdBefore?: string;
+  }>({});
   const [after, setAfter] = useState<string | null>(null);
   const [lookupError, setLookupError] = useState<Error | null>(null);
   const list = useQuery(VerificationsDocument, { filter: { environment: session.environment, ...applied }, after });
@@ -41,7 +46,9 @@ export function VerificationsScreen() {
       ...(status ? { status: status as VerificationStatus } : {}),
       // Dates are whole UTC days: from the start of the first to the end of the last.
       ...(from ? { createdFrom: new Date(`${from}T00:00:00Z`).toISOString() } : {}),
-      ...(before ? { createdBefore: new Date(new Date(`${before}T00:00:00Z`).getTime() + 86_400_000).toISOString() } : {}),
+      ...(before
+        ? { createdBefore: new Date(new Date(`${before}T00:00:00Z`).getTime() + 86_400_000).toISOString() }
+        : {}),
     });
   };
 
@@ -53,11 +60,44 @@ export function VerificationsScreen() {
       </PageHeader>
       <form onSubmit={search} aria-label="Search verifications">
         <Group align="flex-end" mb="md" wrap="wrap">
-          <TextInput label="Reference" placeholder="ver_…" value={reference} onChange={(e) => setReference(e.currentTarget.value)} w={200} />
-          <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={220} autoComplete="off" />
-          <Select label="Status" clearable placeholder="Any" data={STATUSES.map((s) => ({ value: s, label: s.replace('_', ' ') }))} value={status} onChange={setStatus} w={170} />
-          <TextInput label="Created from" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
-          <TextInput label="Created until" type="date" value={before} onChange={(e) => setBefore(e.currentTarget.value)} w={170} />
+          <TextInput
+            label="Reference"
+            placeholder="ver_…"
+            value={reference}
+            onChange={(e) => setReference(e.currentTarget.value)}
+            w={200}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            w={220}
+            autoComplete="off"
+          />
+          <Select
+            label="Status"
+            clearable
+            placeholder="Any"
+            data={STATUSES.map((s) => ({ value: s, label: s.replace('_', ' ') }))}
+            value={status}
+            onChange={setStatus}
+            w={170}
+          />
+          <TextInput
+            label="Created from"
+            type="date"
+            value={from}
+            onChange={(e) => setFrom(e.currentTarget.value)}
+            w={170}
+          />
+          <TextInput
+            label="Created until"
+            type="date"
+            value={before}
+            onChange={(e) => setBefore(e.currentTarget.value)}
+            w={170}
+          />
           <Button type="submit">Search</Button>
         </Group>
       </form>

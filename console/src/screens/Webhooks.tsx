@@ -2,12 +2,28 @@ import { useState } from 'react';
 import { Alert, Button, Card, Code, Group, MultiSelect, Table, Text, TextInput, Title } from '@mantine/core';
 import { gql } from '../api';
 import { useQuery } from '../hooks';
-import { CreateWebhookEndpointDocument, RotateWebhookSecretDocument, TestWebhookEndpointDocument, WebhookEndpointsDocument } from '../graphql/generated';
+import {
+  CreateWebhookEndpointDocument,
+  RotateWebhookSecretDocument,
+  TestWebhookEndpointDocument,
+  WebhookEndpointsDocument,
+} from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
 import { Failure, Scroll } from './shared';
 
-const EVENTS = ['verification.approved', 'verification.rejected', 'verification.review', 'verification.completed', 'verification.expired', 'verification.data_updated', 'check.completed', 'action.pending', 'action.reviewed', 'action.on_hold'];
+const EVENTS = [
+  'verification.approved',
+  'verification.rejected',
+  'verification.review',
+  'verification.completed',
+  'verification.expired',
+  'verification.data_updated',
+  'check.completed',
+  'action.pending',
+  'action.reviewed',
+  'action.on_hold',
+];
 
 /** Webhook endpoints of the chosen environment: create (secret shown once), rotate the secret, send a test event. */
 export function Webhooks() {
@@ -36,7 +52,14 @@ export function Webhooks() {
       </Title>
       <Failure error={error ?? endpoints.error} />
       {secret && (
-        <Alert color="yellow" title="Signing secret, shown once" mb="sm" withCloseButton closeButtonLabel="Dismiss secret" onClose={() => setSecret(null)}>
+        <Alert
+          color="yellow"
+          title="Signing secret, shown once"
+          mb="sm"
+          withCloseButton
+          closeButtonLabel="Dismiss secret"
+          onClose={() => setSecret(null)}
+        >
           <Code>{secret}</Code>
         </Alert>
       )}
@@ -47,13 +70,23 @@ export function Webhooks() {
       )}
       {manage && (
         <Group align="flex-end" mb="sm" wrap="wrap">
-          <TextInput label="Endpoint URL" placeholder="https://example.com/hooks" value={url} onChange={(e) => setUrl(e.currentTarget.value)} w={280} />
+          <TextInput
+            label="Endpoint URL"
+            placeholder="https://example.com/hooks"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            w={280}
+          />
           <MultiSelect label="Events" data={EVENTS} value={events} onChange={setEvents} w={320} />
           <Button
             disabled={!url || events.length === 0}
             onClick={() =>
               void run(async () => {
-                const { createWebhookEndpoint } = await gql(CreateWebhookEndpointDocument, { environment: session.environment, url, events });
+                const { createWebhookEndpoint } = await gql(CreateWebhookEndpointDocument, {
+                  environment: session.environment,
+                  url,
+                  events,
+                });
                 setSecret(createWebhookEndpoint.signingSecret);
                 setUrl('');
               })
@@ -84,7 +117,17 @@ export function Webhooks() {
                 {manage && (
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => void run(async () => setSecret((await gql(RotateWebhookSecretDocument, { id: e.id })).rotateWebhookSecret.signingSecret))}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() =>
+                          void run(async () =>
+                            setSecret(
+                              (await gql(RotateWebhookSecretDocument, { id: e.id })).rotateWebhookSecret.signingSecret,
+                            ),
+                          )
+                        }
+                      >
                         Rotate secret
                       </Button>
                       <Button

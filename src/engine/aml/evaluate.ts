@@ -33,12 +33,23 @@ export async function evaluateAml(threshold: number, index?: AmlIndex): Promise<
   const results = AML_CASES.map((c): AmlCaseResult => {
     const top = screen(idx, c.subject, 0)[0];
     const hit = top && top.score >= threshold ? top.entry_id : null;
-    return { case: c, bestScore: top?.score ?? null, bestEntry: top?.entry_id ?? null, hit, right: c.expect === null ? hit === null : hit === c.expect };
+    return {
+      case: c,
+      bestScore: top?.score ?? null,
+      bestEntry: top?.entry_id ?? null,
+      hit,
+      right: c.expect === null ? hit === null : hit === c.expect,
+    };
   });
   const conditions = [...new Set(AML_CASES.map((c) => c.condition))];
   const byCondition = conditions.map((condition) => {
     const rs = results.filter((r) => r.case.condition === condition);
-    return { condition, right: rs.filter((r) => r.right).length, total: rs.length, expectHit: rs.some((r) => r.case.expect !== null) };
+    return {
+      condition,
+      right: rs.filter((r) => r.right).length,
+      total: rs.length,
+      expectHit: rs.some((r) => r.case.expect !== null),
+    };
   });
   const hits = results.filter((r) => r.hit !== null);
   const truePositives = hits.filter((r) => r.hit === r.case.expect).length;

@@ -14,7 +14,8 @@ interface FtmEntity {
   properties?: Record<string, unknown>;
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
 
 /** OpenSanctions topics: `sanction*` first, then `role.pep` / `role.rca` (relatives and close associates). */
 function kindOf(topics: string[]): AmlKind {
@@ -45,7 +46,17 @@ export function parseFtmLine(line: string, fallbackList: string): AmlEntry | nul
     kind: kindOf(strings(p.topics)),
     names: [...new Set(names)],
     weakNames: strings(p.weakAlias),
-    birthDates: [...new Set(strings(p.birthDate).map(isoDate).filter((d): d is string => d !== null))],
-    nationalities: [...new Set([...strings(p.nationality), ...strings(p.citizenship)].map(countryCode).filter((c): c is string => !!c))],
+    birthDates: [
+      ...new Set(
+        strings(p.birthDate)
+          .map(isoDate)
+          .filter((d): d is string => d !== null),
+      ),
+    ],
+    nationalities: [
+      ...new Set(
+        [...strings(p.nationality), ...strings(p.citizenship)].map(countryCode).filter((c): c is string => !!c),
+      ),
+    ],
   };
 }

@@ -69,7 +69,8 @@ export function bundledListFiles(): string[] {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i += 1) {
     const candidate = path.join(dir, 'data', 'aml');
-    if (fs.existsSync(candidate)) return [path.join(candidate, 'synthetic-persons.ftm.jsonl'), path.join(candidate, 'ofac', 'sdn.csv')];
+    if (fs.existsSync(candidate))
+      return [path.join(candidate, 'synthetic-persons.ftm.jsonl'), path.join(candidate, 'ofac', 'sdn.csv')];
     dir = path.dirname(dir);
   }
   throw new Error('data/aml not found: the synthetic AML lists ship in the repository');
@@ -109,10 +110,14 @@ export function amlIndex(env: NodeJS.ProcessEnv = process.env): Promise<AmlIndex
  * aml check does not wait for a large list, and logs what was loaded. A list that fails to
  * load is logged; aml checks then error (CHECK_UNAVAILABLE, review) until it loads.
  */
-export function warmAmlIndex(logger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void }): void {
+export function warmAmlIndex(logger: {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}): void {
   const started = Date.now();
   amlIndex().then(
-    (index) => logger.info({ lists: index.lists, names: index.names.length, ms: Date.now() - started }, 'AML lists loaded'),
+    (index) =>
+      logger.info({ lists: index.lists, names: index.names.length, ms: Date.now() - started }, 'AML lists loaded'),
     (error: unknown) => logger.error({ err: error }, 'AML lists could not be loaded; aml checks error until they do'),
   );
 }

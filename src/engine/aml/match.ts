@@ -29,7 +29,8 @@ function mongeElkan(from: string[], to: string[]): number {
 /** The token list with two adjacent tokens joined, for each adjacent pair (`WEI LONG` -> `WEILONG`). */
 function joinedVariants(tokens: string[]): string[][] {
   const variants: string[][] = [];
-  for (let i = 0; i + 1 < tokens.length && variants.length < 6; i += 1) variants.push([...tokens.slice(0, i), tokens[i]! + tokens[i + 1]!, ...tokens.slice(i + 2)]);
+  for (let i = 0; i + 1 < tokens.length && variants.length < 6; i += 1)
+    variants.push([...tokens.slice(0, i), tokens[i]! + tokens[i + 1]!, ...tokens.slice(i + 2)]);
   return variants;
 }
 

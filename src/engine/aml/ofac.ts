@@ -15,7 +15,18 @@ import type { AmlEntry } from './types.js';
 export const OFAC_LIST = 'ofac_sdn';
 
 const MONTHS: Record<string, string> = {
-  JAN: '01', FEB: '02', MAR: '03', APR: '04', MAY: '05', JUN: '06', JUL: '07', AUG: '08', SEP: '09', OCT: '10', NOV: '11', DEC: '12',
+  JAN: '01',
+  FEB: '02',
+  MAR: '03',
+  APR: '04',
+  MAY: '05',
+  JUN: '06',
+  JUL: '07',
+  AUG: '08',
+  SEP: '09',
+  OCT: '10',
+  NOV: '11',
+  DEC: '12',
 };
 
 const empty = (value: string | undefined): boolean => !value || value.trim() === '-0-' || value.trim() === '';
@@ -23,12 +34,17 @@ const empty = (value: string | undefined): boolean => !value || value.trim() ===
 function rows(text: string): string[][] {
   // OFAC ends its files with an ASCII SUB character on a line of its own.
   const clean = text.replace(/\u001a/g, '');
-  return (parse(clean, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][]).filter((r) => /^\d+$/.test(r[0] ?? ''));
+  return (
+    parse(clean, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][]
+  ).filter((r) => /^\d+$/.test(r[0] ?? ''));
 }
 
 /** `12 Mar 1965` -> 1965-03-12, `Mar 1965` -> 1965-03, `circa 1965` / `1965` -> 1965, `1960 to 1962` -> each year. */
 export function ofacDates(text: string): string[] {
-  const t = text.trim().replace(/\.$/, '').replace(/^circa\s+/i, '');
+  const t = text
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^circa\s+/i, '');
   let m = /^(\d{1,2}) ([A-Za-z]{3}) (\d{4})$/.exec(t);
   if (m && MONTHS[m[2]!.toUpperCase()]) return [`${m[3]}-${MONTHS[m[2]!.toUpperCase()]}-${m[1]!.padStart(2, '0')}`];
   m = /^([A-Za-z]{3}) (\d{4})$/.exec(t);
@@ -66,7 +82,14 @@ export function parseOfacCsv(sdnText: string, altText?: string): AmlEntry[] {
   for (const r of rows(sdnText)) {
     if ((r[2] ?? '').trim().toLowerCase() !== 'individual' || empty(r[1])) continue;
     const remarks = empty(r[11]) ? '' : r[11]!;
-    entries.set(r[0]!, { list: OFAC_LIST, id: r[0]!, kind: 'sanction', names: [r[1]!.trim()], weakNames: [], ...parseRemarks(remarks) });
+    entries.set(r[0]!, {
+      list: OFAC_LIST,
+      id: r[0]!,
+      kind: 'sanction',
+      names: [r[1]!.trim()],
+      weakNames: [],
+      ...parseRemarks(remarks),
+    });
   }
   for (const r of altText ? rows(altText) : []) {
     const entry = entries.get(r[0]!);

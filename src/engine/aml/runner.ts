@@ -7,7 +7,11 @@ import { type AmlIndex, screen } from './screen.js';
 import type { AmlHit, AmlKind, AmlSubject } from './types.js';
 
 /** The finding (and reason) code of a hit, by what the list entry is about. */
-export const AML_CODES: Record<AmlKind, string> = { sanction: 'SANCTIONS_MATCH', pep: 'PEP_MATCH', watchlist: 'WATCHLIST_MATCH' };
+export const AML_CODES: Record<AmlKind, string> = {
+  sanction: 'SANCTIONS_MATCH',
+  pep: 'PEP_MATCH',
+  watchlist: 'WATCHLIST_MATCH',
+};
 
 /** Findings kept on a check at most (the best ones); a common name can hit many entries. */
 const MAX_FINDINGS = 10;
@@ -36,13 +40,24 @@ export function amlOptions(check: CheckInput['check'], snapshot: FlowSnapshot): 
   const sensitivity = check.sensitivity ?? snapshot.sensitivity ?? 0.5;
   const threshold = check.threshold ?? Math.round((0.95 - 0.2 * sensitivity) * 1000) / 1000;
   const lists = Array.isArray(config.lists) ? config.lists.filter((l): l is string => typeof l === 'string') : null;
-  return { threshold, onMatch: disposition(config.on_match, 'review'), onPepMatch: disposition(config.on_pep_match, 'review'), lists };
+  return {
+    threshold,
+    onMatch: disposition(config.on_match, 'review'),
+    onPepMatch: disposition(config.on_pep_match, 'review'),
+    lists,
+  };
 }
 
 /** Who is screened: the name, date of birth and nationality read off the document (or edited by the team). */
 export function amlSubject(identity: Identity): AmlSubject {
   const f = applicantFields(identity);
-  return { firstName: f.first_name, lastName: f.last_name, fullName: f.full_name ?? f.name, dateOfBirth: f.date_of_birth, nationality: f.nationality ?? f.issuing_country };
+  return {
+    firstName: f.first_name,
+    lastName: f.last_name,
+    fullName: f.full_name ?? f.name,
+    dateOfBirth: f.date_of_birth,
+    nationality: f.nationality ?? f.issuing_country,
+  };
 }
 
 const WAIVED = new Set(['ignore', 'waive', 'approve', 'accept']);
@@ -51,15 +66,29 @@ const WAIVED = new Set(['ignore', 'waive', 'approve', 'accept']);
  * The verdict of a screening, pure: hits at or above the threshold become findings; each
  * finding's disposition comes from the policy tree, else the step's options; the strictest wins.
  */
-export function decideAml(hits: AmlHit[], options: AmlOptions, snapshot: FlowSnapshot, country?: string, documentType?: string): CheckResult {
-  const relevant = hits.filter((h) => h.score >= options.threshold && (!options.lists || options.lists.includes(h.list))).slice(0, MAX_FINDINGS);
+export function decideAml(
+  hits: AmlHit[],
+  options: AmlOptions,
+  snapshot: FlowSnapshot,
+  country?: string,
+  documentType?: string,
+): CheckResult {
+  const relevant = hits
+    .filter((h) => h.score >= options.threshold && (!options.lists || options.lists.includes(h.list)))
+    .slice(0, MAX_FINDINGS);
   const findings: Finding[] = relevant.map((h) => ({ code: AML_CODES[h.kind], ...h }));
   let verdict: Verdict = 'approve';
   const codes = new Set<string>();
   for (const hit of relevant) {
     const code = AML_CODES[hit.kind];
     const policy = findingDisposition(snapshot, code, country, documentType);
-    const chosen = policy ? (WAIVED.has(policy) ? 'ignore' : disposition(policy, 'review')) : hit.kind === 'pep' ? options.onPepMatch : options.onMatch;
+    const chosen = policy
+      ? WAIVED.has(policy)
+        ? 'ignore'
+        : disposition(policy, 'review')
+      : hit.kind === 'pep'
+        ? options.onPepMatch
+        : options.onMatch;
     if (chosen === 'ignore') continue;
     codes.add(code);
     if (chosen === 'reject') verdict = 'reject';
@@ -70,7 +99,12 @@ export function decideAml(hits: AmlHit[], options: AmlOptions, snapshot: FlowSna
 }
 
 /** Screens an identity against an index: pure (JSON in, JSON out) so a worker thread can run it. */
-export function screenIdentity(index: AmlIndex, identity: Identity, options: AmlOptions, snapshot: FlowSnapshot): CheckResult {
+export function screenIdentity(
+  index: AmlIndex,
+  identity: Identity,
+  options: AmlOptions,
+  snapshot: FlowSnapshot,
+): CheckResult {
   const subject = amlSubject(identity);
   if (!subject.lastName && !subject.firstName && !subject.fullName) return result('review', 0, ['AML_NAME_UNREADABLE']);
   // Scores a little under the threshold are kept out: they are not hits and would only be noise.

@@ -14,7 +14,21 @@ const countries = require('i18n-iso-countries') as {
 countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
 
 /** Titles and honorifics that lists and documents print inconsistently; they never decide a match. */
-const NOISE = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'PROF', 'SIR', 'HAJI', 'HAJJI', 'SHEIKH', 'SHAIKH', 'GENERAL', 'COLONEL']);
+const NOISE = new Set([
+  'MR',
+  'MRS',
+  'MS',
+  'MISS',
+  'DR',
+  'PROF',
+  'SIR',
+  'HAJI',
+  'HAJJI',
+  'SHEIKH',
+  'SHAIKH',
+  'GENERAL',
+  'COLONEL',
+]);
 
 /**
  * A name as screening compares it: transliterated to ASCII (any-ascii: Cyrillic, Greek,
@@ -41,7 +55,13 @@ export function blockingKeys(token: string): string[] {
 
 /** The sorted primary double-metaphone codes of a name's tokens: the same for reordered names and most spelling slips. */
 export function doubleMetaphoneKeys(name: string): string[] {
-  return [...new Set(nameTokens(name).map((t) => doubleMetaphone(t)[0]).filter(Boolean))].sort();
+  return [
+    ...new Set(
+      nameTokens(name)
+        .map((t) => doubleMetaphone(t)[0])
+        .filter(Boolean),
+    ),
+  ].sort();
 }
 
 export const tokenSimilarity = (a: string, b: string): number => (a === b ? 1 : jaroWinkler.similarity(a, b));

@@ -66,7 +66,10 @@ export interface AnalyseOptions {
   now?: Date;
 }
 
-const EMPTY_QUALITY: QualityReport = { metrics: { width: 0, height: 0, char_height: null, sharpness: 0, glare: 0, contrast: 0 }, problems: [] };
+const EMPTY_QUALITY: QualityReport = {
+  metrics: { width: 0, height: 0, char_height: null, sharpness: 0, glare: 0, contrast: 0 },
+  problems: [],
+};
 
 /** The document's printed area above its zone (the visual inspection zone), upright, for labelled fields. */
 async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
@@ -91,7 +94,11 @@ async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
 /** The whole page for printed fields (a side without a zone or barcode: a card or licence front), its text scaled near 28 px (small captions are lost below). */
 function wholePage(grey: Grey, textHeight: number | null): Promise<Framed> {
   const factor = Math.min(textHeight ? 28 / textHeight : 1, 1800 / grey.width, 1800 / grey.height, 2.5);
-  return framed(sharpOf(grey).resize({ width: Math.round(grey.width * factor) }).normalise());
+  return framed(
+    sharpOf(grey)
+      .resize({ width: Math.round(grey.width * factor) })
+      .normalise(),
+  );
 }
 
 /** An image for OCR with its size (words touching its edges may be cut off). */
@@ -112,10 +119,27 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
   const grey = await decodeBounded(image);
   if (isRefusal(grey)) {
     const problems: QualityProblem[] = grey.refused === 'quality' ? ['low_resolution'] : [];
-    return { side, quality: { ...EMPTY_QUALITY, problems }, undecodable: grey.refused === 'unreadable', refused: grey.reason, mrz: null, barcodeFound: false, barcode: null, printed: null };
+    return {
+      side,
+      quality: { ...EMPTY_QUALITY, problems },
+      undecodable: grey.refused === 'unreadable',
+      refused: grey.reason,
+      mrz: null,
+      barcodeFound: false,
+      barcode: null,
+      printed: null,
+    };
   }
   const zone = await readZone(grey, now);
-  const result: SideAnalysis = { side, quality: EMPTY_QUALITY, mrz: zone.mrz, mrzConfirmed: zone.confirmed, barcodeFound: false, barcode: null, printed: null };
+  const result: SideAnalysis = {
+    side,
+    quality: EMPTY_QUALITY,
+    mrz: zone.mrz,
+    mrzConfirmed: zone.confirmed,
+    barcodeFound: false,
+    barcode: null,
+    printed: null,
+  };
   if (!zone.mrz?.valid) {
     const barcodeText = await readPdf417(grey).catch(() => null);
     result.barcodeFound = barcodeText !== null;
@@ -144,7 +168,11 @@ const NAME_CONFIDENCE = 88;
 const printedOf = (sides: SideAnalysis[]) => sides.map((s) => s.printed).filter((p): p is PrintedFields => !!p);
 
 /** Each confidently located printed field against a machine reading: the fields that disagree. */
-function printedDisagreements(printed: PrintedFields[], machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string }, prefix = 'printed_'): string[] {
+function printedDisagreements(
+  printed: PrintedFields[],
+  machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string },
+  prefix = 'printed_',
+): string[] {
   const out: string[] = [];
   for (const p of printed) {
     const number = confident(p, 'number');
@@ -154,20 +182,23 @@ function printedDisagreements(printed: PrintedFields[], machine: { number?: stri
     const expiry = confident(p, 'expiry_date');
     if (expiry && machine.expiry_date && expiry !== machine.expiry_date) out.push(`${prefix}expiry_date`);
     // Names are transliterated, abbreviated and printed in other scripts: only a very sure reading counts.
-    const surname = (p.labelled.last_name?.confidence ?? 0) >= NAME_CONFIDENCE ? p.labelled.last_name!.value : undefined;
+    const surname =
+      (p.labelled.last_name?.confidence ?? 0) >= NAME_CONFIDENCE ? p.labelled.last_name!.value : undefined;
     if (surname && machine.last_name && !sameSurname(surname, machine.last_name)) out.push(`${prefix}last_name`);
   }
   return [...new Set(out)];
 }
 
-const sameName = (a?: string, b?: string) => !a || !b || a.replace(/[^A-Z]/gi, '').toUpperCase() === b.replace(/[^A-Z]/gi, '').toUpperCase();
+const sameName = (a?: string, b?: string) =>
+  !a || !b || a.replace(/[^A-Z]/gi, '').toUpperCase() === b.replace(/[^A-Z]/gi, '').toUpperCase();
 
 /** The barcode against a valid zone and the confidently located printed fields: field names that disagree. */
 function barcodeDisagreements(barcode: BarcodeFields, mrz: MrzResult | null, printed: PrintedFields[]): string[] {
   const out: string[] = [];
   if (mrz?.valid) {
     if (barcode.number && mrz.fields.document_number !== barcode.number) out.push('document_number');
-    if (barcode.date_of_birth && mrz.fields.date_of_birth && barcode.date_of_birth !== mrz.fields.date_of_birth) out.push('date_of_birth');
+    if (barcode.date_of_birth && mrz.fields.date_of_birth && barcode.date_of_birth !== mrz.fields.date_of_birth)
+      out.push('date_of_birth');
     if (!sameName(barcode.last_name, mrz.fields.last_name)) out.push('last_name');
   }
   out.push(...printedDisagreements(printed, barcode));
@@ -194,7 +225,16 @@ function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
 }
 
 function readFromBarcode(b: BarcodeFields): ReadFields {
-  return { type: 'driving_licence', number: b.number, date_of_birth: b.date_of_birth, expiry_date: b.expiry_date, issuing_country: b.issuing_country, first_name: b.first_name, last_name: b.last_name, sex: b.sex };
+  return {
+    type: 'driving_licence',
+    number: b.number,
+    date_of_birth: b.date_of_birth,
+    expiry_date: b.expiry_date,
+    issuing_country: b.issuing_country,
+    first_name: b.first_name,
+    last_name: b.last_name,
+    sex: b.sex,
+  };
 }
 
 const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
@@ -206,7 +246,15 @@ const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
  */
 function contradicts(side: SideAnalysis): boolean {
   const mrz = side.mrz!;
-  return !!side.mrzConfirmed && !mrz.valid && mrz.failed.length > 0 && !mrz.failed.includes('length') && mrz.ambiguous.length === 0 && !mrz.lines.some((l) => l.includes('?')) && side.quality.problems.length === 0;
+  return (
+    !!side.mrzConfirmed &&
+    !mrz.valid &&
+    mrz.failed.length > 0 &&
+    !mrz.failed.includes('length') &&
+    mrz.ambiguous.length === 0 &&
+    !mrz.lines.some((l) => l.includes('?')) &&
+    side.quality.problems.length === 0
+  );
 }
 
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
@@ -218,23 +266,37 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   const printed = printedOf(sides);
   const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];
   const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null };
-  if (sides.some((s) => s.undecodable)) return { ...base, outcome: 'unreadable', read: null, barcode_consistent: null, disagreements: [] };
+  if (sides.some((s) => s.undecodable))
+    return { ...base, outcome: 'unreadable', read: null, barcode_consistent: null, disagreements: [] };
   if (mrz?.valid || barcode) {
-    const disagreements = barcode ? barcodeDisagreements(barcode, mrz, printed) : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number });
+    const disagreements = barcode
+      ? barcodeDisagreements(barcode, mrz, printed)
+      : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number });
     const read = mrz?.valid ? readFromMrz(mrz, printed) : readFromBarcode(barcode!);
-    return { ...base, outcome: 'read', read, barcode_consistent: barcode ? disagreements.length === 0 : null, disagreements };
+    return {
+      ...base,
+      outcome: 'read',
+      read,
+      barcode_consistent: barcode ? disagreements.length === 0 : null,
+      disagreements,
+    };
   }
   const none = { read: null, barcode_consistent: null, disagreements: [] };
   if (problems.includes('no_content')) return { ...base, ...none, outcome: 'unreadable' };
   if (mrz && contradicts(mrzSide!)) return { ...base, ...none, outcome: 'contradicted' };
   if (mrz) return { ...base, ...none, outcome: mrzSide!.quality.problems.length > 0 ? 'image_quality' : 'uncertain' };
   if (problems.length > 0) return { ...base, ...none, outcome: 'image_quality' };
-  const anyPrinted = printed.some((p) => p.dates.length > 0 || p.numbers.length > 0 || Object.keys(p.labelled).length > 0);
+  const anyPrinted = printed.some(
+    (p) => p.dates.length > 0 || p.numbers.length > 0 || Object.keys(p.labelled).length > 0,
+  );
   return { ...base, ...none, outcome: anyPrinted ? 'printed_only' : 'unreadable' };
 }
 
 /** Analyses a document's images (front required, back optional); pure data in, plain JSON out. */
-export async function analyseDocument(images: { front: Buffer; back?: Buffer }, options: AnalyseOptions = {}): Promise<DocumentAnalysis> {
+export async function analyseDocument(
+  images: { front: Buffer; back?: Buffer },
+  options: AnalyseOptions = {},
+): Promise<DocumentAnalysis> {
   const started = Date.now();
   const sides = [await analyseSide('front', images.front, options)];
   if (images.back) sides.push(await analyseSide('back', images.back, options));

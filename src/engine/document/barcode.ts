@@ -12,16 +12,31 @@ const require = createRequire(import.meta.url);
 let prepared = false;
 function prepare(): void {
   if (prepared) return;
-  prepareZXingModule({ overrides: { wasmBinary: readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm')) as unknown as ArrayBuffer }, fireImmediately: false });
+  prepareZXingModule({
+    overrides: {
+      wasmBinary: readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm')) as unknown as ArrayBuffer,
+    },
+    fireImmediately: false,
+  });
   prepared = true;
 }
 
 /** The raw text of the first PDF417 on a working copy, or null. Large copies are scaled to 1600 px first. */
 export async function readPdf417(grey: Grey): Promise<string | null> {
   prepare();
-  const { data, info } = await sharpOf(grey).resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpOf(grey)
+    .resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const found = await readBarcodes(
-    { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, colorSpace: 'srgb' },
+    {
+      data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      colorSpace: 'srgb',
+    },
     { formats: ['PDF417'], textMode: 'Plain', tryHarder: true, tryRotate: true, maxNumberOfSymbols: 1 },
   );
   return found.find((b) => b.isValid)?.text ?? null;
@@ -38,7 +53,8 @@ export interface BarcodeFields {
   state?: string;
 }
 
-const isoDay = (d: Date | null | undefined) => (d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString().slice(0, 10) : undefined);
+const isoDay = (d: Date | null | undefined) =>
+  d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString().slice(0, 10) : undefined;
 
 /** AAMVA licence data (US and Canadian PDF417) as document fields; null when it is not AAMVA. */
 export function aamvaFields(text: string): BarcodeFields | null {

@@ -25,12 +25,16 @@ export interface Grey {
   original: { width: number; height: number };
 }
 
-export type Refusal = { refused: 'unreadable' | 'quality'; reason: 'not_an_image' | 'too_many_pixels' | 'aspect_ratio' | 'too_small' };
+export type Refusal = {
+  refused: 'unreadable' | 'quality';
+  reason: 'not_an_image' | 'too_many_pixels' | 'aspect_ratio' | 'too_small';
+};
 
 export const isRefusal = (value: Grey | Refusal): value is Refusal => 'refused' in value;
 
 /** sharp with the pixel bound on the decoder itself, for every call on uploaded bytes. */
-export const boundedSharp = (input: Buffer) => sharp(input, { limitInputPixels: IMAGE_LIMITS.maxInputPixels, failOn: 'truncated' });
+export const boundedSharp = (input: Buffer) =>
+  sharp(input, { limitInputPixels: IMAGE_LIMITS.maxInputPixels, failOn: 'truncated' });
 
 /** Decodes an upload to the working copy, or says why it is refused (from the header alone). */
 export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
@@ -44,7 +48,8 @@ export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
   const { width = 0, height = 0 } = meta;
   if (!width || !height) return { refused: 'unreadable', reason: 'not_an_image' };
   if (width * height > IMAGE_LIMITS.maxInputPixels) return { refused: 'unreadable', reason: 'too_many_pixels' };
-  if (Math.max(width, height) / Math.min(width, height) > IMAGE_LIMITS.maxAspect) return { refused: 'unreadable', reason: 'aspect_ratio' };
+  if (Math.max(width, height) / Math.min(width, height) > IMAGE_LIMITS.maxAspect)
+    return { refused: 'unreadable', reason: 'aspect_ratio' };
   if (Math.min(width, height) < IMAGE_LIMITS.minSide) return { refused: 'quality', reason: 'too_small' };
   const sideways = (meta.orientation ?? 1) >= 5;
   const original = sideways ? { width: height, height: width } : { width, height };
@@ -57,7 +62,12 @@ export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
       .resize({ width: long, height: long, fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { data: info.channels === 1 ? data : firstChannel(data, info.channels), width: info.width, height: info.height, original };
+    return {
+      data: info.channels === 1 ? data : firstChannel(data, info.channels),
+      width: info.width,
+      height: info.height,
+      original,
+    };
   } catch {
     return { refused: 'unreadable', reason: 'not_an_image' };
   }
@@ -70,4 +80,5 @@ function firstChannel(data: Buffer, channels: number): Buffer {
 }
 
 /** A sharp pipeline over a working copy. */
-export const sharpOf = (grey: { data: Buffer; width: number; height: number }) => sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).toColourspace('b-w');
+export const sharpOf = (grey: { data: Buffer; width: number; height: number }) =>
+  sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).toColourspace('b-w');

@@ -38,7 +38,7 @@ export function components(mask: Uint8Array, width: number, height: number): Com
   let previous: typeof runs = [];
   for (let y = 0; y < height; y++) {
     const current: typeof runs = [];
-    for (let x = 0; x < width; ) {
+    for (let x = 0; x < width;) {
       if (!mask[y * width + x]) {
         x++;
         continue;
@@ -85,16 +85,27 @@ export const INK_SETTINGS: InkOptions[] = [
 ];
 
 /** Dark ink against its neighbourhood (a local-mean threshold on a denoised copy). */
-async function inkOf(grey: Grey, options: InkOptions): Promise<{ mask: Uint8Array; width: number; height: number; scale: number }> {
+async function inkOf(
+  grey: Grey,
+  options: InkOptions,
+): Promise<{ mask: Uint8Array; width: number; height: number; scale: number }> {
   // Small scans may be enlarged (still within SMALL) so the denoising keeps their strokes.
   const factor = Math.min(SMALL / Math.max(grey.width, grey.height), options.enlarge);
   const small = await sharpOf(grey)
-    .resize({ width: Math.max(1, Math.round(grey.width * factor)), height: Math.max(1, Math.round(grey.height * factor)), fit: 'fill' })
+    .resize({
+      width: Math.max(1, Math.round(grey.width * factor)),
+      height: Math.max(1, Math.round(grey.height * factor)),
+      fit: 'fill',
+    })
     .median(3)
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height } = small.info;
-  const background = await sharp(small.data, { raw: { width, height, channels: 1 } }).toColourspace('b-w').blur(Math.max(3, Math.max(width, height) / 120)).raw().toBuffer();
+  const background = await sharp(small.data, { raw: { width, height, channels: 1 } })
+    .toColourspace('b-w')
+    .blur(Math.max(3, Math.max(width, height) / 120))
+    .raw()
+    .toBuffer();
   const mask = new Uint8Array(width * height);
   for (let i = 0; i < mask.length; i++) mask[i] = small.data[i] + options.contrast < background[i] ? 1 : 0;
   return { mask, width, height, scale: width / grey.width };
@@ -205,7 +216,10 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
     })
     .sort((a, b) => a.top - b.top);
   const bands = groupLines(lines).map((group) => toBand(group, { turned, W, H, angle, scale, grey }));
-  return { bands: bands.sort((a, b) => b.box.width * b.lines - a.box.width * a.lines).slice(0, 3), textHeight: h / scale };
+  return {
+    bands: bands.sort((a, b) => b.box.width * b.lines - a.box.width * a.lines).slice(0, 3),
+    textHeight: h / scale,
+  };
 }
 
 /** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
@@ -216,18 +230,24 @@ function groupLines(lines: Component[]): Component[][] {
     const wa = a.right - a.left + 1;
     const wb = b.right - b.left + 1;
     const pitch = b.top - a.top;
-    return pitch >= ha * 1.05 && pitch <= ha * 2.8 && Math.abs(wa - wb) <= wa * 0.12 && Math.abs(a.left - b.left) <= ha * 2;
+    return (
+      pitch >= ha * 1.05 && pitch <= ha * 2.8 && Math.abs(wa - wb) <= wa * 0.12 && Math.abs(a.left - b.left) <= ha * 2
+    );
   };
   for (let i = 0; i < lines.length; i++) {
     const group = [lines[i]];
-    for (let j = i + 1; j < lines.length && group.length < 3; j++) if (fits(group[group.length - 1], lines[j])) group.push(lines[j]);
+    for (let j = i + 1; j < lines.length && group.length < 3; j++)
+      if (fits(group[group.length - 1], lines[j])) group.push(lines[j]);
     if (group.length >= 2) groups.push(group);
   }
   // A group inside a longer one is the same zone.
   return groups.filter((g) => !groups.some((o) => o !== g && o.length > g.length && g.every((l) => o.includes(l))));
 }
 
-function toBand(group: Component[], at: { turned: Uint8Array; W: number; H: number; angle: number; scale: number; grey: Grey }): ZoneBand {
+function toBand(
+  group: Component[],
+  at: { turned: Uint8Array; W: number; H: number; angle: number; scale: number; grey: Grey },
+): ZoneBand {
   const { turned, W, H, angle, scale, grey } = at;
   const left = Math.min(...group.map((l) => l.left));
   const right = Math.max(...group.map((l) => l.right));
@@ -240,10 +260,11 @@ function toBand(group: Component[], at: { turned: Uint8Array; W: number; H: numb
   let below = 0;
   for (let y = Math.max(0, Math.round(top - reach * 0.8)); y < Math.min(H, Math.round(bottom + reach * 0.8)); y++) {
     if (y >= top && y <= bottom) continue;
-    for (let x = left; x <= right; x++) if (turned[y * W + x]) {
-      if (y < top) above += 1;
-      else below += 1;
-    }
+    for (let x = left; x <= right; x++)
+      if (turned[y * W + x]) {
+        if (y < top) above += 1;
+        else below += 1;
+      }
   }
   // To working-copy pixels in the frame sharp's rotation gives (centred the same way).
   const t = (angle * Math.PI) / 180;

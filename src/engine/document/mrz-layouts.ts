@@ -30,7 +30,14 @@ export interface FormatSpec {
   composite?: { digit: [number, number]; parts: [number, number, number][] };
 }
 
-const f = (name: string, line: number, start: number, end: number, kind: FieldKind, check?: [number, number]): FieldSpec => ({ name, line, start, end, kind, check });
+const f = (
+  name: string,
+  line: number,
+  start: number,
+  end: number,
+  kind: FieldKind,
+  check?: [number, number],
+): FieldSpec => ({ name, line, start, end, kind, check });
 const digit = (name: string, line: number, column: number) => f(`${name}_check`, line, column, column + 1, 'digit');
 
 /** The two-line layouts (TD2, TD3 and the visas) share everything up to the optional data. */
@@ -51,13 +58,32 @@ function twoLine(length: number, visa: boolean): FormatSpec {
   if (visa) return { fields: [...fields, f('optional', 1, 28, length, 'alnum')] };
   if (length === 44) {
     return {
-      fields: [...fields, f('optional', 1, 28, 42, 'alnum', [1, 42]), digit('optional', 1, 42), digit('composite', 1, 43)],
-      composite: { digit: [1, 43], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 43]] },
+      fields: [
+        ...fields,
+        f('optional', 1, 28, 42, 'alnum', [1, 42]),
+        digit('optional', 1, 42),
+        digit('composite', 1, 43),
+      ],
+      composite: {
+        digit: [1, 43],
+        parts: [
+          [1, 0, 10],
+          [1, 13, 20],
+          [1, 21, 43],
+        ],
+      },
     };
   }
   return {
     fields: [...fields, f('optional', 1, 28, 35, 'alnum'), digit('composite', 1, 35)],
-    composite: { digit: [1, 35], parts: [[1, 0, 10], [1, 13, 20], [1, 21, 35]] },
+    composite: {
+      digit: [1, 35],
+      parts: [
+        [1, 0, 10],
+        [1, 13, 20],
+        [1, 21, 35],
+      ],
+    },
   };
 }
 
@@ -83,7 +109,15 @@ export const FORMATS: Record<MrzFormat, FormatSpec> = {
       digit('composite', 1, 29),
       f('names', 2, 0, 30, 'names'),
     ],
-    composite: { digit: [1, 29], parts: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 29]] },
+    composite: {
+      digit: [1, 29],
+      parts: [
+        [0, 5, 30],
+        [1, 0, 7],
+        [1, 8, 15],
+        [1, 18, 29],
+      ],
+    },
   },
 };
 

@@ -3,7 +3,8 @@ import { FORMATS, type FieldSpec, type MrzFormat, SHAPES, formatOf } from './mrz
 export { type MrzFormat } from './mrz-layouts.js';
 
 const WEIGHTS = [7, 3, 1];
-const charValue = (c: string): number => (c === '<' ? 0 : c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55);
+const charValue = (c: string): number =>
+  c === '<' ? 0 : c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55;
 
 /** The ICAO 9303 check digit (weights 7, 3, 1; letters A=10..Z=35; filler 0). */
 export function checkDigit(value: string): string {
@@ -13,7 +14,19 @@ export function checkDigit(value: string): string {
 }
 
 /** Letters OCR reads for digits and the other way round (OCR-B under a generic model). */
-const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', T: '7', B: '8' };
+const TO_DIGIT: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  Z: '2',
+  S: '5',
+  G: '6',
+  T: '7',
+  B: '8',
+};
 const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
 /** What OCR makes of a filler `<` (its strokes read as a letter). */
 const FILLER_LOOKALIKES = new Set(['K', 'L', 'C', 'E']);
@@ -68,7 +81,9 @@ const FILLERISH_RUN = /[<KLCE]*<[<KLCE]*/g;
 export function fitLength(line: string, length: number): string {
   let out = line;
   while (out.length !== length) {
-    const runs = [...out.matchAll(out.length > length ? FILLERISH_RUN : /<+/g)].sort((a, b) => b[0].length - a[0].length);
+    const runs = [...out.matchAll(out.length > length ? FILLERISH_RUN : /<+/g)].sort(
+      (a, b) => b[0].length - a[0].length,
+    );
     const longest = runs[0];
     if (out.length > length) {
       if (!longest || longest[0].length < 2) return out.slice(0, length);
@@ -103,12 +118,14 @@ function decodeField(lines: string[], f: FieldSpec, repairs: MrzRepair[]): void 
   // Fillers: after a name's first `<<<`, or in a trailing run of five or more filler lookalikes, only
   // fillers follow; elsewhere a filler lookalike between fillers is one.
   const value = lines[f.line].slice(f.start, f.end);
-  const from = f.kind === 'names' ? namesFillerStart(value) : f.kind === 'numeric' || f.kind === 'digit' ? -1 : value.indexOf('<');
+  const from =
+    f.kind === 'names' ? namesFillerStart(value) : f.kind === 'numeric' || f.kind === 'digit' ? -1 : value.indexOf('<');
   const fillerish = (x: string | undefined) => x === undefined || x === '<' || FILLER_LOOKALIKES.has(x);
   for (let i = Math.max(from, 0); from >= 0 && i < value.length; i++) {
     const c = value[i];
     if (c === '<') continue;
-    if (f.kind === 'names' || (FILLER_LOOKALIKES.has(c) && fillerish(value[i - 1]) && fillerish(value[i + 1]))) force(f.start + i, '<');
+    if (f.kind === 'names' || (FILLER_LOOKALIKES.has(c) && fillerish(value[i - 1]) && fillerish(value[i + 1])))
+      force(f.start + i, '<');
   }
   for (let i = f.start; i < f.end; i++) {
     const c = lines[f.line][i];
@@ -145,8 +162,9 @@ function passingReadings(value: string, positions: number[], digit: string, maxS
  */
 function uncertainPositions(value: string): number[] {
   const out: number[] = [];
-  const classOf = (c: string | undefined) => (c === undefined ? 'edge' : isDigit(c) ? 'digit' : isLetter(c) ? 'letter' : 'other');
-  for (let i = 0; i < value.length; ) {
+  const classOf = (c: string | undefined) =>
+    c === undefined ? 'edge' : isDigit(c) ? 'digit' : isLetter(c) ? 'letter' : 'other';
+  for (let i = 0; i < value.length;) {
     const kind = classOf(value[i]);
     let j = i;
     while (j < value.length && classOf(value[j]) === kind) j++;
@@ -193,7 +211,11 @@ function resolveAlnum(value: string, digit: string | null): Resolution {
 }
 
 /** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are this century. */
-export function mrzDate(value: string | undefined | null, kind: 'birth' | 'expiry', now = new Date()): string | undefined {
+export function mrzDate(
+  value: string | undefined | null,
+  kind: 'birth' | 'expiry',
+  now = new Date(),
+): string | undefined {
   if (!value || !/^\d{6}$/.test(value)) return undefined;
   const yy = Number(value.slice(0, 2));
   const thisYY = now.getUTCFullYear() % 100;
@@ -258,7 +280,8 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
     else if (resolved.status === 'ambiguous') ambiguous.push(f.name);
     else if (resolved.value !== value) {
       for (let i = 0; i < value.length; i++) {
-        if (value[i] !== resolved.value[i]) repairs.push({ line: f.line, column: f.start + i, from: value[i], to: resolved.value[i], by: 'check_digit' });
+        if (value[i] !== resolved.value[i])
+          repairs.push({ line: f.line, column: f.start + i, from: value[i], to: resolved.value[i], by: 'check_digit' });
       }
       lines[f.line] = lines[f.line].slice(0, f.start) + resolved.value + lines[f.line].slice(f.end);
     }
@@ -281,7 +304,15 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
   if (lines.some((l) => l.includes('?')) && failed.length === 0) failed.push('length');
   const numberField = spec.fields.find((f) => f.name === 'document_number')!;
   const number = longNumber(format, lines) ?? lines[numberField.line].slice(numberField.start, numberField.end);
-  return { format, lines, valid: failed.length === 0 && ambiguous.length === 0, failed, ambiguous, repairs, fields: fieldsOf(format, lines, number, now) };
+  return {
+    format,
+    lines,
+    valid: failed.length === 0 && ambiguous.length === 0,
+    failed,
+    ambiguous,
+    repairs,
+    fields: fieldsOf(format, lines, number, now),
+  };
 }
 
 /** TD1 numbers longer than nine characters continue in the optional data (ICAO 9303-5 note j). */
@@ -298,7 +329,12 @@ const MRZ_CHARS = /^[A-Z0-9<]+$/;
 export function mrzLinesOf(text: string): string[] {
   return text
     .split('\n')
-    .map((l) => l.toUpperCase().replace(/\s/g, '').replace(/[«‹([{]/g, '<'))
+    .map((l) =>
+      l
+        .toUpperCase()
+        .replace(/\s/g, '')
+        .replace(/[«‹([{]/g, '<'),
+    )
     .filter((l) => l.length >= 20 && MRZ_CHARS.test(l) && (l.includes('<') || /\d{6}/.test(l)));
 }
 
@@ -325,7 +361,8 @@ export function findMrz(text: string, now = new Date()): MrzResult | null {
 const score = (r: MrzResult) => r.failed.length * 2 + r.ambiguous.length;
 
 /** Characters a line may run over its format's length: more where a long filler run can absorb them. */
-const slack = (line: string) => (Math.max(0, ...[...line.matchAll(FILLERISH_RUN)].map((m) => m[0].length)) >= 8 ? 10 : 4);
+const slack = (line: string) =>
+  Math.max(0, ...[...line.matchAll(FILLERISH_RUN)].map((m) => m[0].length)) >= 8 ? 10 : 4;
 
 /** The document type a document code names (ICAO 9303: P passport, V visa, I/A/C identity cards; IR/RP residence permits). */
 export function documentTypeOf(code: string): string {

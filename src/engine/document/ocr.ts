@@ -16,10 +16,12 @@ let worker: Promise<Worker> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
 function ocrWorker(): Promise<Worker> {
-  worker ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }).catch((error) => {
-    worker = null;
-    throw error;
-  });
+  worker ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }).catch(
+    (error) => {
+      worker = null;
+      throw error;
+    },
+  );
   return worker;
 }
 
@@ -33,7 +35,12 @@ function serially<T>(task: () => Promise<T>): Promise<T> {
 export function ocrMrzText(image: Buffer): Promise<string> {
   return serially(async () => {
     const w = await ocrWorker();
-    await w.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, preserve_interword_spaces: '0', user_defined_dpi: '300' });
+    await w.setParameters({
+      tessedit_char_whitelist: MRZ_ALPHABET,
+      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+      preserve_interword_spaces: '0',
+      user_defined_dpi: '300',
+    });
     return (await w.recognize(image)).data.text;
   });
 }
@@ -61,10 +68,23 @@ export interface OcrLine extends OcrWord {
 export function ocrLines(image: Buffer): Promise<OcrLine[]> {
   return serially(async () => {
     const w = await ocrWorker();
-    await w.setParameters({ tessedit_char_whitelist: '', tessedit_pageseg_mode: PSM.SPARSE_TEXT, preserve_interword_spaces: '0', user_defined_dpi: '300' });
+    await w.setParameters({
+      tessedit_char_whitelist: '',
+      tessedit_pageseg_mode: PSM.SPARSE_TEXT,
+      preserve_interword_spaces: '0',
+      user_defined_dpi: '300',
+    });
     const { data } = await w.recognize(image, {}, { text: true, blocks: true });
     const lines: OcrLine[] = [];
-    for (const block of data.blocks ?? []) for (const p of block.paragraphs) for (const l of p.lines) lines.push({ text: l.text.trim(), confidence: l.confidence, bbox: l.bbox, words: l.words.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.bbox })) });
+    for (const block of data.blocks ?? [])
+      for (const p of block.paragraphs)
+        for (const l of p.lines)
+          lines.push({
+            text: l.text.trim(),
+            confidence: l.confidence,
+            bbox: l.bbox,
+            words: l.words.map((w) => ({ text: w.text, confidence: w.confidence, bbox: w.bbox })),
+          });
     return lines;
   });
 }

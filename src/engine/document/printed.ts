@@ -19,10 +19,23 @@ export interface PrintedFields {
 export type LabelledField = 'number' | 'date_of_birth' | 'expiry_date' | 'last_name';
 
 const MONTHS: Record<string, string> = {
-  JAN: '01', FEB: '02', MAR: '03', APR: '04', MAY: '05', JUN: '06', JUL: '07', AUG: '08', SEP: '09', SEPT: '09', OCT: '10', NOV: '11', DEC: '12',
+  JAN: '01',
+  FEB: '02',
+  MAR: '03',
+  APR: '04',
+  MAY: '05',
+  JUN: '06',
+  JUL: '07',
+  AUG: '08',
+  SEP: '09',
+  SEPT: '09',
+  OCT: '10',
+  NOV: '11',
+  DEC: '12',
 };
 
-const valid = (iso: string) => !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
+const valid = (iso: string) =>
+  !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
 
 /** Dates as documents print them: 12 AUG 1974, 12.08.1974, 1974-08-12, and US 08/12/1974. */
 export function printedDates(text: string): string[] {
@@ -31,7 +44,8 @@ export function printedDates(text: string): string[] {
     const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
     if (valid(iso)) found.push({ at, iso });
   };
-  for (const m of text.matchAll(/\b(\d{1,2})\s*([A-Z]{3,4})[A-Z/]*\s*(\d{4})\b/g)) if (MONTHS[m[2]]) add(m.index!, m[3], MONTHS[m[2]], m[1]);
+  for (const m of text.matchAll(/\b(\d{1,2})\s*([A-Z]{3,4})[A-Z/]*\s*(\d{4})\b/g))
+    if (MONTHS[m[2]]) add(m.index!, m[3], MONTHS[m[2]], m[1]);
   for (const m of text.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g)) add(m.index!, m[3], m[2], m[1]);
   for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(m.index!, m[1], m[2], m[3]);
   for (const m of text.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g)) add(m.index!, m[3], m[1], m[2]);
@@ -40,25 +54,34 @@ export function printedDates(text: string): string[] {
 
 /** Number-like tokens of free text (lines holding zone fillers left out). */
 function numberTokens(upper: string): string[] {
-  const numbers = [...upper.matchAll(/\b[A-Z0-9]{6,12}\b/g)].map((m) => m[0]).filter((token) => (token.match(/\d/g) ?? []).length >= 3 && !/^\d{8}$/.test(token));
+  const numbers = [...upper.matchAll(/\b[A-Z0-9]{6,12}\b/g)]
+    .map((m) => m[0])
+    .filter((token) => (token.match(/\d/g) ?? []).length >= 3 && !/^\d{8}$/.test(token));
   return [...new Set(numbers)];
 }
 
 /** Labels as documents print them (English, French, German, Spanish captions and US licence codes). */
 const LABELS: Record<LabelledField, RegExp> = {
-  number: /\b(PASSPORT|PASSEPORT|DOCUMENT|DOC|CARD|LICEN[CS]E|PASS)\.?\s*(NO|NUMBER|NR|N°|Nº|NUM)\b\.?|^(DL|LIC|NO)\b\.?/,
+  number:
+    /\b(PASSPORT|PASSEPORT|DOCUMENT|DOC|CARD|LICEN[CS]E|PASS)\.?\s*(NO|NUMBER|NR|N°|Nº|NUM)\b\.?|^(DL|LIC|NO)\b\.?/,
   date_of_birth: /DATE\s*OF\s*BIRTH|BIRTH\s*DATE|\bDOB\b|NAISSANCE|GEBURTSTAG|NACIMIENTO/,
   expiry_date: /DATE\s*OF\s*EXPIRY|EXPIRY|EXPIRATION|EXPIRES|\bEXP\b|VALID\s*UNTIL|G[UÜ]LTIG\s*BIS|CADUCIDAD/,
   last_name: /SURNAME|LAST\s*NAME|^LN\b|^NOM\b|FAMILIENNAME|APELLIDOS/,
 };
 
 const PARSERS: Record<LabelledField, (text: string) => string | undefined> = {
-  number: (text) => [...text.matchAll(/\b[A-Z0-9]{5,12}\b/g)].map((m) => m[0]).filter((t) => /\d/.test(t)).sort((a, b) => b.length - a.length)[0],
+  number: (text) =>
+    [...text.matchAll(/\b[A-Z0-9]{5,12}\b/g)]
+      .map((m) => m[0])
+      .filter((t) => /\d/.test(t))
+      .sort((a, b) => b.length - a.length)[0],
   date_of_birth: (text) => printedDates(text)[0],
   expiry_date: (text) => printedDates(text)[0],
   last_name: (text) => {
     const name = text.replace(/[^A-Z\s'-]/g, '').trim();
-    return name.replace(/[^A-Z]/g, '').length >= 2 && !Object.values(LABELS).some((l) => l.test(name)) ? name : undefined;
+    return name.replace(/[^A-Z]/g, '').length >= 2 && !Object.values(LABELS).some((l) => l.test(name))
+      ? name
+      : undefined;
   },
 };
 
@@ -107,16 +130,36 @@ function findLabelled(lines: OcrLine[], field: LabelledField): Labelled | undefi
     const box = union(label);
     const height = Math.max(box.y1 - box.y0, 8);
     const labelConfidence = Math.min(...label.map((w) => w.confidence));
-    const beside = phrase(after.filter((w) => w.bbox.x0 - box.x1 < height * 3), height);
+    const beside = phrase(
+      after.filter((w) => w.bbox.x0 - box.x1 < height * 3),
+      height,
+    );
     const candidates: OcrWord[][] = [beside];
     for (const other of lines) {
       if (other === line) continue;
-      const below = other.words.filter((w) => w.bbox.y0 >= box.y1 - height * 0.3 && w.bbox.y0 - box.y1 <= height * 2.2 && w.bbox.x0 >= box.x0 - height * 1.5 && w.bbox.x0 <= box.x0 + height * 1.5);
-      if (below.length) candidates.push(phrase(other.words.filter((w) => w.bbox.x0 >= below[0].bbox.x0 - 1), height * 1.5));
+      const below = other.words.filter(
+        (w) =>
+          w.bbox.y0 >= box.y1 - height * 0.3 &&
+          w.bbox.y0 - box.y1 <= height * 2.2 &&
+          w.bbox.x0 >= box.x0 - height * 1.5 &&
+          w.bbox.x0 <= box.x0 + height * 1.5,
+      );
+      if (below.length)
+        candidates.push(
+          phrase(
+            other.words.filter((w) => w.bbox.x0 >= below[0].bbox.x0 - 1),
+            height * 1.5,
+          ),
+        );
     }
     for (const words of candidates) {
       if (!words.length) continue;
-      const value = PARSERS[field](words.map((w) => w.text).join(' ').toUpperCase());
+      const value = PARSERS[field](
+        words
+          .map((w) => w.text)
+          .join(' ')
+          .toUpperCase(),
+      );
       if (value) return { value, confidence: Math.min(labelConfidence, ...words.map((w) => w.confidence)) };
     }
   }
@@ -128,7 +171,8 @@ function findLabelled(lines: OcrLine[], field: LabelledField): Labelled | undefi
  * (with fillers) are left out, and so are words touching the frame's edge (they may be cut).
  */
 export function readPrinted(lines: OcrLine[], frame?: { width: number; height: number }): PrintedFields {
-  const inside = (w: OcrWord) => !frame || (w.bbox.x0 > 2 && w.bbox.y0 > 2 && w.bbox.x1 < frame.width - 3 && w.bbox.y1 < frame.height - 3);
+  const inside = (w: OcrWord) =>
+    !frame || (w.bbox.x0 > 2 && w.bbox.y0 > 2 && w.bbox.x1 < frame.width - 3 && w.bbox.y1 < frame.height - 3);
   const printed = lines.filter((l) => !l.text.includes('<')).map((l) => ({ ...l, words: l.words.filter(inside) }));
   const upper = printed.map((l) => l.text.toUpperCase()).join('\n');
   const labelled: PrintedFields['labelled'] = {};
@@ -160,11 +204,17 @@ export const confusionKey = (value: string) =>
 
 /** Surnames as the zone and the printed side give them: equal once folded, or within two edits (Ü as UE). */
 export function sameSurname(printed: string, zone: string): boolean {
-  const fold = (v: string) => v.normalize('NFD').toUpperCase().replace(/[^A-Z]/g, '');
+  const fold = (v: string) =>
+    v
+      .normalize('NFD')
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '');
   const [a, b] = [fold(printed), fold(zone)];
   if (!a || !b || a === b || a.includes(b) || b.includes(a)) return true;
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length] <= 2;
 }

@@ -27,7 +27,14 @@ export interface QualityReport {
  * Limits set on renders and the tuning set: characters under ~9 px are where OCR stops
  * reading a zone; the sharpness limit is measured on the zone at SHARPNESS_CHAR_HEIGHT.
  */
-export const QUALITY_LIMITS = { minCharHeight: 9, minSharpness: 120, minPageSharpness: 40, maxGlare: 0.04, minContrast: 12, whitePaper: 238 };
+export const QUALITY_LIMITS = {
+  minCharHeight: 9,
+  minSharpness: 120,
+  minPageSharpness: 40,
+  maxGlare: 0.04,
+  minContrast: 12,
+  whitePaper: 238,
+};
 const SHARPNESS_CHAR_HEIGHT = 24;
 const PAGE_WIDTH = 800;
 
@@ -74,7 +81,10 @@ export async function measureQuality(grey: Grey, zone: QualityZone): Promise<Qua
   let glare: number;
   if (zone.crop && zone.charHeight) {
     const factor = Math.min(SHARPNESS_CHAR_HEIGHT / zone.charHeight, 2);
-    const scaled = await sharpOf(zone.crop).resize({ width: Math.max(8, Math.round(zone.crop.width * factor)) }).raw().toBuffer({ resolveWithObject: true });
+    const scaled = await sharpOf(zone.crop)
+      .resize({ width: Math.max(8, Math.round(zone.crop.width * factor)) })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     sharpness = laplacianVariance(scaled.data, scaled.info.width, scaled.info.height);
     glare = glareOf(zone.crop.data, zone.crop.width, zone.crop.height);
   } else {
@@ -92,7 +102,8 @@ export async function measureQuality(grey: Grey, zone: QualityZone): Promise<Qua
   const problems: QualityProblem[] = [];
   if (metrics.contrast < QUALITY_LIMITS.minContrast) problems.push('no_content');
   if (charHeight !== null && charHeight < QUALITY_LIMITS.minCharHeight) problems.push('low_resolution');
-  if (metrics.sharpness < (zone.crop ? QUALITY_LIMITS.minSharpness : QUALITY_LIMITS.minPageSharpness)) problems.push('blurred');
+  if (metrics.sharpness < (zone.crop ? QUALITY_LIMITS.minSharpness : QUALITY_LIMITS.minPageSharpness))
+    problems.push('blurred');
   if (metrics.glare > QUALITY_LIMITS.maxGlare) problems.push('glare');
   return { metrics, problems };
 }

@@ -43,13 +43,20 @@ export interface ZoneRead {
 /** The working copy turned by `rotation` degrees (clockwise), white where the turn uncovers the canvas. */
 export async function turn(grey: Grey, rotation: number): Promise<Grey> {
   if (rotation === 0) return grey;
-  const { data, info } = await sharpOf(grey).rotate(rotation, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpOf(grey)
+    .rotate(rotation, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, original: grey.original };
 }
 
 /** A band cut out, upright, as a raw copy. */
 async function cropBand(turned: Grey, band: ZoneBand, flip: boolean): Promise<Grey> {
-  const box = { ...band.box, width: Math.min(band.box.width, turned.width - band.box.left), height: Math.min(band.box.height, turned.height - band.box.top) };
+  const box = {
+    ...band.box,
+    width: Math.min(band.box.width, turned.width - band.box.left),
+    height: Math.min(band.box.height, turned.height - band.box.top),
+  };
   let pipeline = sharpOf(turned).extract(box);
   if (flip) pipeline = pipeline.rotate(180);
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
@@ -66,7 +73,8 @@ async function forOcr(crop: Grey, charHeight: number, variant: (typeof OCR_VARIA
   return pipeline.extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#ffffff' }).png().toBuffer();
 }
 
-const better = (a: MrzResult | null, b: MrzResult | null) => !!a && (!b || a.failed.length * 2 + a.ambiguous.length < b.failed.length * 2 + b.ambiguous.length);
+const better = (a: MrzResult | null, b: MrzResult | null) =>
+  !!a && (!b || a.failed.length * 2 + a.ambiguous.length < b.failed.length * 2 + b.ambiguous.length);
 
 /**
  * Locates the zone (the dark band of long equal lines, at any angle), OCRs only that band,
@@ -74,7 +82,16 @@ const better = (a: MrzResult | null, b: MrzResult | null) => !!a && (!b || a.fai
  * the lower and upper parts of the deskewed image are read as a last resort.
  */
 export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
-  let best: ZoneRead = { mrz: null, band: null, crop: null, turned: null, flip: false, attempts: 0, textHeight: null, confirmed: false };
+  let best: ZoneRead = {
+    mrz: null,
+    band: null,
+    crop: null,
+    turned: null,
+    flip: false,
+    attempts: 0,
+    textHeight: null,
+    confirmed: false,
+  };
   const readings = new Map<string, number>();
   const deadline = Date.now() + BUDGET_MS;
   const turned = new Map<number, Grey>();
@@ -109,7 +126,14 @@ function sameBand(a: ZoneBand, b: ZoneBand): boolean {
 }
 
 /** One band OCR'd upright first (each variant in turn), the other way up when nothing zone-shaped came out. */
-async function readBand(turned: Grey, band: ZoneBand, best: ZoneRead, now: Date, deadline: number, readings: Map<string, number>): Promise<ZoneRead> {
+async function readBand(
+  turned: Grey,
+  band: ZoneBand,
+  best: ZoneRead,
+  now: Date,
+  deadline: number,
+  readings: Map<string, number>,
+): Promise<ZoneRead> {
   for (const flip of band.upright ? [false, true] : [true, false]) {
     const crop = await cropBand(turned, band, flip);
     let foundHere = false;

@@ -72,12 +72,19 @@ export interface LivenessAnalysis {
   ageEstimate: number | null;
 }
 
-const round = (n: number | undefined | null, digits = 3): number | null => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null);
+const round = (n: number | undefined | null, digits = 3): number | null =>
+  typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null;
 
 /** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
-async function decode(bytes: Uint8Array): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
+async function decode(
+  bytes: Uint8Array,
+): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
   try {
-    const scaled = await sharp(bytes, { failOn: 'error' }).rotate().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).removeAlpha().toBuffer({ resolveWithObject: true });
+    const scaled = await sharp(bytes, { failOn: 'error' })
+      .rotate()
+      .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toBuffer({ resolveWithObject: true });
     const border = Math.round(Math.max(scaled.info.width, scaled.info.height) * BORDER);
     const { data, info } = await sharp(scaled.data)
       .extend({ top: border, bottom: border, left: border, right: border, background: '#808080' })
@@ -119,16 +126,27 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
   const h = human ?? (await loadHuman());
   const pixels = await decode(bytes);
   if (!pixels) return { readable: false, faces: [] };
-  const tensor = h.tf.tensor3d(new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length), [pixels.height, pixels.width, 3], 'int32');
+  const tensor = h.tf.tensor3d(
+    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
+    [pixels.height, pixels.width, 3],
+    'int32',
+  );
   try {
     const result = await h.detect(tensor as never);
-    const found = result.face.filter((f) => Array.isArray(f.embedding) && f.embedding.length > 0).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    const found = result.face
+      .filter((f) => Array.isArray(f.embedding) && f.embedding.length > 0)
+      .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     const faces: FaceReading[] = [];
     for (const [index, f] of found.entries()) {
       const embedding = index === 0 ? ((await describeFace(h, tensor as never, f.box)) ?? []) : [];
       const [x, y, w, hh] = f.box;
       const reading = {
-        box: [Math.round(x - pixels.border), Math.round(y - pixels.border), Math.round(w), Math.round(hh)] as FaceReading['box'],
+        box: [
+          Math.round(x - pixels.border),
+          Math.round(y - pixels.border),
+          Math.round(w),
+          Math.round(hh),
+        ] as FaceReading['box'],
         score: round(f.score) ?? 0,
         embedding,
         age: round(f.age, 1),
@@ -151,15 +169,26 @@ export async function similarityOf(a: number[], b: number[]): Promise<number> {
 }
 
 /** Face match: the portrait on the document against the selfie (the largest face on each). */
-export async function analyseFaceMatch(input: { document: Uint8Array; selfie: Uint8Array }): Promise<FaceMatchAnalysis> {
+export async function analyseFaceMatch(input: {
+  document: Uint8Array;
+  selfie: Uint8Array;
+}): Promise<FaceMatchAnalysis> {
   const human = await loadHuman();
   const document = await readFaces(input.document, human);
   const selfie = await readFaces(input.selfie, human);
   const docFace = document.faces[0];
   const selfieFace = selfie.faces[0];
   return {
-    document: { readable: document.readable, faces: document.faces.length, ...(docFace ? { quality: docFace.quality } : {}) },
-    selfie: { readable: selfie.readable, faces: selfie.faces.length, ...(selfieFace ? { quality: selfieFace.quality } : {}) },
+    document: {
+      readable: document.readable,
+      faces: document.faces.length,
+      ...(docFace ? { quality: docFace.quality } : {}),
+    },
+    selfie: {
+      readable: selfie.readable,
+      faces: selfie.faces.length,
+      ...(selfieFace ? { quality: selfieFace.quality } : {}),
+    },
     similarity: docFace && selfieFace ? matchScore(docFace.embedding, selfieFace.embedding) : null,
     ageEstimate: selfieFace?.age ?? null,
     selfieEmbedding: selfieFace?.embedding.length ? selfieFace.embedding : null,

@@ -77,7 +77,10 @@ export interface ChallengeAnalysis {
 }
 
 /** Reads every frame (faces, yaw, eyes, antispoof, liveness, descriptor) and compares faces; in the worker pool. */
-export async function analyseChallenge(input: { frames: ChallengeFrame[]; selfie?: Uint8Array }): Promise<ChallengeAnalysis> {
+export async function analyseChallenge(input: {
+  frames: ChallengeFrame[];
+  selfie?: Uint8Array;
+}): Promise<ChallengeAnalysis> {
   const human = await loadHuman();
   const read = [];
   for (const frame of input.frames) read.push({ frame, faces: (await readFaces(frame.bytes, human)).faces });
@@ -103,7 +106,17 @@ export async function analyseChallenge(input: { frames: ChallengeFrame[]; selfie
 /** Why a challenge failed: the step (move) and what was wrong. */
 export interface ChallengeFailure {
   step: ChallengeStep | null;
-  reason: 'not_for_this_challenge' | 'expired' | 'out_of_order' | 'missing' | 'no_face' | 'multiple_faces' | 'move_not_seen' | 'face_changed' | 'not_the_selfie' | 'spoof';
+  reason:
+    | 'not_for_this_challenge'
+    | 'expired'
+    | 'out_of_order'
+    | 'missing'
+    | 'no_face'
+    | 'multiple_faces'
+    | 'move_not_seen'
+    | 'face_changed'
+    | 'not_the_selfie'
+    | 'spoof';
 }
 
 /** Whether one frame shows a step's move (the frontal frame's eye openness is the blink's baseline). */
@@ -118,7 +131,11 @@ function shows(step: ChallengeStep, face: Omit<FaceReading, 'embedding'>, baseli
     case 'turn_right':
       return yaw >= CHALLENGE_RULES.turnYaw;
     case 'blink':
-      return Math.abs(yaw) <= CHALLENGE_RULES.turnYaw && baselineEyes !== null && eyes <= baselineEyes * CHALLENGE_RULES.blinkRatio;
+      return (
+        Math.abs(yaw) <= CHALLENGE_RULES.turnYaw &&
+        baselineEyes !== null &&
+        eyes <= baselineEyes * CHALLENGE_RULES.blinkRatio
+      );
   }
 }
 
@@ -129,9 +146,11 @@ export function challengeFailure(analysis: ChallengeAnalysis, challenge: Livenes
   if (frames.some((f) => f.challengeId !== challenge.id)) return { step: null, reason: 'not_for_this_challenge' };
   const issued = Date.parse(challenge.issued_at);
   const expires = Date.parse(challenge.expires_at);
-  if (frames.some((f) => Date.parse(f.requestedAt) < issued || Date.parse(f.requestedAt) > expires)) return { step: null, reason: 'expired' };
+  if (frames.some((f) => Date.parse(f.requestedAt) < issued || Date.parse(f.requestedAt) > expires))
+    return { step: null, reason: 'expired' };
   const byTime = [...frames].sort((a, b) => Date.parse(a.requestedAt) - Date.parse(b.requestedAt));
-  for (let i = 1; i < byTime.length; i++) if (byTime[i]!.step < byTime[i - 1]!.step) return { step: steps[byTime[i]!.step] ?? null, reason: 'out_of_order' };
+  for (let i = 1; i < byTime.length; i++)
+    if (byTime[i]!.step < byTime[i - 1]!.step) return { step: steps[byTime[i]!.step] ?? null, reason: 'out_of_order' };
   const baseline = frames.find((f) => f.step === 0 && f.face)?.face?.eyes ?? null;
   for (const [index, step] of steps.entries()) {
     const mine = frames.filter((f) => f.step === index);
@@ -141,7 +160,8 @@ export function challengeFailure(analysis: ChallengeAnalysis, challenge: Livenes
     if (mine.some((f) => (f.sameFace ?? 0) < CHALLENGE_RULES.sameFace)) return { step, reason: 'face_changed' };
     if (!mine.some((f) => shows(step, f.face!, baseline))) return { step, reason: 'move_not_seen' };
   }
-  if (analysis.selfieMatch !== null && analysis.selfieMatch < CHALLENGE_RULES.selfieFace) return { step: 'face_camera', reason: 'not_the_selfie' };
+  if (analysis.selfieMatch !== null && analysis.selfieMatch < CHALLENGE_RULES.selfieFace)
+    return { step: 'face_camera', reason: 'not_the_selfie' };
   return null;
 }
 
@@ -159,7 +179,11 @@ const completed = (verdict: Verdict, score: number, reasonCodes: string[], detai
  * check's detail (its `LIVENESS_CHALLENGE` finding); a kept one is then decided on the lowest
  * antispoof/liveness confidence over the frames, like passive mode.
  */
-export function challengeDecision(analysis: ChallengeAnalysis, challenge: LivenessChallenge, step: FaceStep): CheckResult {
+export function challengeDecision(
+  analysis: ChallengeAnalysis,
+  challenge: LivenessChallenge,
+  step: FaceStep,
+): CheckResult {
   const failure = challengeFailure(analysis, challenge);
   if (failure) return completed('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'], failure);
   const scores = analysis.frames.map((f) => Math.min(f.face?.real ?? 0, f.face?.live ?? 0));
@@ -167,5 +191,7 @@ export function challengeDecision(analysis: ChallengeAnalysis, challenge: Livene
   const threshold = step.threshold ?? LIVENESS_THRESHOLD;
   if (score >= threshold) return completed('approve', score, []);
   const band = 0.4 * (step.sensitivity ?? 0.5);
-  return score >= threshold - band ? completed('review', score, ['LIVENESS_UNCERTAIN']) : completed('reject', score, ['LIVENESS_FAILED'], { step: null, reason: 'spoof' });
+  return score >= threshold - band
+    ? completed('review', score, ['LIVENESS_UNCERTAIN'])
+    : completed('reject', score, ['LIVENESS_FAILED'], { step: null, reason: 'spoof' });
 }

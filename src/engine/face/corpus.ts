@@ -72,9 +72,15 @@ export async function loadIdentities(options: CorpusOptions = {}): Promise<FaceI
 /** The portrait as printed on an ID document: small, desaturated, on a card with text bars. */
 export async function documentImage(portrait: Buffer): Promise<Buffer> {
   const photo = await sharp(portrait).resize(220, 280, { fit: 'cover' }).modulate({ saturation: 0.55 }).toBuffer();
-  const bars = Array.from({ length: 6 }, (_, i) => `<rect x="290" y="${70 + i * 42}" width="${380 - i * 30}" height="14" fill="#4a5560"/>`).join('');
+  const bars = Array.from(
+    { length: 6 },
+    (_, i) => `<rect x="290" y="${70 + i * 42}" width="${380 - i * 30}" height="14" fill="#4a5560"/>`,
+  ).join('');
   const svg = `<svg width="720" height="460" xmlns="http://www.w3.org/2000/svg"><rect width="720" height="460" rx="24" fill="#dfe7ea"/><rect x="0" y="0" width="720" height="44" fill="#2f5d7c"/>${bars}<rect x="30" y="380" width="660" height="16" fill="#222"/><rect x="30" y="410" width="660" height="16" fill="#222"/></svg>`;
-  return sharp(Buffer.from(svg)).composite([{ input: photo, left: 40, top: 70 }]).jpeg({ quality: 88 }).toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: photo, left: 40, top: 70 }])
+    .jpeg({ quality: 88 })
+    .toBuffer();
 }
 
 /** The portrait under one capture condition (a selfie of the same person). */
@@ -85,7 +91,15 @@ export async function variant(portrait: Buffer, condition: Condition): Promise<B
   const h = meta.height!;
   switch (condition) {
     case 'tight_crop':
-      return image.extract({ left: Math.round(w * 0.12), top: Math.round(h * 0.08), width: Math.round(w * 0.76), height: Math.round(h * 0.8) }).jpeg().toBuffer();
+      return image
+        .extract({
+          left: Math.round(w * 0.12),
+          top: Math.round(h * 0.08),
+          width: Math.round(w * 0.76),
+          height: Math.round(h * 0.8),
+        })
+        .jpeg()
+        .toBuffer();
     case 'rotate_12':
       return image.rotate(12, { background: '#808080' }).jpeg().toBuffer();
     case 'dark':
@@ -106,11 +120,22 @@ export async function screenReplay(portrait: Buffer): Promise<Buffer> {
   const meta = await sharp(portrait).metadata();
   const w = meta.width!;
   const h = meta.height!;
-  const lines = Array.from({ length: Math.ceil(h / 4) }, (_, i) => `<rect x="0" y="${i * 4}" width="${w}" height="1" fill="#000" fill-opacity="0.18"/>`).join('');
-  const overlay = Buffer.from(`<svg width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">${lines}<rect width="${w}" height="${h}" fill="#9fd0ff" fill-opacity="0.12"/></svg>`);
-  const inner = await sharp(portrait).composite([{ input: overlay }]).modulate({ brightness: 1.15, saturation: 0.8 }).toBuffer();
+  const lines = Array.from(
+    { length: Math.ceil(h / 4) },
+    (_, i) => `<rect x="0" y="${i * 4}" width="${w}" height="1" fill="#000" fill-opacity="0.18"/>`,
+  ).join('');
+  const overlay = Buffer.from(
+    `<svg width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">${lines}<rect width="${w}" height="${h}" fill="#9fd0ff" fill-opacity="0.12"/></svg>`,
+  );
+  const inner = await sharp(portrait)
+    .composite([{ input: overlay }])
+    .modulate({ brightness: 1.15, saturation: 0.8 })
+    .toBuffer();
   const pad = Math.round(w * 0.08);
-  return sharp(inner).extend({ top: pad, bottom: pad * 2, left: pad, right: pad, background: '#111' }).jpeg({ quality: 80 }).toBuffer();
+  return sharp(inner)
+    .extend({ top: pad, bottom: pad * 2, left: pad, right: pad, background: '#111' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /** A printed photo held up to the camera: paper white border, flattened contrast and colour, tilted on a background. */
@@ -123,7 +148,11 @@ export async function printedPhoto(portrait: Buffer): Promise<Buffer> {
     .extend({ top: border, bottom: border, left: border, right: border, background: '#f4f1ea' })
     .toBuffer();
   const pad = Math.round(meta.width! * 0.1);
-  return sharp(print).rotate(4, { background: '#5a534c' }).extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#5a534c' }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(print)
+    .rotate(4, { background: '#5a534c' })
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: '#5a534c' })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** Where the document renderer of test/engine/corpus (render.ts, passportPage) leaves room for the holder's portrait. */
@@ -135,8 +164,23 @@ export const PASSPORT_PORTRAIT = { left: 40, top: 120, width: 250, height: 320 }
  * over in the page's own colour first.
  */
 export async function withPortrait(page: Buffer, portrait: Buffer, box = PASSPORT_PORTRAIT): Promise<Buffer> {
-  const photo = await sharp(portrait).resize(box.width, box.height, { fit: 'cover', position: 'top' }).modulate({ saturation: 0.6 }).toBuffer();
-  const { data } = await sharp(page).extract({ left: Math.max(0, box.left - 12), top: box.top, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const cover = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${Math.round(box.height * 1.35)}"><rect width="100%" height="100%" fill="rgb(${data[0]},${data[1]},${data[2]})"/></svg>`);
-  return sharp(page).composite([{ input: cover, left: box.left, top: box.top }, { input: photo, left: box.left, top: box.top }]).png().toBuffer();
+  const photo = await sharp(portrait)
+    .resize(box.width, box.height, { fit: 'cover', position: 'top' })
+    .modulate({ saturation: 0.6 })
+    .toBuffer();
+  const { data } = await sharp(page)
+    .extract({ left: Math.max(0, box.left - 12), top: box.top, width: 1, height: 1 })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const cover = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${Math.round(box.height * 1.35)}"><rect width="100%" height="100%" fill="rgb(${data[0]},${data[1]},${data[2]})"/></svg>`,
+  );
+  return sharp(page)
+    .composite([
+      { input: cover, left: box.left, top: box.top },
+      { input: photo, left: box.left, top: box.top },
+    ])
+    .png()
+    .toBuffer();
 }

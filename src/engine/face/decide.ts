@@ -18,7 +18,13 @@ export const DEFAULT_SENSITIVITY = 0.5;
 /** Width of the review band below the threshold at sensitivity 1 (0 at sensitivity 0). */
 const MAX_REVIEW_BAND = 0.4;
 
-const completed = (verdict: Verdict, score: number, reasonCodes: string[]): CheckResult => ({ status: 'completed', verdict, score, reasonCodes, providerTier: 'standard' });
+const completed = (verdict: Verdict, score: number, reasonCodes: string[]): CheckResult => ({
+  status: 'completed',
+  verdict,
+  score,
+  reasonCodes,
+  providerTier: 'standard',
+});
 
 /**
  * A score against the step: at or above `threshold` approves; within the review band below
@@ -31,7 +37,12 @@ function band(score: number, step: FaceStep, defaultThreshold: number): Verdict 
   return score >= threshold - MAX_REVIEW_BAND * sensitivity ? 'review' : 'reject';
 }
 
-const QUALITY_CODES: Record<FaceQualityIssue, string> = { small: 'FACE_TOO_SMALL', turned: 'FACE_TURNED', uncertain: 'FACE_UNCERTAIN', no_descriptor: 'FACE_NOT_COMPARABLE' };
+const QUALITY_CODES: Record<FaceQualityIssue, string> = {
+  small: 'FACE_TOO_SMALL',
+  turned: 'FACE_TURNED',
+  uncertain: 'FACE_UNCERTAIN',
+  no_descriptor: 'FACE_NOT_COMPARABLE',
+};
 
 /** The reason codes of a face not good enough to approve on: which image, then what is wrong with it. */
 function qualityCodes(which: 'DOCUMENT' | 'SELFIE', issues: FaceQualityIssue[] | undefined): string[] {
@@ -47,11 +58,17 @@ export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): 
   if (!analysis.document.readable || !analysis.selfie.readable) return completed('reject', 0, ['IMAGE_UNREADABLE']);
   if (analysis.document.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'DOCUMENT_FACE_NOT_FOUND']);
   if (analysis.selfie.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND']);
-  const quality = [...new Set([...qualityCodes('DOCUMENT', analysis.document.quality), ...qualityCodes('SELFIE', analysis.selfie.quality)])];
+  const quality = [
+    ...new Set([
+      ...qualityCodes('DOCUMENT', analysis.document.quality),
+      ...qualityCodes('SELFIE', analysis.selfie.quality),
+    ]),
+  ];
   const similarity = analysis.similarity ?? 0;
   const banded = band(similarity, step, FACE_MATCH_THRESHOLD);
   if (quality.includes('FACE_NOT_COMPARABLE')) return completed('review', similarity, quality);
-  if (banded === 'approve') return quality.length ? completed('review', similarity, quality) : completed('approve', similarity, []);
+  if (banded === 'approve')
+    return quality.length ? completed('review', similarity, quality) : completed('approve', similarity, []);
   return completed(banded, similarity, ['SELFIE_MISMATCH', ...quality]);
 }
 
@@ -60,11 +77,16 @@ export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): 
  * the step. A face that fails is LIVENESS_FAILED; one in the review band LIVENESS_UNCERTAIN.
  */
 export function livenessDecision(analysis: LivenessAnalysis, step: FaceStep): CheckResult {
-  if (!analysis.readable || analysis.faces === 0) return completed('reject', 0, ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND']);
+  if (!analysis.readable || analysis.faces === 0)
+    return completed('reject', 0, ['IMAGE_UNREADABLE', 'SELFIE_FACE_NOT_FOUND']);
   if (analysis.faces > 1) return completed('reject', 0, ['LIVENESS_FAILED', 'MULTIPLE_FACES']);
   const score = Math.min(analysis.real ?? 0, analysis.live ?? 0);
   const verdict = band(score, step, LIVENESS_THRESHOLD);
-  return completed(verdict, score, verdict === 'approve' ? [] : [verdict === 'review' ? 'LIVENESS_UNCERTAIN' : 'LIVENESS_FAILED']);
+  return completed(
+    verdict,
+    score,
+    verdict === 'approve' ? [] : [verdict === 'review' ? 'LIVENESS_UNCERTAIN' : 'LIVENESS_FAILED'],
+  );
 }
 
 interface AgeRule {

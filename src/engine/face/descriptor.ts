@@ -41,7 +41,11 @@ function loadFaceApi(): Promise<FaceApi> {
  * the box's square crop, face-api's landmarks on it, its alignment box, then the descriptor
  * (of the face and its mirror image, averaged).
  */
-export async function describeFace(human: Human, image: Tensor3D, box: [number, number, number, number]): Promise<number[] | null> {
+export async function describeFace(
+  human: Human,
+  image: Tensor3D,
+  box: [number, number, number, number],
+): Promise<number[] | null> {
   const faceapi = await loadFaceApi();
   const tf = human.tf;
   const [height, width] = (image as unknown as { shape: number[] }).shape as [number, number];

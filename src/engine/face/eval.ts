@@ -1,6 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { EnginePool, defaultConcurrency } from '../pool/index.js';
-import { CONDITIONS, documentImage, loadIdentities, printedPhoto, screenReplay, variant, type Condition } from './corpus.js';
+import {
+  CONDITIONS,
+  documentImage,
+  loadIdentities,
+  printedPhoto,
+  screenReplay,
+  variant,
+  type Condition,
+} from './corpus.js';
 import { FACE_MATCH_THRESHOLD, livenessDecision } from './decide.js';
 
 /**
@@ -56,7 +64,8 @@ export interface FaceEvalResult {
   markdown: string;
 }
 
-const mean = (xs: number[]): number | null => (xs.length ? Math.round((1000 * xs.reduce((a, b) => a + b, 0)) / xs.length) / 1000 : null);
+const mean = (xs: number[]): number | null =>
+  xs.length ? Math.round((1000 * xs.reduce((a, b) => a + b, 0)) / xs.length) / 1000 : null;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /**
@@ -72,7 +81,9 @@ export function thresholdAtFalseAcceptRate(impostor: number[], rate = 0.01): num
 
 export async function evaluateFaceEngine(options: FaceEvalOptions = {}): Promise<FaceEvalResult> {
   const started = performance.now();
-  const pool = options.pool ?? new EnginePool({ concurrency: Number(process.env.ENGINE_CONCURRENCY) || defaultConcurrency(), timeoutMs: 300_000 });
+  const pool =
+    options.pool ??
+    new EnginePool({ concurrency: Number(process.env.ENGINE_CONCURRENCY) || defaultConcurrency(), timeoutMs: 300_000 });
   try {
     const read = (image: Buffer) => pool.run('face.read', { image });
     const people = await loadIdentities({ read, files: options.files });
@@ -82,20 +93,29 @@ export async function evaluateFaceEngine(options: FaceEvalOptions = {}): Promise
     const genuine = new Map<Condition, (number | null)[]>();
     for (const condition of CONDITIONS) {
       const selfies = await Promise.all(people.map(async (p) => embeddingOf(await variant(p.portrait, condition))));
-      const found = (xs: (number[] | null)[]) => xs.map((x, i) => [x, i] as const).filter((e): e is readonly [number[], number] => e[0] !== null);
+      const found = (xs: (number[] | null)[]) =>
+        xs.map((x, i) => [x, i] as const).filter((e): e is readonly [number[], number] => e[0] !== null);
       const docs = found(documents);
       const shots = found(selfies);
       const matrix = await pool.run('face.similarities', { a: docs.map(([e]) => e), b: shots.map(([e]) => e) });
       const scores: (number | null)[] = people.map(() => null);
-      docs.forEach(([, i], r) => shots.forEach(([, j], c) => (i === j ? (scores[i] = matrix[r]![c]!) : impostor.push(matrix[r]![c]!))));
+      docs.forEach(([, i], r) =>
+        shots.forEach(([, j], c) => (i === j ? (scores[i] = matrix[r]![c]!) : impostor.push(matrix[r]![c]!))),
+      );
       genuine.set(condition, scores);
     }
     const far1 = thresholdAtFalseAcceptRate(impostor);
     const conditions = CONDITIONS.map((condition) => conditionRow(condition, genuine.get(condition)!, far1));
     const all = [...genuine.values()].flat();
     const rate = (t: number) => all.filter((s) => s !== null && s >= t).length / all.length;
-    const liveness = await livenessRows(pool, people.map((p) => p.portrait));
-    const timing = await timeChecks(pool, people.map((p) => p.portrait));
+    const liveness = await livenessRows(
+      pool,
+      people.map((p) => p.portrait),
+    );
+    const timing = await timeChecks(
+      pool,
+      people.map((p) => p.portrait),
+    );
     const result: Omit<FaceEvalResult, 'markdown'> = {
       people: people.length,
       impostorPairs: impostor.length,
@@ -105,7 +125,10 @@ export async function evaluateFaceEngine(options: FaceEvalOptions = {}): Promise
       trueAcceptRateAtDefault: rate(FACE_MATCH_THRESHOLD),
       conditions,
       liveness,
-      timing: { ...timing, concurrency: pool === options.pool ? 0 : Number(process.env.ENGINE_CONCURRENCY) || defaultConcurrency() },
+      timing: {
+        ...timing,
+        concurrency: pool === options.pool ? 0 : Number(process.env.ENGINE_CONCURRENCY) || defaultConcurrency(),
+      },
       seconds: Math.round((performance.now() - started) / 1000),
     };
     return { ...result, markdown: formatFaceEval(result) };
@@ -183,13 +206,26 @@ export function formatFaceEval(r: Omit<FaceEvalResult, 'markdown'>): string {
     '|---|---|---|---|---|---|',
   ];
   for (const c of r.conditions) {
-    lines.push(`| ${c.condition} | ${c.genuinePairs} | ${pct(c.faceFound, c.genuinePairs)} | ${pct(c.trueAcceptsAtFar1, c.genuinePairs)} | ${pct(c.trueAcceptsAtDefault, c.genuinePairs)} | ${num(c.meanSimilarity)} |`);
+    lines.push(
+      `| ${c.condition} | ${c.genuinePairs} | ${pct(c.faceFound, c.genuinePairs)} | ${pct(c.trueAcceptsAtFar1, c.genuinePairs)} | ${pct(c.trueAcceptsAtDefault, c.genuinePairs)} | ${num(c.meanSimilarity)} |`,
+    );
   }
-  lines.push(`| **all** | ${r.conditions.reduce((s, c) => s + c.genuinePairs, 0)} | | **${(100 * r.trueAcceptRateAtFar1).toFixed(1)}%** | **${(100 * r.trueAcceptRateAtDefault).toFixed(1)}%** | |`);
-  lines.push('', '| liveness input | kind | images | one face | approve | review | reject | mean antispoof | mean liveness |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push(
+    `| **all** | ${r.conditions.reduce((s, c) => s + c.genuinePairs, 0)} | | **${(100 * r.trueAcceptRateAtFar1).toFixed(1)}%** | **${(100 * r.trueAcceptRateAtDefault).toFixed(1)}%** | |`,
+  );
+  lines.push(
+    '',
+    '| liveness input | kind | images | one face | approve | review | reject | mean antispoof | mean liveness |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const l of r.liveness) {
-    lines.push(`| ${l.input} | ${l.attack ? 'attack (simulated)' : 'genuine'} | ${l.images} | ${pct(l.oneFace, l.images)} | ${pct(l.approve, l.images)} | ${pct(l.review, l.images)} | ${pct(l.reject, l.images)} | ${num(l.meanAntispoof)} | ${num(l.meanLiveness)} |`);
+    lines.push(
+      `| ${l.input} | ${l.attack ? 'attack (simulated)' : 'genuine'} | ${l.images} | ${pct(l.oneFace, l.images)} | ${pct(l.approve, l.images)} | ${pct(l.review, l.images)} | ${pct(l.reject, l.images)} | ${num(l.meanAntispoof)} | ${num(l.meanLiveness)} |`,
+    );
   }
-  lines.push('', `Engine time per check (one at a time, warm thread, median): face_match ${r.timing.faceMatchMs} ms (two images), liveness ${r.timing.livenessMs} ms (one frame). Whole face eval ${r.seconds} s.`);
+  lines.push(
+    '',
+    `Engine time per check (one at a time, warm thread, median): face_match ${r.timing.faceMatchMs} ms (two images), liveness ${r.timing.livenessMs} ms (one frame). Whole face eval ${r.seconds} s.`,
+  );
   return lines.join('\n');
 }

@@ -57,7 +57,10 @@ function offlineFetch(): void {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('file:')) throw new Error(`the face engine reads its models from disk only, not ${url}`);
     const body = await readFile(fileURLToPath(url));
-    return new Response(body, { status: 200, headers: { 'content-type': url.endsWith('.json') ? 'application/json' : 'application/octet-stream' } });
+    return new Response(body, {
+      status: 200,
+      headers: { 'content-type': url.endsWith('.json') ? 'application/json' : 'application/octet-stream' },
+    });
   }) as typeof fetch;
   g[marker] = true;
 }
@@ -68,7 +71,9 @@ let loading: Promise<Human> | null = null;
 export function loadHuman(): Promise<Human> {
   loading ??= (async () => {
     offlineFetch();
-    const { Human: HumanClass } = require(path.join(distDir, 'human.node-wasm.js')) as typeof import('@vladmandic/human');
+    const { Human: HumanClass } = require(
+      path.join(distDir, 'human.node-wasm.js'),
+    ) as typeof import('@vladmandic/human');
     const human = new HumanClass(HUMAN_CONFIG as never);
     await human.load();
     return human;

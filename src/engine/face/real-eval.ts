@@ -41,7 +41,13 @@ export async function photographedDocument(photo: Buffer, face: FaceReading): Pr
     .toBuffer();
   const card = await documentImage(portrait);
   const shot = await sharp(card)
-    .affine([[1, 0.06], [0.03, 0.96]], { background: '#6b5f55' })
+    .affine(
+      [
+        [1, 0.06],
+        [0.03, 0.96],
+      ],
+      { background: '#6b5f55' },
+    )
     .rotate(5, { background: '#6b5f55' })
     .blur(0.9)
     .toBuffer();
@@ -85,12 +91,18 @@ const threshold = (impostor: number[], far: number) => {
   return Math.round(((sorted[Math.floor(sorted.length * far)] ?? 0) + 0.0005) * 1000) / 1000;
 };
 
-function row(name: RealCaseRow['case'], pairs: { same: boolean; score: number; decision: string; byQuality: boolean }[]): RealCaseRow {
+function row(
+  name: RealCaseRow['case'],
+  pairs: { same: boolean; score: number; decision: string; byQuality: boolean }[],
+): RealCaseRow {
   const genuine = pairs.filter((p) => p.same);
   const impostor = pairs.filter((p) => !p.same);
   const imp = impostor.map((p) => p.score);
   let auc = 0;
-  for (const g of genuine) auc += imp.filter((s) => s < g.score).length / Math.max(1, imp.length) + (0.5 * imp.filter((s) => s === g.score).length) / Math.max(1, imp.length);
+  for (const g of genuine)
+    auc +=
+      imp.filter((s) => s < g.score).length / Math.max(1, imp.length) +
+      (0.5 * imp.filter((s) => s === g.score).length) / Math.max(1, imp.length);
   const t1 = threshold(imp, 0.01);
   const t01 = threshold(imp, 0.001);
   const count = (ps: typeof pairs): PairCounts => ({
@@ -116,20 +128,46 @@ function row(name: RealCaseRow['case'], pairs: { same: boolean; score: number; d
 /** Reads every photo of a set (and its photographed document) through the pool and scores every pair at the defaults. */
 export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise<RealEvalResult> {
   const images = await realImages(set);
-  const reads: { image: RealImage; photo: FaceReading | null; document: FaceReading | null; faces: number; documentFaces: number }[] = [];
+  const reads: {
+    image: RealImage;
+    photo: FaceReading | null;
+    document: FaceReading | null;
+    faces: number;
+    documentFaces: number;
+  }[] = [];
   for (const image of images) {
     const bytes = await readFile(path.join(REAL_DIR, image.file));
     const read = await pool.run('face.read', { image: bytes });
     const face = read.faces[0] ?? null;
     const doc = face ? await pool.run('face.read', { image: await photographedDocument(bytes, face) }) : null;
-    reads.push({ image, photo: face, document: doc?.faces[0] ?? null, faces: read.faces.length, documentFaces: doc?.faces.length ?? 0 });
+    reads.push({
+      image,
+      photo: face,
+      document: doc?.faces[0] ?? null,
+      faces: read.faces.length,
+      documentFaces: doc?.faces.length ?? 0,
+    });
   }
-  const summary = (face: FaceReading | null, faces: number) => ({ readable: true, faces, quality: face?.quality ?? [] });
+  const summary = (face: FaceReading | null, faces: number) => ({
+    readable: true,
+    faces,
+    quality: face?.quality ?? [],
+  });
   const pair = (a: FaceReading | null, aFaces: number, b: FaceReading | null, bFaces: number) => {
     const score = a && b ? matchScore(a.embedding, b.embedding) : 0;
-    const analysis = { document: summary(a, aFaces), selfie: summary(b, bFaces), similarity: a && b ? score : null, ageEstimate: null, selfieEmbedding: null };
+    const analysis = {
+      document: summary(a, aFaces),
+      selfie: summary(b, bFaces),
+      similarity: a && b ? score : null,
+      ageEstimate: null,
+      selfieEmbedding: null,
+    };
     const decided = faceMatchDecision(analysis, {});
-    return { score, decision: decided.verdict!, byQuality: decided.verdict === 'review' && score >= FACE_MATCH_THRESHOLD };
+    return {
+      score,
+      decision: decided.verdict!,
+      byQuality: decided.verdict === 'review' && score >= FACE_MATCH_THRESHOLD,
+    };
   };
   const photoPairs = [];
   const documentPairs = [];
@@ -146,7 +184,9 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
     set,
     people: new Set(images.map((i) => i.person)).size,
     photos: images.length,
-    lowQuality: reads.filter((r) => !r.photo || r.photo.quality.length).map((r) => ({ file: r.image.file, issues: r.photo?.quality ?? ['no_face'] })),
+    lowQuality: reads
+      .filter((r) => !r.photo || r.photo.quality.length)
+      .map((r) => ({ file: r.image.file, issues: r.photo?.quality ?? ['no_face'] })),
     rows: [row('photo vs photo', photoPairs), row('document photographed vs photo', documentPairs)],
   };
 }

@@ -39,7 +39,10 @@ export const livenessRunner: CheckRunner = {
     const mode = (input.check.config as { mode?: string } | undefined)?.mode;
     if (mode !== 'passive' && (challenge || images.challengeFrames?.length || input.hosted)) {
       if (!challenge) return images.challengeFrames?.length ? challengeDecisionWithout() : challengeNotTaken();
-      const analysis = await input.engine.run('face.challenge', { frames: images.challengeFrames ?? [], selfie: images.selfie });
+      const analysis = await input.engine.run('face.challenge', {
+        frames: images.challengeFrames ?? [],
+        selfie: images.selfie,
+      });
       return challengeDecision(analysis, challenge, input.check);
     }
     const frames = images.liveness ?? (images.selfie ? [images.selfie] : []);

@@ -51,7 +51,10 @@ export class EnginePool {
     const fromSource = import.meta.url.endsWith('.ts');
     const url = this.options.filename ?? new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
     if (!url.pathname.endsWith('.ts')) return { filename: url.href, execArgv: undefined };
-    return { filename: url.href, execArgv: [...process.execArgv.filter((flag) => !V8_HEAP_FLAG.test(flag)), '--import', 'tsx'] };
+    return {
+      filename: url.href,
+      execArgv: [...process.execArgv.filter((flag) => !V8_HEAP_FLAG.test(flag)), '--import', 'tsx'],
+    };
   }
 
   private piscina(): Piscina {
@@ -61,7 +64,14 @@ export class EnginePool {
       // Idle threads are kept: a new thread pays the model load again. A thread whose JavaScript
       // heap outgrows ENGINE_MAX_HEAP_MB is ended (its task fails as a crash) instead of the process.
       const maxOldGenerationSizeMb = Number(process.env.ENGINE_MAX_HEAP_MB ?? 1536);
-      this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 24 * 3600_000, resourceLimits: { maxOldGenerationSizeMb } });
+      this.pool = new Piscina({
+        filename,
+        execArgv,
+        minThreads: threads,
+        maxThreads: threads,
+        idleTimeout: 24 * 3600_000,
+        resourceLimits: { maxOldGenerationSizeMb },
+      });
     }
     return this.pool;
   }
@@ -76,7 +86,10 @@ export class EnginePool {
     } catch (error) {
       if (this.closed) throw new EngineTaskError(task, 'closed', error);
       const timedOut = signal.aborted;
-      this.options.logger?.warn({ err: error, task }, timedOut ? `engine task ${task} timed out` : `engine task ${task} failed`);
+      this.options.logger?.warn(
+        { err: error, task },
+        timedOut ? `engine task ${task} timed out` : `engine task ${task} failed`,
+      );
       throw new EngineTaskError(task, timedOut ? 'timeout' : 'crash', error);
     } finally {
       this.running -= 1;

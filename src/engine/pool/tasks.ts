@@ -14,7 +14,10 @@ const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 export const TASKS = {
   /** The document check's reading (quality, MRZ OCR, PDF417): one OCR worker per pool thread. */
   'document.analyse': (input: { front: Uint8Array; back?: Uint8Array; now?: Date }) =>
-    analyseDocument({ front: buffer(input.front), back: input.back ? buffer(input.back) : undefined }, { now: input.now }),
+    analyseDocument(
+      { front: buffer(input.front), back: input.back ? buffer(input.back) : undefined },
+      { now: input.now },
+    ),
   'face.match': analyseFaceMatch,
   'face.liveness': analyseLiveness,
   /** Active liveness: the challenge's frames and the selfie. */

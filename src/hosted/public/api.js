@@ -31,7 +31,8 @@ export function createApi(sessionId, token) {
   }
   return {
     session: () => call('GET', ''),
-    consent: (decision, version) => call('POST', '/consent', decision === 'agree' ? { decision, version } : { decision }),
+    consent: (decision, version) =>
+      call('POST', '/consent', decision === 'agree' ? { decision, version } : { decision }),
     handoff: () => call('GET', '/handoff'),
     startEmail: (email) => call('POST', '/email', { email }),
     confirmEmail: (code) => call('POST', '/email/confirm', { code }),
@@ -54,7 +55,8 @@ export function putToStorage(url, blob, contentType, onProgress) {
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
-    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new ApiFailure(xhr.status, 'UPLOAD_FAILED')));
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new ApiFailure(xhr.status, 'UPLOAD_FAILED'));
     xhr.onerror = () => reject(new ApiFailure(0, 'UPLOAD_FAILED'));
     xhr.onabort = () => reject(new ApiFailure(0, 'UPLOAD_FAILED'));
     xhr.send(blob);

@@ -35,7 +35,8 @@ const hideProgress = () => (document.getElementById('progress-nav').hidden = tru
 function helpLink(branding) {
   const footer = document.getElementById('footer');
   footer.replaceChildren();
-  if (branding?.support_url) footer.append(h('a', { href: branding.support_url, rel: 'noopener noreferrer', target: '_blank' }, t('help')));
+  if (branding?.support_url)
+    footer.append(h('a', { href: branding.support_url, rel: 'noopener noreferrer', target: '_blank' }, t('help')));
 }
 
 function message(state) {
@@ -62,10 +63,15 @@ function applyBranding(branding) {
   brand = branding.brand_name ?? '';
   const header = document.getElementById('brand');
   const name = h('span', { class: 'brand-name', text: brand || t('title') });
-  header.replaceChildren(...(branding.logo_url ? [h('img', { src: branding.logo_url, alt: brand || t('title'), class: 'logo' })] : []), name);
+  header.replaceChildren(
+    ...(branding.logo_url ? [h('img', { src: branding.logo_url, alt: brand || t('title'), class: 'logo' })] : []),
+    name,
+  );
   if (branding.accent_color) {
     const hex = branding.accent_color.slice(1);
-    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, b] = [0, 2, 4]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
     document.documentElement.style.setProperty('--accent', branding.accent_color);
     document.documentElement.style.setProperty('--on-accent', luminance > 0.18 ? '#111111' : '#ffffff');
@@ -80,9 +86,15 @@ function renderProgress(steps, current) {
   const currentIndex = all.indexOf(current);
   list.replaceChildren(
     ...all.map((step, i) =>
-      h('li', { class: i < currentIndex ? 'done' : i === currentIndex ? 'current' : '', 'aria-current': i === currentIndex ? 'step' : false },
+      h(
+        'li',
+        {
+          class: i < currentIndex ? 'done' : i === currentIndex ? 'current' : '',
+          'aria-current': i === currentIndex ? 'step' : false,
+        },
         h('span', { text: t(`step.${step}`) }),
-        i < currentIndex ? h('span', { class: 'visually-hidden', text: ` (${t('done')})` }) : null),
+        i < currentIndex ? h('span', { class: 'visually-hidden', text: ` (${t('done')})` }) : null,
+      ),
     ),
   );
   list.setAttribute('aria-label', t('stepOf', { n: currentIndex + 1, total: all.length }));
@@ -100,10 +112,31 @@ const backButton = (onClick) => h('button', { type: 'button', class: 'link', onC
 function emailStep(api, { view, done }) {
   return new Promise((resolve) => {
     const askAddress = (initial) => {
-      const [label, input] = formField(t('emailLabel'), { type: 'email', name: 'email', autocomplete: 'email', required: true, maxlength: '254' });
+      const [label, input] = formField(t('emailLabel'), {
+        type: 'email',
+        name: 'email',
+        autocomplete: 'email',
+        required: true,
+        maxlength: '254',
+      });
       const error = h('p', { class: 'error', role: 'alert', text: initial ?? '' });
-      const keep = done ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('continue')) : null;
-      const form = h('form', { novalidate: true }, label, input, error, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('sendCode')), keep, backButton(() => resolve('back'))));
+      const keep = done
+        ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('continue'))
+        : null;
+      const form = h(
+        'form',
+        { novalidate: true },
+        label,
+        input,
+        error,
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'submit', class: 'primary' }, t('sendCode')),
+          keep,
+          backButton(() => resolve('back')),
+        ),
+      );
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         const email = input.value.trim();
@@ -118,18 +151,41 @@ function emailStep(api, { view, done }) {
       show(screen, h('h1', { text: t('emailTitle') }), h('p', { text: done ? t('emailDone') : t('emailIntro') }), form);
     };
     const askCode = (email) => {
-      const [label, input] = formField(t('codeLabel'), { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: '6', required: true });
+      const [label, input] = formField(t('codeLabel'), {
+        type: 'text',
+        name: 'code',
+        inputmode: 'numeric',
+        autocomplete: 'one-time-code',
+        pattern: '[0-9]{6}',
+        maxlength: '6',
+        required: true,
+      });
       const error = h('p', { class: 'error', role: 'alert' });
-      const resend = h('button', { type: 'button', class: 'secondary', onClick: async () => {
-        try {
-          await api.startEmail(email);
-          error.textContent = '';
-        } catch (failure) {
-          if (!closed(failure)) error.textContent = errorText(failure);
-        }
-      } }, t('resend'));
+      const resend = h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onClick: async () => {
+            try {
+              await api.startEmail(email);
+              error.textContent = '';
+            } catch (failure) {
+              if (!closed(failure)) error.textContent = errorText(failure);
+            }
+          },
+        },
+        t('resend'),
+      );
       const other = h('button', { type: 'button', class: 'link', onClick: () => askAddress() }, t('changeEmail'));
-      const form = h('form', { novalidate: true }, label, input, error, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('confirm')), resend, other));
+      const form = h(
+        'form',
+        { novalidate: true },
+        label,
+        input,
+        error,
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('confirm')), resend, other),
+      );
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         if (!/^\d{6}$/.test(input.value.trim())) return void (error.textContent = t('error.invalidCode'));
@@ -166,7 +222,8 @@ function closed(failure) {
   return true;
 }
 
-const documentTypes = (view) => (view.accepted_document_types.length ? view.accepted_document_types : ALL_DOCUMENT_TYPES);
+const documentTypes = (view) =>
+  view.accepted_document_types.length ? view.accepted_document_types : ALL_DOCUMENT_TYPES;
 
 /** The type chooser, limited to the flow's accepted document types. Resolves 'next' or 'back'. */
 function chooseDocumentType(local, { view, back }) {
@@ -175,10 +232,35 @@ function chooseDocumentType(local, { view, back }) {
     const legendId = nextId('legend');
     const options = types.map((type, i) => {
       const id = nextId('doc');
-      return h('div', { class: 'choice' }, h('input', { type: 'radio', name: 'document_type', id, value: type, checked: local.docType ? type === local.docType : i === 0 }), h('label', { for: id, text: t(`doc.${type}`) }));
+      return h(
+        'div',
+        { class: 'choice' },
+        h('input', {
+          type: 'radio',
+          name: 'document_type',
+          id,
+          value: type,
+          checked: local.docType ? type === local.docType : i === 0,
+        }),
+        h('label', { for: id, text: t(`doc.${type}`) }),
+      );
     });
-    const form = h('form', {}, h('fieldset', { 'aria-labelledby': legendId }, h('legend', { id: legendId, text: t('documentTypeLabel') }), options),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('continue')), back ? backButton(() => resolve('back')) : null));
+    const form = h(
+      'form',
+      {},
+      h(
+        'fieldset',
+        { 'aria-labelledby': legendId },
+        h('legend', { id: legendId, text: t('documentTypeLabel') }),
+        options,
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'submit', class: 'primary' }, t('continue')),
+        back ? backButton(() => resolve('back')) : null,
+      ),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       local.docType = new FormData(form).get('document_type');
@@ -191,16 +273,35 @@ function chooseDocumentType(local, { view, back }) {
 function submitScreen(api) {
   return new Promise((resolve) => {
     const error = h('p', { class: 'error', role: 'alert' });
-    const button = h('button', { type: 'button', class: 'primary', onClick: async () => {
-      button.disabled = true;
-      try {
-        resolve(ended(await api.submit()));
-      } catch (failure) {
-        button.disabled = false;
-        if (!closed(failure)) error.textContent = errorText(failure);
-      }
-    } }, t('submit'));
-    show(screen, h('h1', { text: t('reviewTitle') }), h('p', { text: t('reviewIntro') }), error, h('div', { class: 'actions' }, button, backButton(() => resolve('back'))));
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        onClick: async () => {
+          button.disabled = true;
+          try {
+            resolve(ended(await api.submit()));
+          } catch (failure) {
+            button.disabled = false;
+            if (!closed(failure)) error.textContent = errorText(failure);
+          }
+        },
+      },
+      t('submit'),
+    );
+    show(
+      screen,
+      h('h1', { text: t('reviewTitle') }),
+      h('p', { text: t('reviewIntro') }),
+      error,
+      h(
+        'div',
+        { class: 'actions' },
+        button,
+        backButton(() => resolve('back')),
+      ),
+    );
     screen.dataset.state = 'review';
   });
 }
@@ -226,14 +327,22 @@ function isDone(name, view, local) {
   if (local.finished.has(name)) return true;
   const p = view.progress;
   switch (name) {
-    case 'consent': return view.consent.state === 'given';
-    case 'email': return p.email_confirmed;
-    case 'document-type': return Boolean(local.docType);
-    case 'document-front': return p.document_front && p.document_type === local.docType;
-    case 'document-back': return p.document_back && p.document_type === local.docType;
-    case 'selfie': return p.selfie;
-    case 'liveness': return p.liveness;
-    default: return false;
+    case 'consent':
+      return view.consent.state === 'given';
+    case 'email':
+      return p.email_confirmed;
+    case 'document-type':
+      return Boolean(local.docType);
+    case 'document-front':
+      return p.document_front && p.document_type === local.docType;
+    case 'document-back':
+      return p.document_back && p.document_type === local.docType;
+    case 'selfie':
+      return p.selfie;
+    case 'liveness':
+      return p.liveness;
+    default:
+      return false;
   }
 }
 
@@ -249,24 +358,51 @@ function screenRunners(api, local, device) {
       done: ctx.done,
       back: true,
       // A computer offers the phone; a phone does not offer itself.
-      handoff: device.phone || ctx.view.preview ? null : () => handoffScreen(screen, api, ctx.view.steps, { ended, closed, errorText }),
+      handoff:
+        device.phone || ctx.view.preview
+          ? null
+          : () => handoffScreen(screen, api, ctx.view.steps, { ended, closed, errorText }),
     });
   const docStep = (side) => (ctx) => {
     const type = local.docType;
     const doc = t(`docTitle.${type}`);
-    return capture({ title: t(side === 'front' ? 'frontTitle' : 'backTitle', { doc }), intro: t('frontIntro'), kind: 'document', side, documentType: type, facing: 'environment', accept: `${IMAGE_TYPES},application/pdf` })(ctx);
+    return capture({
+      title: t(side === 'front' ? 'frontTitle' : 'backTitle', { doc }),
+      intro: t('frontIntro'),
+      kind: 'document',
+      side,
+      documentType: type,
+      facing: 'environment',
+      accept: `${IMAGE_TYPES},application/pdf`,
+    })(ctx);
   };
   return {
-    consent: async (ctx) => ((await consentScreen(screen, api, ctx.view, { brand: brandName(), closed, errorText })) === 'agree' ? 'next' : ended({ ...ctx.view, state: 'declined' })),
+    consent: async (ctx) =>
+      (await consentScreen(screen, api, ctx.view, { brand: brandName(), closed, errorText })) === 'agree'
+        ? 'next'
+        : ended({ ...ctx.view, state: 'declined' }),
     email: (ctx) => emailStep(api, ctx),
     'document-type': (ctx) => chooseDocumentType(local, ctx),
     'document-front': docStep('front'),
     'document-back': docStep('back'),
-    selfie: capture({ title: t('selfieTitle'), intro: t('selfieIntro'), kind: 'selfie', facing: 'user', accept: IMAGE_TYPES }),
+    selfie: capture({
+      title: t('selfieTitle'),
+      intro: t('selfieIntro'),
+      kind: 'selfie',
+      facing: 'user',
+      accept: IMAGE_TYPES,
+    }),
     // Active (the default in a hosted session): the challenge's prompts, which need the camera.
-    liveness: (ctx) => (ctx.view.liveness_mode === 'active' && device.camera
-      ? livenessChallengeStep(screen, api, { done: ctx.done, back: true })
-      : capture({ title: t('livenessTitle'), intro: t('livenessIntro'), kind: 'video', facing: 'user', accept: 'video/webm,video/mp4,video/quicktime' })(ctx)),
+    liveness: (ctx) =>
+      ctx.view.liveness_mode === 'active' && device.camera
+        ? livenessChallengeStep(screen, api, { done: ctx.done, back: true })
+        : capture({
+            title: t('livenessTitle'),
+            intro: t('livenessIntro'),
+            kind: 'video',
+            facing: 'user',
+            accept: 'video/webm,video/mp4,video/quicktime',
+          })(ctx),
     submit: () => submitScreen(api),
   };
 }
@@ -325,7 +461,8 @@ async function main() {
     }
     await run(api);
   } catch (failure) {
-    if (!closed(failure)) show(screen, h('h1', { text: t('title') }), h('p', { class: 'error', role: 'alert', text: errorText(failure) }));
+    if (!closed(failure))
+      show(screen, h('h1', { text: t('title') }), h('p', { class: 'error', role: 'alert', text: errorText(failure) }));
   }
 }
 

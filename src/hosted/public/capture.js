@@ -6,7 +6,18 @@ import { h, nextId, show } from './dom.js';
 import { imageHints } from './hints.js';
 import { t } from './i18n.js';
 
-const EXTENSION_TYPES = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heic: 'image/heic', heif: 'image/heif', pdf: 'application/pdf', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime' };
+const EXTENSION_TYPES = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  pdf: 'application/pdf',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+};
 const RECORD_MS = 3000;
 const PREVIEWABLE = ['image/jpeg', 'image/png', 'image/webp'];
 
@@ -41,7 +52,8 @@ export function captureStep(screen, api, step, options = {}) {
   return new Promise((resolve) => {
     const errorBox = () => h('p', { class: 'error', role: 'alert', id: nextId('error') });
     const actions = (...buttons) => h('div', { class: 'actions' }, buttons);
-    const backButton = () => (options.back ? h('button', { type: 'button', class: 'link', onClick: () => resolve('back') }, t('back')) : null);
+    const backButton = () =>
+      options.back ? h('button', { type: 'button', class: 'link', onClick: () => resolve('back') }, t('back')) : null;
 
     function choose(message) {
       const error = errorBox();
@@ -56,14 +68,32 @@ export function captureStep(screen, api, step, options = {}) {
         else review(file, type, 'file');
       });
       const camera = options.camera
-        ? h('button', { type: 'button', class: 'primary', onClick: () => openCamera() }, step.kind === 'video' ? t('recordVideo') : t('takePhoto'))
+        ? h(
+            'button',
+            { type: 'button', class: 'primary', onClick: () => openCamera() },
+            step.kind === 'video' ? t('recordVideo') : t('takePhoto'),
+          )
         : h('p', { class: 'note' }, t('cameraUnavailable'));
       const phoneFirst = !options.camera && options.handoff;
-      const fileLabel = h('label', { for: inputId, class: options.camera || phoneFirst ? 'button secondary' : 'button primary', 'data-file-label': '' }, options.camera ? t('chooseFile') : t('chooseFileOnly'));
+      const fileLabel = h(
+        'label',
+        {
+          for: inputId,
+          class: options.camera || phoneFirst ? 'button secondary' : 'button primary',
+          'data-file-label': '',
+        },
+        options.camera ? t('chooseFile') : t('chooseFileOnly'),
+      );
       const handoff = options.handoff
-        ? h('button', { type: 'button', class: phoneFirst ? 'primary' : 'link', onClick: () => toPhone() }, t('handoffOffer'))
+        ? h(
+            'button',
+            { type: 'button', class: phoneFirst ? 'primary' : 'link', onClick: () => toPhone() },
+            t('handoffOffer'),
+          )
         : null;
-      const keep = options.done ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('keepSent')) : null;
+      const keep = options.done
+        ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('keepSent'))
+        : null;
       show(
         screen,
         h('h1', { text: step.title }),
@@ -71,7 +101,9 @@ export function captureStep(screen, api, step, options = {}) {
         options.done ? h('p', { class: 'note', text: t('alreadySent') }) : null,
         phoneFirst ? h('p', { text: t('handoffNoCamera') }) : null,
         error,
-        phoneFirst ? actions(handoff, input, fileLabel, keep, backButton()) : actions(camera, input, fileLabel, keep, handoff, backButton()),
+        phoneFirst
+          ? actions(handoff, input, fileLabel, keep, backButton())
+          : actions(camera, input, fileLabel, keep, handoff, backButton()),
       );
     }
 
@@ -89,21 +121,52 @@ export function captureStep(screen, api, step, options = {}) {
       let stream;
       try {
         const facingMode = step.facing ?? 'user';
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode, width: { ideal: 1920 }, height: { ideal: 1080 } }, audio: false });
+        stream = await navigator.mediaDevices.getUserMedia({
+          video: { facingMode, width: { ideal: 1920 }, height: { ideal: 1080 } },
+          audio: false,
+        });
       } catch {
         choose(t('cameraUnavailable'));
         return;
       }
-      const video = h('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': t('cameraPreview'), class: 'camera' });
+      const video = h('video', {
+        autoplay: true,
+        playsinline: true,
+        muted: true,
+        'aria-label': t('cameraPreview'),
+        class: 'camera',
+      });
       video.srcObject = stream;
       // The document's outline: where to put the card or the passport page (decoration; the hint says it in words).
-      const outline = step.kind === 'document' ? h('div', { class: `outline ${step.documentType === 'passport' ? 'passport' : 'card'}`, 'aria-hidden': 'true' }) : null;
+      const outline =
+        step.kind === 'document'
+          ? h('div', {
+              class: `outline ${step.documentType === 'passport' ? 'passport' : 'card'}`,
+              'aria-hidden': 'true',
+            })
+          : null;
       const finder = h('div', { class: 'viewfinder' }, video, outline);
-      const cancel = h('button', { type: 'button', class: 'secondary', onClick: () => { stopStream(stream); choose(); } }, t('cancel'));
+      const cancel = h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onClick: () => {
+            stopStream(stream);
+            choose();
+          },
+        },
+        t('cancel'),
+      );
       const status = h('p', { role: 'status', class: 'note', text: step.kind === 'document' ? t('frameHint') : '' });
-      const shoot = step.kind === 'video'
-        ? h('button', { type: 'button', class: 'primary', onClick: () => record(stream, shoot, status, finder) }, t('startRecording'))
-        : h('button', { type: 'button', class: 'primary', onClick: () => snap(stream, video) }, t('capturePhoto'));
+      const shoot =
+        step.kind === 'video'
+          ? h(
+              'button',
+              { type: 'button', class: 'primary', onClick: () => record(stream, shoot, status, finder) },
+              t('startRecording'),
+            )
+          : h('button', { type: 'button', class: 'primary', onClick: () => snap(stream, video) }, t('capturePhoto'));
       show(screen, h('h1', { text: step.title }), h('p', { text: step.intro }), finder, status, actions(shoot, cancel));
     }
 
@@ -113,7 +176,11 @@ export function captureStep(screen, api, step, options = {}) {
       canvas.height = video.videoHeight || 720;
       canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
       stopStream(stream);
-      canvas.toBlob((blob) => (blob ? review(blob, 'image/jpeg', 'camera') : choose(t('error.generic'))), 'image/jpeg', 0.92);
+      canvas.toBlob(
+        (blob) => (blob ? review(blob, 'image/jpeg', 'camera') : choose(t('error.generic'))),
+        'image/jpeg',
+        0.92,
+      );
     }
 
     function record(stream, button, status, finder) {
@@ -130,7 +197,10 @@ export function captureStep(screen, api, step, options = {}) {
         left -= 1;
         if (left > 0) status.textContent = t('countdown', { n: left });
       }, 1000);
-      const recorder = new MediaRecorder(stream, MediaRecorder.isTypeSupported('video/webm') ? { mimeType: 'video/webm' } : undefined);
+      const recorder = new MediaRecorder(
+        stream,
+        MediaRecorder.isTypeSupported('video/webm') ? { mimeType: 'video/webm' } : undefined,
+      );
       const chunks = [];
       recorder.ondataavailable = (event) => event.data.size && chunks.push(event.data);
       recorder.onstop = () => {
@@ -155,12 +225,37 @@ export function captureStep(screen, api, step, options = {}) {
       show(
         screen,
         h('h1', { text: t('reviewPhotoTitle') }),
-        url ? h('img', { src: url, alt: t('yourImage'), class: 'preview' }) : h('p', { text: t('reviewFile', { name: blob.name ?? contentType }) }),
-        hints.length ? h('div', { class: 'hints', role: 'alert' }, h('p', { text: t('hintsTitle') }), h('ul', {}, hints.map((key) => h('li', { 'data-hint': key.slice(5), text: t(key) })))) : null,
+        url
+          ? h('img', { src: url, alt: t('yourImage'), class: 'preview' })
+          : h('p', { text: t('reviewFile', { name: blob.name ?? contentType }) }),
+        hints.length
+          ? h(
+              'div',
+              { class: 'hints', role: 'alert' },
+              h('p', { text: t('hintsTitle') }),
+              h(
+                'ul',
+                {},
+                hints.map((key) => h('li', { 'data-hint': key.slice(5), text: t(key) })),
+              ),
+            )
+          : null,
         h('p', { class: 'strong', text: question }),
         actions(
-          h('button', { type: 'button', class: 'primary', onClick: done(() => upload(blob, contentType)) }, t('usePhoto')),
-          h('button', { type: 'button', class: 'secondary', onClick: done(() => (origin === 'camera' ? openCamera() : choose())) }, t('retake')),
+          h(
+            'button',
+            { type: 'button', class: 'primary', onClick: done(() => upload(blob, contentType)) },
+            t('usePhoto'),
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              onClick: done(() => (origin === 'camera' ? openCamera() : choose())),
+            },
+            t('retake'),
+          ),
         ),
       );
       screen.dataset.state = 'review-capture';
@@ -172,7 +267,12 @@ export function captureStep(screen, api, step, options = {}) {
       show(screen, h('h1', { text: step.title }), status, progress);
       let created;
       try {
-        created = await api.requestUpload({ kind: step.kind, content_type: contentType, ...(step.side ? { side: step.side } : {}), ...(step.documentType ? { document_type: step.documentType } : {}) });
+        created = await api.requestUpload({
+          kind: step.kind,
+          content_type: contentType,
+          ...(step.side ? { side: step.side } : {}),
+          ...(step.documentType ? { document_type: step.documentType } : {}),
+        });
       } catch (error) {
         return refused(error);
       }
@@ -181,12 +281,31 @@ export function captureStep(screen, api, step, options = {}) {
 
     async function put(created, blob, contentType, progress, status) {
       try {
-        if (created.upload_url) await putToStorage(created.upload_url, blob, contentType, (fraction) => (progress.value = fraction));
+        if (created.upload_url)
+          await putToStorage(created.upload_url, blob, contentType, (fraction) => (progress.value = fraction));
         progress.value = 1;
         await api.completeUpload(created.upload_id);
       } catch (error) {
-        if (error instanceof ApiFailure && error.code !== 'UPLOAD_FAILED' && error.code !== 'NETWORK' && error.status < 500) return refused(error);
-        const retry = h('button', { type: 'button', class: 'primary', onClick: () => { status.textContent = t('uploading'); retry.remove(); put(created, blob, contentType, progress, status); } }, t('retry'));
+        if (
+          error instanceof ApiFailure &&
+          error.code !== 'UPLOAD_FAILED' &&
+          error.code !== 'NETWORK' &&
+          error.status < 500
+        )
+          return refused(error);
+        const retry = h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            onClick: () => {
+              status.textContent = t('uploading');
+              retry.remove();
+              put(created, blob, contentType, progress, status);
+            },
+          },
+          t('retry'),
+        );
         status.textContent = t('uploadFailed');
         status.setAttribute('role', 'alert');
         screen.append(actions(retry));
@@ -198,7 +317,11 @@ export function captureStep(screen, api, step, options = {}) {
     }
 
     function refused(error) {
-      if (error instanceof ApiFailure && (error.status === 401 || ['SESSION_EXPIRED', 'SESSION_SUBMITTED', 'CONSENT_DECLINED', 'CONSENT_REQUIRED'].includes(error.code))) {
+      if (
+        error instanceof ApiFailure &&
+        (error.status === 401 ||
+          ['SESSION_EXPIRED', 'SESSION_SUBMITTED', 'CONSENT_DECLINED', 'CONSENT_REQUIRED'].includes(error.code))
+      ) {
         screen.dispatchEvent(new CustomEvent('session-closed', { detail: error, bubbles: true }));
         return;
       }

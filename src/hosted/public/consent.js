@@ -41,15 +41,37 @@ export function consentScreen(screen, api, view, { brand, closed, errorText }) {
       h('button', { type: 'button', class: 'secondary', onClick: choose('decline') }, t('disagree')),
     ];
     const privacy = view.branding.privacy_url
-      ? h('p', {}, h('a', { href: view.branding.privacy_url, rel: 'noopener noreferrer', target: '_blank' }, t('privacyLink', { brand })))
+      ? h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: view.branding.privacy_url, rel: 'noopener noreferrer', target: '_blank' },
+            t('privacyLink', { brand }),
+          ),
+        )
       : null;
     show(
       screen,
       h('h1', { text: t('consentTitle') }),
       h('p', { text: t('consentIntro', { brand }) }),
-      section(t('consentCollectedTitle'), h('ul', {}, collected(view.steps).map((item) => h('li', { text: t(`consentItem.${item}`) })))),
-      section(t('consentPurposeTitle'), h('p', { text: t('consentPurpose', { brand }) }), h('p', { class: 'strong', text: t('consentBiometric') })),
-      section(t('consentRetentionTitle'), h('p', { text: t('consentRetention', { period: period(view.consent.retention_days) }) })),
+      section(
+        t('consentCollectedTitle'),
+        h(
+          'ul',
+          {},
+          collected(view.steps).map((item) => h('li', { text: t(`consentItem.${item}`) })),
+        ),
+      ),
+      section(
+        t('consentPurposeTitle'),
+        h('p', { text: t('consentPurpose', { brand }) }),
+        h('p', { class: 'strong', text: t('consentBiometric') }),
+      ),
+      section(
+        t('consentRetentionTitle'),
+        h('p', { text: t('consentRetention', { period: period(view.consent.retention_days) }) }),
+      ),
       section(t('consentControllerTitle'), h('p', { text: t('consentController', { brand }) }), privacy),
       h('p', { class: 'strong', text: t('consentAsk') }),
       error,
@@ -61,11 +83,25 @@ export function consentScreen(screen, api, view, { brand, closed, errorText }) {
 /** After "I do not agree": what happens next, and the merchant's support link. */
 export function declinedScreen(screen, view, brand) {
   const support = view.branding.support_url
-    ? h('p', {}, h('a', { href: view.branding.support_url, rel: 'noopener noreferrer', target: '_blank', class: 'button secondary' }, t('contactSupport', { brand })))
+    ? h(
+        'p',
+        {},
+        h(
+          'a',
+          { href: view.branding.support_url, rel: 'noopener noreferrer', target: '_blank', class: 'button secondary' },
+          t('contactSupport', { brand }),
+        ),
+      )
     : null;
   // Declined after going back to this step (consent withdrawn): something was already sent, so say so.
   const p = view.progress ?? {};
   const withdrawn = p.email_confirmed || p.document_front || p.document_back || p.selfie || p.liveness;
-  show(screen, h('h1', { text: t('declinedTitle') }), h('p', { text: t(withdrawn ? 'withdrawnBody' : 'declinedBody', { brand }) }), h('p', { text: t('declinedNext', { brand }) }), support);
+  show(
+    screen,
+    h('h1', { text: t('declinedTitle') }),
+    h('p', { text: t(withdrawn ? 'withdrawnBody' : 'declinedBody', { brand }) }),
+    h('p', { text: t('declinedNext', { brand }) }),
+    support,
+  );
   screen.dataset.state = 'declined';
 }

@@ -14,7 +14,9 @@ export function h(tag, attrs = {}, ...children) {
 
 /** Replaces the screen and moves focus to its heading, so keyboard and screen-reader users follow. */
 export function show(screen, ...children) {
-  screen.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  screen.replaceChildren(
+    ...children.flat().filter((child) => child !== null && child !== undefined && child !== false),
+  );
   const heading = screen.querySelector('h1');
   if (heading) {
     heading.setAttribute('tabindex', '-1');

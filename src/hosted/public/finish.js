@@ -6,20 +6,32 @@ import { t } from './i18n.js';
 const REDIRECT_SECONDS = 8;
 
 /** The return_url as the service answered it, if it is an http(s) URL; nothing else is followed. */
-const returnUrlOf = (view) => (typeof view.return_url === 'string' && /^https?:\/\//i.test(view.return_url) ? view.return_url : null);
+const returnUrlOf = (view) =>
+  typeof view.return_url === 'string' && /^https?:\/\//i.test(view.return_url) ? view.return_url : null;
 
 export function finishScreen(screen, view, { brand, brandName }) {
-  const parts = [h('h1', { text: t('resultTitle') }), h('p', { text: view.preview ? t('resultPreview') : t('resultBody', { brand: brandName }) })];
+  const parts = [
+    h('h1', { text: t('resultTitle') }),
+    h('p', { text: view.preview ? t('resultPreview') : t('resultBody', { brand: brandName }) }),
+  ];
   const url = returnUrlOf(view);
   let timer;
   if (url) {
     const label = brand ? t('resultBack', { brand }) : t('resultBackGeneric');
     const status = h('p', { role: 'status', class: 'note' });
-    const stay = h('button', { type: 'button', class: 'link', onClick: () => {
-      clearInterval(timer);
-      status.textContent = '';
-      stay.remove();
-    } }, t('stayHere'));
+    const stay = h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        onClick: () => {
+          clearInterval(timer);
+          status.textContent = '';
+          stay.remove();
+        },
+      },
+      t('stayHere'),
+    );
     let left = REDIRECT_SECONDS;
     status.textContent = t('redirecting', { n: left });
     // A few seconds to read the page (and to stay, for anyone who needs longer), then back to the merchant.
@@ -31,7 +43,10 @@ export function finishScreen(screen, view, { brand, brandName }) {
         location.assign(url);
       }
     }, 1000);
-    parts.push(h('div', { class: 'actions' }, h('a', { href: url, class: 'button primary', rel: 'noreferrer' }, label), stay), status);
+    parts.push(
+      h('div', { class: 'actions' }, h('a', { href: url, class: 'button primary', rel: 'noreferrer' }, label), stay),
+      status,
+    );
   }
   show(screen, ...parts);
   screen.dataset.state = 'submitted';

@@ -24,7 +24,15 @@ export async function handoffScreen(screen, api, steps, { ended, closed, errorTe
   const status = h('p', { role: 'status', class: 'note', text: t('handoffWaiting') });
   const list = h('ul', { class: 'checklist' });
   const draw = (progress) =>
-    list.replaceChildren(...steps.map((step) => h('li', { class: doneOf(step, progress) ? 'done' : '' }, `${t(`step.${step}`)}: ${doneOf(step, progress) ? t('handoffDone') : t('handoffTodo')}`)));
+    list.replaceChildren(
+      ...steps.map((step) =>
+        h(
+          'li',
+          { class: doneOf(step, progress) ? 'done' : '' },
+          `${t(`step.${step}`)}: ${doneOf(step, progress) ? t('handoffDone') : t('handoffTodo')}`,
+        ),
+      ),
+    );
   draw({});
   return new Promise((resolve) => {
     let timer;

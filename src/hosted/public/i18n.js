@@ -1,7 +1,8 @@
 // The page's words in its four languages. Keys are shared; a missing key falls back to English.
 const en = {
   challengeTitle: 'Follow the prompts',
-  challengeIntro: 'With your camera on, follow a few short prompts: look at the camera, turn your head and blink. Keep your face inside the oval. It takes about 15 seconds.',
+  challengeIntro:
+    'With your camera on, follow a few short prompts: look at the camera, turn your head and blink. Keep your face inside the oval. It takes about 15 seconds.',
   challengeStart: 'Start',
   challengeProgress: 'Prompt {n} of {total}',
   challengeCountdown: 'Get ready: {n}',
@@ -23,7 +24,8 @@ const en = {
   'consentItem.email': 'Your email address',
   'consentItem.document': 'Photos of your identity document',
   'consentItem.face': 'Photos and a short video of your face',
-  'consentItem.template': 'A biometric template of your face: numbers computed from those images to compare them with the photo on your document',
+  'consentItem.template':
+    'A biometric template of your face: numbers computed from those images to compare them with the photo on your document',
   consentPurposeTitle: 'Why',
   consentPurpose: 'To check that your document is genuine and that it belongs to you, for {brand}.',
   consentBiometric: 'Your biometric data is used only for this check, never for anything else.',
@@ -39,8 +41,10 @@ const en = {
   agree: 'I agree',
   disagree: 'I do not agree',
   declinedTitle: 'You did not agree',
-  declinedBody: 'Nothing was captured, and nothing more will be asked here. Your verification for {brand} stays unfinished and this link expires on its own.',
-  withdrawnBody: 'You withdrew your consent, so nothing more will be captured here. Your verification for {brand} stays unfinished and this link expires on its own. What you already sent is deleted at the end of the retention period shown before you agreed.',
+  declinedBody:
+    'Nothing was captured, and nothing more will be asked here. Your verification for {brand} stays unfinished and this link expires on its own.',
+  withdrawnBody:
+    'You withdrew your consent, so nothing more will be captured here. Your verification for {brand} stays unfinished and this link expires on its own. What you already sent is deleted at the end of the retention period shown before you agreed.',
   declinedNext: 'If you change your mind or have a question, contact {brand}: they can send you a new link.',
   contactSupport: 'Contact {brand}',
   back: 'Back',
@@ -60,7 +64,8 @@ const en = {
   handoffOffer: 'Continue on your phone',
   handoffNoCamera: 'No camera here? Use your phone for the photos: this page follows along.',
   handoffTitle: 'Continue on your phone',
-  handoffIntro: 'Scan this code with your phone’s camera to open this verification there. Keep this page open: it follows your progress.',
+  handoffIntro:
+    'Scan this code with your phone’s camera to open this verification there. Keep this page open: it follows your progress.',
   qrAlt: 'QR code that opens this verification on your phone',
   handoffWaiting: 'Waiting for your phone…',
   handoffDone: 'done',
@@ -131,7 +136,8 @@ const en = {
   reviewIntro: 'You have completed every step. Submit to start the checks; you cannot change anything afterwards.',
   submit: 'Submit',
   resultTitle: 'Thank you',
-  resultBody: 'We have received everything. Your documents are being checked now; {brand} will let you know the outcome. You can close this page.',
+  resultBody:
+    'We have received everything. Your documents are being checked now; {brand} will let you know the outcome. You can close this page.',
   resultPreview: 'The preview is complete. Nothing was recorded.',
   ourPartner: 'the company that sent you here',
   expiredTitle: 'This link has expired',
@@ -139,7 +145,8 @@ const en = {
   invalidTitle: 'This link is not valid',
   invalidBody: 'The link may be incomplete, or it was replaced by a newer one. Ask {brand} for a new link.',
   help: 'Need help?',
-  'error.UNSUPPORTED_CONTENT_TYPE': 'This type of file is not accepted. Use a JPEG, PNG, WebP or HEIC photo, or a PDF for documents.',
+  'error.UNSUPPORTED_CONTENT_TYPE':
+    'This type of file is not accepted. Use a JPEG, PNG, WebP or HEIC photo, or a PDF for documents.',
   'error.DOCUMENT_TYPE_NOT_ACCEPTED': 'This document type is not accepted here. Choose another document.',
   'error.UPLOAD_CONTENT_MISMATCH': 'This file is not what its name says. Choose another file.',
   'error.UPLOAD_TOO_LARGE': 'This file is too large. Choose a smaller one.',
@@ -157,7 +164,8 @@ const en = {
 
 const de = {
   challengeTitle: 'Folgen Sie den Anweisungen',
-  challengeIntro: 'Folgen Sie bei eingeschalteter Kamera ein paar kurzen Anweisungen: in die Kamera schauen, den Kopf drehen und blinzeln. Halten Sie Ihr Gesicht im Oval. Das dauert etwa 15 Sekunden.',
+  challengeIntro:
+    'Folgen Sie bei eingeschalteter Kamera ein paar kurzen Anweisungen: in die Kamera schauen, den Kopf drehen und blinzeln. Halten Sie Ihr Gesicht im Oval. Das dauert etwa 15 Sekunden.',
   challengeStart: 'Starten',
   challengeProgress: 'Anweisung {n} von {total}',
   challengeCountdown: 'Gleich geht es los: {n}',
@@ -179,12 +187,14 @@ const de = {
   'consentItem.email': 'Ihre E-Mail-Adresse',
   'consentItem.document': 'Fotos Ihres Ausweisdokuments',
   'consentItem.face': 'Fotos und ein kurzes Video Ihres Gesichts',
-  'consentItem.template': 'Ein biometrisches Template Ihres Gesichts: aus diesen Bildern berechnete Zahlen, um sie mit dem Foto auf Ihrem Dokument zu vergleichen',
+  'consentItem.template':
+    'Ein biometrisches Template Ihres Gesichts: aus diesen Bildern berechnete Zahlen, um sie mit dem Foto auf Ihrem Dokument zu vergleichen',
   consentPurposeTitle: 'Wozu',
   consentPurpose: 'Um für {brand} zu prüfen, dass Ihr Dokument echt ist und Ihnen gehört.',
   consentBiometric: 'Ihre biometrischen Daten werden nur für diese Prüfung verwendet, für nichts anderes.',
   consentRetentionTitle: 'Wie lange sie gespeichert werden',
-  consentRetention: 'Ihre Bilder, Dokumentdaten und das biometrische Template werden {period} nach der Prüfung gelöscht.',
+  consentRetention:
+    'Ihre Bilder, Dokumentdaten und das biometrische Template werden {period} nach der Prüfung gelöscht.',
   retentionDays: '{n} Tage',
   retentionYears: '{n} Jahre',
   retentionYear: 'ein Jahr',
@@ -195,9 +205,12 @@ const de = {
   agree: 'Ich stimme zu',
   disagree: 'Ich stimme nicht zu',
   declinedTitle: 'Sie haben nicht zugestimmt',
-  declinedBody: 'Es wurde nichts erfasst, und hier wird nichts mehr abgefragt. Ihre Verifizierung für {brand} bleibt unvollständig; dieser Link läuft von selbst ab.',
-  withdrawnBody: 'Sie haben Ihre Einwilligung widerrufen; hier wird nichts mehr erfasst. Ihre Verifizierung für {brand} bleibt unvollständig, und dieser Link läuft von selbst ab. Was Sie bereits gesendet haben, wird am Ende der vor Ihrer Zustimmung genannten Speicherdauer gelöscht.',
-  declinedNext: 'Wenn Sie es sich anders überlegen oder Fragen haben, wenden Sie sich an {brand}: Sie erhalten dort einen neuen Link.',
+  declinedBody:
+    'Es wurde nichts erfasst, und hier wird nichts mehr abgefragt. Ihre Verifizierung für {brand} bleibt unvollständig; dieser Link läuft von selbst ab.',
+  withdrawnBody:
+    'Sie haben Ihre Einwilligung widerrufen; hier wird nichts mehr erfasst. Ihre Verifizierung für {brand} bleibt unvollständig, und dieser Link läuft von selbst ab. Was Sie bereits gesendet haben, wird am Ende der vor Ihrer Zustimmung genannten Speicherdauer gelöscht.',
+  declinedNext:
+    'Wenn Sie es sich anders überlegen oder Fragen haben, wenden Sie sich an {brand}: Sie erhalten dort einen neuen Link.',
   contactSupport: '{brand} kontaktieren',
   back: 'Zurück',
   keepSent: 'Das bereits gesendete behalten',
@@ -216,7 +229,8 @@ const de = {
   handoffOffer: 'Auf dem Smartphone fortfahren',
   handoffNoCamera: 'Keine Kamera? Machen Sie die Fotos mit Ihrem Smartphone: Diese Seite verfolgt den Fortschritt.',
   handoffTitle: 'Auf dem Smartphone fortfahren',
-  handoffIntro: 'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um die Verifizierung dort zu öffnen. Lassen Sie diese Seite offen: Sie zeigt Ihren Fortschritt.',
+  handoffIntro:
+    'Scannen Sie diesen Code mit der Kamera Ihres Smartphones, um die Verifizierung dort zu öffnen. Lassen Sie diese Seite offen: Sie zeigt Ihren Fortschritt.',
   qrAlt: 'QR-Code, der diese Verifizierung auf Ihrem Smartphone öffnet',
   handoffWaiting: 'Warten auf Ihr Smartphone…',
   handoffDone: 'erledigt',
@@ -261,7 +275,8 @@ const de = {
   selfieTitle: 'Ein Foto Ihres Gesichts',
   selfieIntro: 'Schauen Sie bei gutem Licht in die Kamera, ohne Brille oder Mütze.',
   livenessTitle: 'Ein kurzes Video Ihres Gesichts',
-  livenessIntro: 'Drehen Sie während der Aufnahme den Kopf langsam nach links und dann nach rechts. Das dauert 3 Sekunden.',
+  livenessIntro:
+    'Drehen Sie während der Aufnahme den Kopf langsam nach links und dann nach rechts. Das dauert 3 Sekunden.',
   takePhoto: 'Foto aufnehmen',
   capture: 'Auslösen',
   record: 'Aufnahme starten',
@@ -284,27 +299,34 @@ const de = {
   uploadFailed: 'Das Hochladen hat nicht geklappt. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   retry: 'Erneut hochladen',
   reviewTitle: 'Bereit zum Absenden',
-  reviewIntro: 'Sie haben alle Schritte erledigt. Senden Sie ab, um die Prüfung zu starten; danach können Sie nichts mehr ändern.',
+  reviewIntro:
+    'Sie haben alle Schritte erledigt. Senden Sie ab, um die Prüfung zu starten; danach können Sie nichts mehr ändern.',
   submit: 'Absenden',
   resultTitle: 'Vielen Dank',
-  resultBody: 'Wir haben alles erhalten. Ihre Dokumente werden jetzt geprüft; {brand} teilt Ihnen das Ergebnis mit. Sie können diese Seite schließen.',
+  resultBody:
+    'Wir haben alles erhalten. Ihre Dokumente werden jetzt geprüft; {brand} teilt Ihnen das Ergebnis mit. Sie können diese Seite schließen.',
   resultPreview: 'Die Vorschau ist abgeschlossen. Es wurde nichts gespeichert.',
   ourPartner: 'das Unternehmen, das Sie hierher geschickt hat',
   expiredTitle: 'Dieser Link ist abgelaufen',
-  expiredBody: 'Zu Ihrer Sicherheit sind Verifizierungslinks nur begrenzt gültig. Bitten Sie {brand} um einen neuen Link.',
+  expiredBody:
+    'Zu Ihrer Sicherheit sind Verifizierungslinks nur begrenzt gültig. Bitten Sie {brand} um einen neuen Link.',
   invalidTitle: 'Dieser Link ist ungültig',
-  invalidBody: 'Der Link ist unvollständig oder wurde durch einen neueren ersetzt. Bitten Sie {brand} um einen neuen Link.',
+  invalidBody:
+    'Der Link ist unvollständig oder wurde durch einen neueren ersetzt. Bitten Sie {brand} um einen neuen Link.',
   help: 'Hilfe benötigt?',
-  'error.UNSUPPORTED_CONTENT_TYPE': 'Dieser Dateityp wird nicht akzeptiert. Verwenden Sie ein JPEG-, PNG-, WebP- oder HEIC-Foto oder für Dokumente ein PDF.',
+  'error.UNSUPPORTED_CONTENT_TYPE':
+    'Dieser Dateityp wird nicht akzeptiert. Verwenden Sie ein JPEG-, PNG-, WebP- oder HEIC-Foto oder für Dokumente ein PDF.',
   'error.DOCUMENT_TYPE_NOT_ACCEPTED': 'Dieser Dokumenttyp wird hier nicht akzeptiert. Wählen Sie ein anderes Dokument.',
   'error.UPLOAD_CONTENT_MISMATCH': 'Diese Datei ist nicht, was ihr Name sagt. Wählen Sie eine andere Datei.',
   'error.UPLOAD_TOO_LARGE': 'Diese Datei ist zu groß. Wählen Sie eine kleinere.',
   'error.PARAMETER_INVALID': 'Diese Datei passt nicht zu diesem Schritt. Wählen Sie eine andere.',
   'error.EMAIL_CODE_INVALID': 'Dieser Code stimmt nicht. Prüfen Sie die E-Mail und versuchen Sie es erneut.',
   'error.EMAIL_CODE_EXPIRED': 'Dieser Code ist abgelaufen. Fordern Sie einen neuen an.',
-  'error.EMAIL_CODE_TOO_SOON': 'Gerade wurde ein Code gesendet. Warten Sie 30 Sekunden, bevor Sie einen neuen anfordern.',
+  'error.EMAIL_CODE_TOO_SOON':
+    'Gerade wurde ein Code gesendet. Warten Sie 30 Sekunden, bevor Sie einen neuen anfordern.',
   'error.EMAIL_CODE_LIMIT': 'Es wurden zu viele Codes gesendet. Wenden Sie sich an den Support.',
-  'error.EMAIL_NOT_SENT': 'An diese Adresse konnte kein Code gesendet werden. Prüfen Sie sie und versuchen Sie es erneut.',
+  'error.EMAIL_NOT_SENT':
+    'An diese Adresse konnte kein Code gesendet werden. Prüfen Sie sie und versuchen Sie es erneut.',
   'error.STEPS_INCOMPLETE': 'Einige Schritte sind noch nicht erledigt.',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   'error.invalidEmail': 'Geben Sie eine gültige E-Mail-Adresse ein.',
@@ -313,7 +335,8 @@ const de = {
 
 const fr = {
   challengeTitle: 'Suivez les instructions',
-  challengeIntro: 'Caméra allumée, suivez quelques courtes instructions : regarder la caméra, tourner la tête et cligner des yeux. Gardez votre visage dans l\'ovale. Cela prend environ 15 secondes.',
+  challengeIntro:
+    "Caméra allumée, suivez quelques courtes instructions : regarder la caméra, tourner la tête et cligner des yeux. Gardez votre visage dans l'ovale. Cela prend environ 15 secondes.",
   challengeStart: 'Commencer',
   challengeProgress: 'Instruction {n} sur {total}',
   challengeCountdown: 'Préparez-vous : {n}',
@@ -335,12 +358,14 @@ const fr = {
   'consentItem.email': 'Votre adresse e-mail',
   'consentItem.document': "Des photos de votre pièce d'identité",
   'consentItem.face': 'Des photos et une courte vidéo de votre visage',
-  'consentItem.template': 'Un gabarit biométrique de votre visage : des nombres calculés à partir de ces images pour les comparer à la photo de votre document',
+  'consentItem.template':
+    'Un gabarit biométrique de votre visage : des nombres calculés à partir de ces images pour les comparer à la photo de votre document',
   consentPurposeTitle: 'Pourquoi',
   consentPurpose: "Pour vérifier, pour {brand}, que votre document est authentique et qu'il vous appartient.",
   consentBiometric: 'Vos données biométriques servent uniquement à cette vérification, jamais à autre chose.',
   consentRetentionTitle: 'Combien de temps elles sont conservées',
-  consentRetention: 'Vos images, les données de votre document et votre gabarit biométrique sont supprimés {period} après la vérification.',
+  consentRetention:
+    'Vos images, les données de votre document et votre gabarit biométrique sont supprimés {period} après la vérification.',
   retentionDays: '{n} jours',
   retentionYears: '{n} ans',
   retentionYear: 'un an',
@@ -351,9 +376,12 @@ const fr = {
   agree: "J'accepte",
   disagree: "Je n'accepte pas",
   declinedTitle: "Vous n'avez pas accepté",
-  declinedBody: "Rien n'a été collecté et rien d'autre ne vous sera demandé ici. Votre vérification pour {brand} reste inachevée ; ce lien expirera de lui-même.",
-  withdrawnBody: "Vous avez retiré votre consentement : plus rien ne sera collecté ici. Votre vérification pour {brand} reste inachevée et ce lien expirera de lui-même. Ce que vous avez déjà envoyé est supprimé à la fin de la durée de conservation indiquée avant votre accord.",
-  declinedNext: "Si vous changez d'avis ou avez une question, contactez {brand} : un nouveau lien pourra vous être envoyé.",
+  declinedBody:
+    "Rien n'a été collecté et rien d'autre ne vous sera demandé ici. Votre vérification pour {brand} reste inachevée ; ce lien expirera de lui-même.",
+  withdrawnBody:
+    'Vous avez retiré votre consentement : plus rien ne sera collecté ici. Votre vérification pour {brand} reste inachevée et ce lien expirera de lui-même. Ce que vous avez déjà envoyé est supprimé à la fin de la durée de conservation indiquée avant votre accord.',
+  declinedNext:
+    "Si vous changez d'avis ou avez une question, contactez {brand} : un nouveau lien pourra vous être envoyé.",
   contactSupport: 'Contacter {brand}',
   back: 'Retour',
   keepSent: 'Garder celle déjà envoyée',
@@ -372,7 +400,8 @@ const fr = {
   handoffOffer: 'Continuer sur votre téléphone',
   handoffNoCamera: 'Pas de caméra ? Prenez les photos avec votre téléphone : cette page suit votre progression.',
   handoffTitle: 'Continuer sur votre téléphone',
-  handoffIntro: "Scannez ce code avec l'appareil photo de votre téléphone pour y ouvrir cette vérification. Gardez cette page ouverte : elle suit votre progression.",
+  handoffIntro:
+    "Scannez ce code avec l'appareil photo de votre téléphone pour y ouvrir cette vérification. Gardez cette page ouverte : elle suit votre progression.",
   qrAlt: 'Code QR qui ouvre cette vérification sur votre téléphone',
   handoffWaiting: 'En attente de votre téléphone…',
   handoffDone: 'terminé',
@@ -417,7 +446,8 @@ const fr = {
   selfieTitle: 'Une photo de votre visage',
   selfieIntro: 'Regardez la caméra sous une bonne lumière, sans lunettes ni chapeau.',
   livenessTitle: 'Une courte vidéo de votre visage',
-  livenessIntro: "Pendant l'enregistrement, tournez lentement la tête vers la gauche, puis vers la droite. Cela prend 3 secondes.",
+  livenessIntro:
+    "Pendant l'enregistrement, tournez lentement la tête vers la gauche, puis vers la droite. Cela prend 3 secondes.",
   takePhoto: 'Prendre une photo',
   capture: 'Capturer',
   record: "Démarrer l'enregistrement",
@@ -440,18 +470,23 @@ const fr = {
   uploadFailed: "L'envoi a échoué. Vérifiez votre connexion et réessayez.",
   retry: "Réessayer l'envoi",
   reviewTitle: 'Prêt à envoyer',
-  reviewIntro: 'Vous avez terminé toutes les étapes. Envoyez pour lancer les vérifications ; vous ne pourrez plus rien modifier ensuite.',
+  reviewIntro:
+    'Vous avez terminé toutes les étapes. Envoyez pour lancer les vérifications ; vous ne pourrez plus rien modifier ensuite.',
   submit: 'Envoyer',
   resultTitle: 'Merci',
-  resultBody: 'Nous avons tout reçu. Vos documents sont en cours de vérification ; {brand} vous communiquera le résultat. Vous pouvez fermer cette page.',
+  resultBody:
+    'Nous avons tout reçu. Vos documents sont en cours de vérification ; {brand} vous communiquera le résultat. Vous pouvez fermer cette page.',
   resultPreview: "L'aperçu est terminé. Rien n'a été enregistré.",
   ourPartner: "l'entreprise qui vous a envoyé ici",
   expiredTitle: 'Ce lien a expiré',
-  expiredBody: 'Pour votre sécurité, les liens de vérification ne fonctionnent que pendant une durée limitée. Demandez un nouveau lien à {brand}.',
+  expiredBody:
+    'Pour votre sécurité, les liens de vérification ne fonctionnent que pendant une durée limitée. Demandez un nouveau lien à {brand}.',
   invalidTitle: "Ce lien n'est pas valide",
-  invalidBody: 'Le lien est peut-être incomplet, ou il a été remplacé par un plus récent. Demandez un nouveau lien à {brand}.',
+  invalidBody:
+    'Le lien est peut-être incomplet, ou il a été remplacé par un plus récent. Demandez un nouveau lien à {brand}.',
   help: "Besoin d'aide ?",
-  'error.UNSUPPORTED_CONTENT_TYPE': "Ce type de fichier n'est pas accepté. Utilisez une photo JPEG, PNG, WebP ou HEIC, ou un PDF pour les documents.",
+  'error.UNSUPPORTED_CONTENT_TYPE':
+    "Ce type de fichier n'est pas accepté. Utilisez une photo JPEG, PNG, WebP ou HEIC, ou un PDF pour les documents.",
   'error.DOCUMENT_TYPE_NOT_ACCEPTED': "Ce type de document n'est pas accepté ici. Choisissez un autre document.",
   'error.UPLOAD_CONTENT_MISMATCH': "Ce fichier n'est pas ce que son nom indique. Choisissez-en un autre.",
   'error.UPLOAD_TOO_LARGE': 'Ce fichier est trop volumineux. Choisissez-en un plus petit.',
@@ -469,7 +504,8 @@ const fr = {
 
 const es = {
   challengeTitle: 'Siga las indicaciones',
-  challengeIntro: 'Con la cámara encendida, siga unas indicaciones breves: mirar a la cámara, girar la cabeza y parpadear. Mantenga la cara dentro del óvalo. Dura unos 15 segundos.',
+  challengeIntro:
+    'Con la cámara encendida, siga unas indicaciones breves: mirar a la cámara, girar la cabeza y parpadear. Mantenga la cara dentro del óvalo. Dura unos 15 segundos.',
   challengeStart: 'Empezar',
   challengeProgress: 'Indicación {n} de {total}',
   challengeCountdown: 'Prepárese: {n}',
@@ -491,12 +527,14 @@ const es = {
   'consentItem.email': 'Su dirección de correo',
   'consentItem.document': 'Fotos de su documento de identidad',
   'consentItem.face': 'Fotos y un vídeo corto de su cara',
-  'consentItem.template': 'Una plantilla biométrica de su cara: números calculados a partir de esas imágenes para compararlas con la foto de su documento',
+  'consentItem.template':
+    'Una plantilla biométrica de su cara: números calculados a partir de esas imágenes para compararlas con la foto de su documento',
   consentPurposeTitle: 'Para qué',
   consentPurpose: 'Para comprobar, para {brand}, que su documento es auténtico y que le pertenece.',
   consentBiometric: 'Sus datos biométricos se usan solo para esta comprobación, nunca para otra cosa.',
   consentRetentionTitle: 'Cuánto tiempo se guardan',
-  consentRetention: 'Sus imágenes, los datos del documento y la plantilla biométrica se borran {period} después de la comprobación.',
+  consentRetention:
+    'Sus imágenes, los datos del documento y la plantilla biométrica se borran {period} después de la comprobación.',
   retentionDays: '{n} días',
   retentionYears: '{n} años',
   retentionYear: 'un año',
@@ -507,8 +545,10 @@ const es = {
   agree: 'Acepto',
   disagree: 'No acepto',
   declinedTitle: 'No ha aceptado',
-  declinedBody: 'No se ha recogido nada y aquí no se le pedirá nada más. Su verificación para {brand} queda sin terminar y este enlace caducará por sí solo.',
-  withdrawnBody: 'Ha retirado su consentimiento, así que aquí no se recogerá nada más. Su verificación para {brand} queda sin terminar y este enlace caducará por sí solo. Lo que ya envió se borra al final del periodo de conservación indicado antes de que aceptara.',
+  declinedBody:
+    'No se ha recogido nada y aquí no se le pedirá nada más. Su verificación para {brand} queda sin terminar y este enlace caducará por sí solo.',
+  withdrawnBody:
+    'Ha retirado su consentimiento, así que aquí no se recogerá nada más. Su verificación para {brand} queda sin terminar y este enlace caducará por sí solo. Lo que ya envió se borra al final del periodo de conservación indicado antes de que aceptara.',
   declinedNext: 'Si cambia de opinión o tiene alguna pregunta, contacte con {brand}: le pueden enviar un enlace nuevo.',
   contactSupport: 'Contactar con {brand}',
   back: 'Atrás',
@@ -528,7 +568,8 @@ const es = {
   handoffOffer: 'Continuar en el móvil',
   handoffNoCamera: '¿No hay cámara? Haga las fotos con su móvil: esta página sigue su progreso.',
   handoffTitle: 'Continuar en el móvil',
-  handoffIntro: 'Escanee este código con la cámara de su móvil para abrir allí esta verificación. Mantenga esta página abierta: sigue su progreso.',
+  handoffIntro:
+    'Escanee este código con la cámara de su móvil para abrir allí esta verificación. Mantenga esta página abierta: sigue su progreso.',
   qrAlt: 'Código QR que abre esta verificación en su móvil',
   handoffWaiting: 'Esperando a su móvil…',
   handoffDone: 'hecho',
@@ -573,7 +614,8 @@ const es = {
   selfieTitle: 'Una foto de su cara',
   selfieIntro: 'Mire a la cámara con buena luz, sin gafas ni sombrero.',
   livenessTitle: 'Un vídeo corto de su cara',
-  livenessIntro: 'Cuando empiece la grabación, gire la cabeza despacio a la izquierda y luego a la derecha. Dura 3 segundos.',
+  livenessIntro:
+    'Cuando empiece la grabación, gire la cabeza despacio a la izquierda y luego a la derecha. Dura 3 segundos.',
   takePhoto: 'Hacer una foto',
   capture: 'Capturar',
   record: 'Empezar a grabar',
@@ -599,15 +641,19 @@ const es = {
   reviewIntro: 'Ha completado todos los pasos. Envíe para iniciar las comprobaciones; después no podrá cambiar nada.',
   submit: 'Enviar',
   resultTitle: 'Gracias',
-  resultBody: 'Lo hemos recibido todo. Estamos comprobando sus documentos; {brand} le comunicará el resultado. Puede cerrar esta página.',
+  resultBody:
+    'Lo hemos recibido todo. Estamos comprobando sus documentos; {brand} le comunicará el resultado. Puede cerrar esta página.',
   resultPreview: 'La vista previa ha terminado. No se ha guardado nada.',
   ourPartner: 'la empresa que le envió aquí',
   expiredTitle: 'Este enlace ha caducado',
-  expiredBody: 'Por su seguridad, los enlaces de verificación solo funcionan durante un tiempo limitado. Pida un enlace nuevo a {brand}.',
+  expiredBody:
+    'Por su seguridad, los enlaces de verificación solo funcionan durante un tiempo limitado. Pida un enlace nuevo a {brand}.',
   invalidTitle: 'Este enlace no es válido',
-  invalidBody: 'Puede que el enlace esté incompleto o que se haya sustituido por uno más reciente. Pida un enlace nuevo a {brand}.',
+  invalidBody:
+    'Puede que el enlace esté incompleto o que se haya sustituido por uno más reciente. Pida un enlace nuevo a {brand}.',
   help: '¿Necesita ayuda?',
-  'error.UNSUPPORTED_CONTENT_TYPE': 'Este tipo de archivo no se acepta. Use una foto JPEG, PNG, WebP o HEIC, o un PDF para documentos.',
+  'error.UNSUPPORTED_CONTENT_TYPE':
+    'Este tipo de archivo no se acepta. Use una foto JPEG, PNG, WebP o HEIC, o un PDF para documentos.',
   'error.DOCUMENT_TYPE_NOT_ACCEPTED': 'Este tipo de documento no se acepta aquí. Elija otro documento.',
   'error.UPLOAD_CONTENT_MISMATCH': 'Este archivo no es lo que indica su nombre. Elija otro.',
   'error.UPLOAD_TOO_LARGE': 'Este archivo es demasiado grande. Elija uno más pequeño.',
@@ -627,7 +673,10 @@ const es = {
  * French puts a space before ; : ? ! and the line must never break there (a line starting
  * with ";" is a typesetting error): every such space becomes a narrow no-break space.
  */
-const frenchSpacing = (dict) => Object.fromEntries(Object.entries(dict).map(([key, text]) => [key, text.replace(/ ([;:?!»])/g, '\u202f$1').replace(/« /g, '«\u202f')]));
+const frenchSpacing = (dict) =>
+  Object.fromEntries(
+    Object.entries(dict).map(([key, text]) => [key, text.replace(/ ([;:?!»])/g, '\u202f$1').replace(/« /g, '«\u202f')]),
+  );
 
 export const LANGUAGES = { en, de, fr: frenchSpacing(fr), es };
 

@@ -18,7 +18,9 @@ function frameOf(video) {
   canvas.width = video.videoWidth || 1280;
   canvas.height = video.videoHeight || 720;
   canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new ApiFailure(0, 'CAPTURE_FAILED'))), 'image/jpeg', 0.9));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new ApiFailure(0, 'CAPTURE_FAILED'))), 'image/jpeg', 0.9),
+  );
 }
 
 async function sendFrame(api, blob, step) {
@@ -35,17 +37,39 @@ async function sendFrame(api, blob, step) {
 export function livenessChallengeStep(screen, api, options = {}) {
   return new Promise((resolve) => {
     let run = 0;
-    const backButton = (stop) => (options.back ? h('button', { type: 'button', class: 'link', onClick: () => { stop?.(); resolve('back'); } }, t('back')) : null);
+    const backButton = (stop) =>
+      options.back
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              onClick: () => {
+                stop?.();
+                resolve('back');
+              },
+            },
+            t('back'),
+          )
+        : null;
 
     function intro(message) {
-      const keep = options.done ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('keepSent')) : null;
+      const keep = options.done
+        ? h('button', { type: 'button', class: 'secondary', onClick: () => resolve('next') }, t('keepSent'))
+        : null;
       show(
         screen,
         h('h1', { text: t('challengeTitle') }),
         h('p', { text: t('challengeIntro') }),
         options.done ? h('p', { class: 'note', text: t('alreadySent') }) : null,
         h('p', { class: 'error', role: 'alert', text: message ?? '' }),
-        h('div', { class: 'actions' }, h('button', { type: 'button', class: 'primary', onClick: () => start() }, t('challengeStart')), keep, backButton()),
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'primary', onClick: () => start() }, t('challengeStart')),
+          keep,
+          backButton(),
+        ),
       );
       screen.dataset.state = 'liveness';
     }
@@ -70,7 +94,10 @@ export function livenessChallengeStep(screen, api, options = {}) {
         return refused(error);
       }
       try {
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false });
+        stream = await navigator.mediaDevices.getUserMedia({
+          video: { facingMode: 'user', width: { ideal: 1280 }, height: { ideal: 720 } },
+          audio: false,
+        });
       } catch {
         return intro(t('cameraUnavailable'));
       }
@@ -78,16 +105,32 @@ export function livenessChallengeStep(screen, api, options = {}) {
         run += 1;
         stopStream(stream);
       };
-      const video = h('video', { autoplay: true, playsinline: true, muted: true, 'aria-label': t('cameraPreview'), class: 'camera mirrored' });
+      const video = h('video', {
+        autoplay: true,
+        playsinline: true,
+        muted: true,
+        'aria-label': t('cameraPreview'),
+        class: 'camera mirrored',
+      });
       video.srcObject = stream;
       const prompt = h('p', { class: 'prompt', 'aria-live': 'assertive' });
       const counter = h('p', { class: 'note' });
       const status = h('p', { role: 'status', class: 'note' });
       const finder = h('div', { class: 'viewfinder' }, video, h('div', { class: 'face-oval', 'aria-hidden': 'true' }));
-      show(screen, h('h1', { text: t('challengeTitle') }), counter, prompt, finder, status, h('div', { class: 'actions' }, backButton(stop)));
+      show(
+        screen,
+        h('h1', { text: t('challengeTitle') }),
+        counter,
+        prompt,
+        finder,
+        status,
+        h('div', { class: 'actions' }, backButton(stop)),
+      );
       screen.dataset.state = 'liveness-challenge';
       try {
-        await new Promise((ready) => (video.readyState >= 2 ? ready() : video.addEventListener('loadeddata', ready, { once: true })));
+        await new Promise((ready) =>
+          video.readyState >= 2 ? ready() : video.addEventListener('loadeddata', ready, { once: true }),
+        );
         for (const [index, move] of challenge.steps.entries()) {
           if (mine !== run) return;
           counter.textContent = t('challengeProgress', { n: index + 1, total: challenge.steps.length });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
 import { errorEnvelope } from './responses.js';
 import { ROUTES, type RouteDoc } from './routes.js';
 
@@ -9,7 +15,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request (PARAMETER_INVALID, PARAMETER_MISSING, PARAMETER_UNKNOWN, INVALID_JSON...)',
   401: 'Missing, invalid, revoked or expired credentials',
   403: 'The caller lacks the permission, or the key is read-only',
-  404: 'Not found in the caller\'s account and environment',
+  404: "Not found in the caller's account and environment",
   409: 'Conflict with the current state (code says which)',
   413: 'Payload too large',
   429: 'Rate limited (Retry-After, RateLimit-* headers)',
@@ -23,18 +29,34 @@ const SCHEME = { key: 'secretKey', member: 'memberSession', client: 'clientToken
 /** The spec's export headers (Back-office endpoints: exports are capped at 5,000 rows). */
 const csvHeaders = {
   'X-Rows': { description: 'Rows returned', schema: { type: 'integer' as const } },
-  'X-Truncated': { description: 'true when the 5,000-row cap cut the export', schema: { type: 'string' as const, enum: ['true', 'false'] } },
+  'X-Truncated': {
+    description: 'true when the 5,000-row cap cut the export',
+    schema: { type: 'string' as const, enum: ['true', 'false'] },
+  },
 };
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorEnvelope } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorEnvelope } },
+});
 
 function responsesOf(route: RouteDoc): ZodOpenApiResponsesObject {
   const status = route.status ?? 200;
-  const errors = new Set([400, ...(route.auth === 'none' ? [] : [401, 403, 404]), ...(route.auth === 'key' ? [429] : []), ...(route.errors ?? [])]);
+  const errors = new Set([
+    400,
+    ...(route.auth === 'none' ? [] : [401, 403, 404]),
+    ...(route.auth === 'key' ? [429] : []),
+    ...(route.errors ?? []),
+  ]);
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   const media = route.contentType ?? 'application/json';
   const headers = route.contentType === 'text/csv' ? csvHeaders : undefined;
-  for (const code of [status, ...(route.alsoStatus ?? [])]) responses[String(code)] = { description: route.summary, ...(headers ? { headers } : {}), content: { [media]: { schema: route.response } } };
+  for (const code of [status, ...(route.alsoStatus ?? [])])
+    responses[String(code)] = {
+      description: route.summary,
+      ...(headers ? { headers } : {}),
+      content: { [media]: { schema: route.response } },
+    };
   for (const code of [...errors].sort()) responses[String(code)] = errorResponse(STATUS_TEXT[code] ?? 'Error');
   responses.default = errorResponse('Any other failure (500 api_error carries only the request id)');
   return responses;
@@ -45,12 +67,23 @@ function operationOf(route: RouteDoc): ZodOpenApiOperationObject {
   const path = names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
   const tag = route.path.startsWith('/v1/console/') ? 'console' : route.path.split('/')[2]!;
   return {
-    operationId: `${route.method}${openApiPath(route.path).replace(/^\/v1/, '').replace(/[{}]/g, '').replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    operationId: `${route.method}${openApiPath(route.path)
+      .replace(/^\/v1/, '')
+      .replace(/[{}]/g, '')
+      .replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
     summary: route.summary,
     ...(route.permission ? { description: `Requires the key scope \`${route.permission}\`.` } : {}),
     tags: [tag],
     security: route.auth === 'none' ? [] : [{ [SCHEME[route.auth]]: [] }],
-    ...(path || route.query || route.headers ? { requestParams: { ...(path ? { path } : {}), ...(route.query ? { query: route.query } : {}), ...(route.headers ? { header: route.headers } : {}) } } : {}),
+    ...(path || route.query || route.headers
+      ? {
+          requestParams: {
+            ...(path ? { path } : {}),
+            ...(route.query ? { query: route.query } : {}),
+            ...(route.headers ? { header: route.headers } : {}),
+          },
+        }
+      : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: responsesOf(route),
   };
@@ -70,12 +103,21 @@ export function buildOpenApiDocument(routes: RouteDoc[] = ROUTES): ReturnType<ty
       tags: ['meta'],
       security: [],
       responses: {
-        '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+        '200': {
+          description: 'The OpenAPI 3.1 document',
+          content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+        },
         '4XX': errorResponse('A request the service could not route (e.g. 404 ROUTE_NOT_FOUND)'),
       },
     },
   };
-  const tags = [...new Set(Object.values(paths).flatMap((p) => Object.values(p as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? [])))].sort();
+  const tags = [
+    ...new Set(
+      Object.values(paths).flatMap((p) =>
+        Object.values(p as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? []),
+      ),
+    ),
+  ].sort();
   return createDocument({
     openapi: '3.1.0',
     info: {
@@ -85,13 +127,25 @@ export function buildOpenApiDocument(routes: RouteDoc[] = ROUTES): ReturnType<ty
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: 'http://127.0.0.1:8080', description: 'npm start with the defaults' }],
-    tags: tags.map((name) => ({ name, description: name === 'console' ? 'Back office, for team members' : `The ${name} resource` })),
+    tags: tags.map((name) => ({
+      name,
+      description: name === 'console' ? 'Back office, for team members' : `The ${name} resource`,
+    })),
     security: [{ secretKey: [] }],
     components: {
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret API key, sk_test_... or sk_live_...' },
-        memberSession: { type: 'http', scheme: 'bearer', description: 'A console session token (POST /v1/console/sessions), mst_...' },
-        clientToken: { type: 'http', scheme: 'bearer', description: 'A session\'s client token (create response or POST /v1/verifications/{id}/client_token), vct_...; the hosted page only' },
+        memberSession: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A console session token (POST /v1/console/sessions), mst_...',
+        },
+        clientToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A session's client token (create response or POST /v1/verifications/{id}/client_token), vct_...; the hosted page only",
+        },
       },
     },
     paths,

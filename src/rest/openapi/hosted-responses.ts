@@ -5,7 +5,13 @@ import { z } from 'zod';
 const timestamp = z.iso.datetime({ offset: true });
 
 export const clientToken = z
-  .object({ object: z.literal('client_token'), verification: z.string(), client_token: z.string(), hosted_verify_url: z.string(), expires_at: timestamp })
+  .object({
+    object: z.literal('client_token'),
+    verification: z.string(),
+    client_token: z.string(),
+    hosted_verify_url: z.string(),
+    expires_at: timestamp,
+  })
   .meta({ id: 'ClientToken' });
 
 export const hostedSession = z
@@ -21,7 +27,13 @@ export const hostedSession = z
     /** How the liveness step runs: `active` (the default: the prompts of POST .../liveness/challenge) or `passive` (a short clip); null without a liveness step. */
     liveness_mode: z.enum(['active', 'passive']).nullable(),
     accepted_document_types: z.array(z.string()),
-    branding: z.object({ brand_name: z.string().nullable(), logo_url: z.string().nullable(), accent_color: z.string().nullable(), support_url: z.string().nullable(), privacy_url: z.string().nullable() }),
+    branding: z.object({
+      brand_name: z.string().nullable(),
+      logo_url: z.string().nullable(),
+      accent_color: z.string().nullable(),
+      support_url: z.string().nullable(),
+      privacy_url: z.string().nullable(),
+    }),
     progress: z.object({
       email_confirmed: z.boolean(),
       document_type: z.string().nullable(),
@@ -31,26 +43,53 @@ export const hostedSession = z
       liveness: z.boolean(),
     }),
     /** Consent comes before any capture: uploads and submit answer 409 CONSENT_REQUIRED until it is given. */
-    consent: z.object({ state: z.enum(['required', 'given', 'declined']), version: z.string(), retention_days: z.number().int() }),
+    consent: z.object({
+      state: z.enum(['required', 'given', 'declined']),
+      version: z.string(),
+      retention_days: z.number().int(),
+    }),
     /** The key's return_url: the end screen's way back; the page follows no other. */
     return_url: z.string().nullable(),
   })
   .meta({ id: 'HostedSession' });
 
 export const hostedUploadUrl = z
-  .object({ object: z.literal('hosted_upload_url'), upload_id: z.string(), upload_url: z.string().nullable(), expires_in: z.number().int(), preview: z.boolean() })
+  .object({
+    object: z.literal('hosted_upload_url'),
+    upload_id: z.string(),
+    upload_url: z.string().nullable(),
+    expires_in: z.number().int(),
+    preview: z.boolean(),
+  })
   .meta({ id: 'HostedUploadUrl' });
 
 export const hostedUpload = z
-  .object({ object: z.literal('hosted_upload'), upload_id: z.string(), kind: z.string(), side: z.string().nullable(), status: z.literal('uploaded') })
+  .object({
+    object: z.literal('hosted_upload'),
+    upload_id: z.string(),
+    kind: z.string(),
+    side: z.string().nullable(),
+    status: z.literal('uploaded'),
+  })
   .meta({ id: 'HostedUpload' });
 
 export const handoff = z
-  .object({ object: z.literal('handoff'), qr_svg: z.string().meta({ description: 'An SVG QR code of this session\'s link (with its token), for a phone to continue on' }) })
+  .object({
+    object: z.literal('handoff'),
+    qr_svg: z
+      .string()
+      .meta({ description: "An SVG QR code of this session's link (with its token), for a phone to continue on" }),
+  })
   .meta({ id: 'Handoff' });
 
 export const emailStep = z
-  .object({ object: z.literal('email_step'), email_sent: z.boolean(), expires_in: z.number().int(), confirmed: z.boolean(), preview: z.boolean() })
+  .object({
+    object: z.literal('email_step'),
+    email_sent: z.boolean(),
+    expires_in: z.number().int(),
+    confirmed: z.boolean(),
+    preview: z.boolean(),
+  })
   .meta({ id: 'EmailStep' });
 
 /** POST .../liveness/challenge: the active liveness challenge the page asks the applicant for. */

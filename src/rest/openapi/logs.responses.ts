@@ -50,4 +50,6 @@ export const deliveryLog = z
   .meta({ id: 'DeliveryLogEntry' });
 
 /** A CSV document; headers X-Rows (rows returned) and X-Truncated (true when the 5,000-row cap cut it). */
-export const csv = z.string().meta({ id: 'CsvExport', description: 'CSV with a header row; X-Rows and X-Truncated report what was returned.' });
+export const csv = z
+  .string()
+  .meta({ id: 'CsvExport', description: 'CSV with a header row; X-Rows and X-Truncated report what was returned.' });

@@ -11,7 +11,14 @@ const breakdown = {
   /** Verifications created in the window. */
   total: count,
   /** Every status, zeros included. */
-  by_status: z.object({ pending: count, processing: count, approved: count, rejected: count, manual_review: count, expired: count }),
+  by_status: z.object({
+    pending: count,
+    processing: count,
+    approved: count,
+    rejected: count,
+    manual_review: count,
+    expired: count,
+  }),
   /** In manual_review: waiting on a person. */
   awaiting_review: count,
   /** Approved or rejected by a reviewer (outcomes that reached a person). */

@@ -28,18 +28,40 @@ export const errorEnvelope = z
       detail: z.record(z.string(), z.unknown()).optional(),
     }),
   })
-  .meta({ id: 'ErrorEnvelope', description: 'Every failure: the spec\'s error envelope.' });
+  .meta({ id: 'ErrorEnvelope', description: "Every failure: the spec's error envelope." });
 
 /** A page of `item` in the list envelope. */
 export const listOf = (item: z.ZodType, id: string) =>
-  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() }).meta({ id });
+  z
+    .object({
+      object: z.literal('list'),
+      data: z.array(item),
+      has_more: z.boolean(),
+      next_cursor: z.string().nullable(),
+    })
+    .meta({ id });
 
 export const merchant = z
-  .object({ id: z.string(), object: z.literal('merchant'), name: z.string(), slug: z.string(), status: z.string(), tier: z.string(), created_at: nullableTimestamp })
+  .object({
+    id: z.string(),
+    object: z.literal('merchant'),
+    name: z.string(),
+    slug: z.string(),
+    status: z.string(),
+    tier: z.string(),
+    created_at: nullableTimestamp,
+  })
   .meta({ id: 'Merchant' });
 
 export const entitlements = z
-  .object({ object: z.literal('entitlements'), mode, tier: z.string(), environment: mode, access: z.enum(['read_write', 'read_only']), permissions: z.array(z.string()) })
+  .object({
+    object: z.literal('entitlements'),
+    mode,
+    tier: z.string(),
+    environment: mode,
+    access: z.enum(['read_write', 'read_only']),
+    permissions: z.array(z.string()),
+  })
   .meta({ id: 'Entitlements' });
 
 export const apiKey = z
@@ -112,7 +134,13 @@ export const verification = z
     identity_version: z.number().int(),
     identity_edited_at: nullableTimestamp,
     /** Only with include=applicant (needs applicant:read). */
-    applicant: z.object({ object: z.literal('applicant_data'), version: z.number().int(), fields: z.record(z.string(), z.string()).nullable() }).optional(),
+    applicant: z
+      .object({
+        object: z.literal('applicant_data'),
+        version: z.number().int(),
+        fields: z.record(z.string(), z.string()).nullable(),
+      })
+      .optional(),
     /** Only with include=evidence. */
     evidence: z.array(evidence).optional(),
     /** Only in the create answer (and its idempotent replay). */
@@ -163,11 +191,24 @@ export const lookupList = z
   .meta({ id: 'VerificationLookupList' });
 
 export const reverificationGrant = z
-  .object({ id: z.string(), object: z.literal('reverification_grant'), verification: z.string(), mode, reason: z.string(), note: z.string().nullable(), expires_at: timestamp })
+  .object({
+    id: z.string(),
+    object: z.literal('reverification_grant'),
+    verification: z.string(),
+    mode,
+    reason: z.string(),
+    note: z.string().nullable(),
+    expires_at: timestamp,
+  })
   .meta({ id: 'ReverificationGrant' });
 
 export const reverificationRevoked = z
-  .object({ id: z.string(), object: z.literal('reverification_grant'), verification: z.string(), revoked: z.literal(true) })
+  .object({
+    id: z.string(),
+    object: z.literal('reverification_grant'),
+    verification: z.string(),
+    revoked: z.literal(true),
+  })
   .meta({ id: 'ReverificationGrantRevoked' });
 
 export const manualReview = z
@@ -184,11 +225,25 @@ export const manualReview = z
   .meta({ id: 'ManualReview' });
 
 export const uploadUrl = z
-  .object({ object: z.literal('upload_url'), upload_id: z.string(), key: z.string(), upload_url: z.string(), expires_in: z.number().int() })
+  .object({
+    object: z.literal('upload_url'),
+    upload_id: z.string(),
+    key: z.string(),
+    upload_url: z.string(),
+    expires_in: z.number().int(),
+  })
   .meta({ id: 'UploadUrl' });
 
 export const upload = z
-  .object({ object: z.literal('upload'), upload_id: z.string(), kind: z.string(), side: z.string().nullable(), document_type: z.string().nullable(), status: z.string(), created_at: timestamp })
+  .object({
+    object: z.literal('upload'),
+    upload_id: z.string(),
+    kind: z.string(),
+    side: z.string().nullable(),
+    document_type: z.string().nullable(),
+    status: z.string(),
+    created_at: timestamp,
+  })
   .meta({ id: 'Upload' });
 
 /** Policies are documented with the request schemas (flows.schema.ts); here they are passed through. */
@@ -222,10 +277,20 @@ export const flow = z
   })
   .meta({ id: 'Flow' });
 
-export const flowDeleted = z.object({ id: z.string(), object: z.literal('flow'), deleted: z.literal(true) }).meta({ id: 'FlowDeleted' });
+export const flowDeleted = z
+  .object({ id: z.string(), object: z.literal('flow'), deleted: z.literal(true) })
+  .meta({ id: 'FlowDeleted' });
 
 export const flowPreview = z
-  .object({ object: z.literal('flow_preview'), id: z.string(), flow: z.string(), mode, url: z.string(), client_token: z.string(), expires_at: nullableTimestamp })
+  .object({
+    object: z.literal('flow_preview'),
+    id: z.string(),
+    flow: z.string(),
+    mode,
+    url: z.string(),
+    client_token: z.string(),
+    expires_at: nullableTimestamp,
+  })
   .meta({ id: 'FlowPreview' });
 
 export const tag = z
@@ -245,10 +310,18 @@ export const tag = z
 
 export const tagReferenceList = listOf(tagRef, 'TagReferenceList');
 
-export const tagRemoved = z.object({ id: z.string(), object: z.literal('tag'), removed: z.literal(true) }).meta({ id: 'TagRemoved' });
+export const tagRemoved = z
+  .object({ id: z.string(), object: z.literal('tag'), removed: z.literal(true) })
+  .meta({ id: 'TagRemoved' });
 
 export const applicant = z
-  .object({ id: z.string(), object: z.literal('applicant'), has_identity_link: z.boolean(), created_at: nullableTimestamp, updated_at: nullableTimestamp })
+  .object({
+    id: z.string(),
+    object: z.literal('applicant'),
+    has_identity_link: z.boolean(),
+    created_at: nullableTimestamp,
+    updated_at: nullableTimestamp,
+  })
   .meta({ id: 'Applicant' });
 
 export const usageSummary = z
@@ -303,7 +376,9 @@ export const consoleSession = z
   .object({ object: z.literal('console_session'), token: z.string(), expires_at: timestamp })
   .meta({ id: 'ConsoleSession' });
 
-export const consoleSessionDeleted = z.object({ object: z.literal('console_session'), deleted: z.literal(true) }).meta({ id: 'ConsoleSessionDeleted' });
+export const consoleSessionDeleted = z
+  .object({ object: z.literal('console_session'), deleted: z.literal(true) })
+  .meta({ id: 'ConsoleSessionDeleted' });
 
 export const accountSettings = z
   .object({
@@ -328,7 +403,10 @@ export const consoleReview = z
     reviewed_at: nullableTimestamp,
     created_at: nullableTimestamp,
     mode: z.enum(['sandbox', 'live']),
-    claimed_by: z.string().nullable().meta({ description: 'The member holding a live claim; null when none or lapsed.' }),
+    claimed_by: z
+      .string()
+      .nullable()
+      .meta({ description: 'The member holding a live claim; null when none or lapsed.' }),
     claim_expires_at: nullableTimestamp,
     assigned_to: z.string().nullable(),
     escalation: z
@@ -342,27 +420,51 @@ export const consoleReview = z
         return_note: z.string().nullable(),
       })
       .nullable(),
-    raised_by_member_id: z.string().nullable().optional().meta({ description: 'Escalation return only: who raised the escalation.' }),
-    being_reviewed_by: z.array(z.object({ member_id: z.string(), name: z.string(), since: z.string() })).meta({ description: 'Live presence markers (advisory).' }),
+    raised_by_member_id: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'Escalation return only: who raised the escalation.' }),
+    being_reviewed_by: z
+      .array(z.object({ member_id: z.string(), name: z.string(), since: z.string() }))
+      .meta({ description: 'Live presence markers (advisory).' }),
   })
   .meta({ id: 'ConsoleReview' });
 
 export const reviewPolicy = z
-  .object({ object: z.literal('review_policy'), claim_required: z.boolean(), claim_lease_minutes: z.number().int(), presence_ttl_ms: z.number().int(), presence_heartbeat_ms: z.number().int() })
+  .object({
+    object: z.literal('review_policy'),
+    claim_required: z.boolean(),
+    claim_lease_minutes: z.number().int(),
+    presence_ttl_ms: z.number().int(),
+    presence_heartbeat_ms: z.number().int(),
+  })
   .meta({ id: 'ReviewPolicy' });
 
-export const reviewLock = z.object({ object: z.literal('review_lock'), member_id: z.string(), expires_at: z.string() }).meta({ id: 'ReviewLock' });
-export const reviewLockDeleted = z.object({ object: z.literal('review_lock'), deleted: z.literal(true) }).meta({ id: 'ReviewLockDeleted' });
+export const reviewLock = z
+  .object({ object: z.literal('review_lock'), member_id: z.string(), expires_at: z.string() })
+  .meta({ id: 'ReviewLock' });
+export const reviewLockDeleted = z
+  .object({ object: z.literal('review_lock'), deleted: z.literal(true) })
+  .meta({ id: 'ReviewLockDeleted' });
 
 export const consoleVerification = verification
   .extend({
     mode: z.enum(['sandbox', 'live']),
-    decided_by: z.object({ type: z.enum(['member', 'api_key']), id: z.string() }).nullable().meta({ description: 'The reviewer or key that decided; null for the engine or a policy.' }),
+    decided_by: z
+      .object({ type: z.enum(['member', 'api_key']), id: z.string() })
+      .nullable()
+      .meta({ description: 'The reviewer or key that decided; null for the engine or a policy.' }),
   })
   .meta({ id: 'ConsoleVerification' });
 
 export const revealedIdentity = z
-  .object({ object: z.literal('applicant_data'), verification_id: z.string(), version: z.number().int(), fields: z.record(z.string(), z.string()).nullable() })
+  .object({
+    object: z.literal('applicant_data'),
+    verification_id: z.string(),
+    version: z.number().int(),
+    fields: z.record(z.string(), z.string()).nullable(),
+  })
   .meta({ id: 'RevealedIdentity' });
 
 export const member = z
@@ -391,7 +493,9 @@ export const identityEdit = z
   })
   .meta({ id: 'IdentityEdit' });
 
-export const evidenceList = z.object({ object: z.literal('list'), data: z.array(evidence), has_more: z.boolean() }).meta({ id: 'EvidenceList' });
+export const evidenceList = z
+  .object({ object: z.literal('list'), data: z.array(evidence), has_more: z.boolean() })
+  .meta({ id: 'EvidenceList' });
 
 export const auditEvent = z
   .object({
@@ -418,7 +522,10 @@ export const activity = z
     target_type: z.string(),
     target_id: z.string(),
     surface: z.enum(['console', 'graphql', 'api', 'cli', 'hosted']),
-    detail: z.record(z.string(), z.string()).nullable().meta({ description: 'What names the target besides its id: for an API key its `name` and `key_prefix` (never the secret).' }),
+    detail: z.record(z.string(), z.string()).nullable().meta({
+      description:
+        'What names the target besides its id: for an API key its `name` and `key_prefix` (never the secret).',
+    }),
     created_at: z.string(),
   })
   .meta({ id: 'Activity' });

@@ -17,7 +17,10 @@ export interface BootstrapResult {
  * A new, independent account: merchant, an owner member holding every member permission and
  * both environments, and one sandbox and one live key holding every key permission.
  */
-export async function bootstrapAccount(em: EntityManager, options: { name?: string; sessionTtlSeconds: number }): Promise<BootstrapResult> {
+export async function bootstrapAccount(
+  em: EntityManager,
+  options: { name?: string; sessionTtlSeconds: number },
+): Promise<BootstrapResult> {
   return em.transactional(async (tx) => {
     const suffix = randomBase62(10).toLowerCase();
     const merchant = tx.create(Merchant, { name: options.name ?? `Account ${suffix}`, slug: `acct-${suffix}` });

@@ -5,7 +5,13 @@ import { Merchant } from '../../entities/merchant.entity.js';
 import { notFound, parameterInvalid, permissionError } from '../../errors.js';
 import { randomBase62, UUID_PATTERN } from '../../ids.js';
 import { type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
-import { authorize, DEFAULT_KEY_PERMISSIONS, isKeyPermission, MEMBER_PERMISSION_FOR_KEY_SCOPE, type KeyPermission } from './permissions.js';
+import {
+  authorize,
+  DEFAULT_KEY_PERMISSIONS,
+  isKeyPermission,
+  MEMBER_PERMISSION_FOR_KEY_SCOPE,
+  type KeyPermission,
+} from './permissions.js';
 import { recordActivity } from '../audit/index.js';
 
 export const SECRET_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
@@ -64,8 +70,19 @@ async function mayManageKeys(ctx: ServiceContext): Promise<void> {
 }
 
 /** The activity row of a key's creation, revocation or rotation: the key's id, name and prefix, never its secret. */
-async function recordKeyActivity(ctx: ServiceContext, action: string, key: ApiKey, detail: Record<string, string> = {}): Promise<void> {
-  await recordActivity(ctx, { action, mode: key.mode, targetType: 'api_key', targetId: key.id, detail: { name: key.name, key_prefix: key.keyPrefix, ...detail } });
+async function recordKeyActivity(
+  ctx: ServiceContext,
+  action: string,
+  key: ApiKey,
+  detail: Record<string, string> = {},
+): Promise<void> {
+  await recordActivity(ctx, {
+    action,
+    mode: key.mode,
+    targetType: 'api_key',
+    targetId: key.id,
+    detail: { name: key.name, key_prefix: key.keyPrefix, ...detail },
+  });
 }
 
 async function mintApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
@@ -78,15 +95,23 @@ async function mintApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promis
     throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${input.environment} environment.`);
   }
   // Without a list, the environment's defaults, less what a member's seat may not grant.
-  const grantable = (p: KeyPermission) => ctx.caller.kind !== 'member' || !MEMBER_PERMISSION_FOR_KEY_SCOPE[p] || ctx.caller.permissions.includes(MEMBER_PERMISSION_FOR_KEY_SCOPE[p]!);
-  const permissions = input.permissions ? [...new Set(input.permissions)] : DEFAULT_KEY_PERMISSIONS[input.environment].filter(grantable);
+  const grantable = (p: KeyPermission) =>
+    ctx.caller.kind !== 'member' ||
+    !MEMBER_PERMISSION_FOR_KEY_SCOPE[p] ||
+    ctx.caller.permissions.includes(MEMBER_PERMISSION_FOR_KEY_SCOPE[p]!);
+  const permissions = input.permissions
+    ? [...new Set(input.permissions)]
+    : DEFAULT_KEY_PERMISSIONS[input.environment].filter(grantable);
   const unknown = permissions.find((p) => !isKeyPermission(p));
   if (unknown) throw parameterInvalid('permissions', `Unknown permission "${unknown}".`);
   if (ctx.caller.kind === 'key') {
     const callerPermissions = ctx.caller.permissions;
     const beyond = permissions.filter((p) => !callerPermissions.includes(p as KeyPermission));
     if (beyond.length > 0) {
-      throw permissionError('INSUFFICIENT_PERMISSIONS', `A key cannot grant permissions it does not hold: ${beyond.join(', ')}.`);
+      throw permissionError(
+        'INSUFFICIENT_PERMISSIONS',
+        `A key cannot grant permissions it does not hold: ${beyond.join(', ')}.`,
+      );
     }
   }
   // A key holding applicant:read reads identity without the member's reveal permission or its
@@ -146,11 +171,20 @@ export async function rotateApiKey(ctx: ServiceContext, id: string): Promise<Cre
   if (old.status === 'revoked') throw parameterInvalid('id', 'A revoked key cannot be rotated; create a new one.');
   const expiresAt = old.expiresAt && old.expiresAt.getTime() > Date.now() ? old.expiresAt : null;
   if (old.expiresAt && !expiresAt) throw parameterInvalid('id', 'An expired key cannot be rotated; create a new one.');
-  const created = await mintApiKey(ctx, { name: old.name, environment: old.mode, permissions: [...old.permissions], access: old.access, expiresAt });
+  const created = await mintApiKey(ctx, {
+    name: old.name,
+    environment: old.mode,
+    permissions: [...old.permissions],
+    access: old.access,
+    expiresAt,
+  });
   old.status = 'revoked';
   old.revokedAt = new Date();
   await ctx.em.flush();
   ctx.runtime.keyCache.invalidateKey(old.id);
-  await recordKeyActivity(ctx, 'api_key.rotated', created.key, { replaced_key_id: old.id, replaced_key_prefix: old.keyPrefix });
+  await recordKeyActivity(ctx, 'api_key.rotated', created.key, {
+    replaced_key_id: old.id,
+    replaced_key_prefix: old.keyPrefix,
+  });
   return created;
 }

@@ -115,7 +115,8 @@ export class KeyCache {
   /** Spends `cost` of a fresh entry's reserved tokens; the entry when it could. */
   spend(hash: string, cost: number): CachedKey | undefined {
     const entry = this.get(hash);
-    if (!entry || entry.localTokens < cost || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return undefined;
+    if (!entry || entry.localTokens < cost || (entry.expiresAt !== null && entry.expiresAt <= Date.now()))
+      return undefined;
     entry.localTokens -= cost;
     return entry;
   }
@@ -159,13 +160,21 @@ export async function authenticateKey(
   capacity: number,
   cache: KeyCache = new KeyCache(0),
 ): Promise<AuthenticatedKey> {
-  if (!token) throw authenticationError('API_KEY_MISSING', 'No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
+  if (!token)
+    throw authenticationError('API_KEY_MISSING', 'No API key provided. Send it as "Authorization: Bearer <API_KEY>".');
   if (SESSION_TOKEN_PATTERN.test(token)) {
-    throw authenticationError('API_KEY_INVALID', 'A team-member session token cannot call key-authenticated endpoints; use a secret API key.');
+    throw authenticationError(
+      'API_KEY_INVALID',
+      'A team-member session token cannot call key-authenticated endpoints; use a secret API key.',
+    );
   }
   if (!SECRET_KEY_PATTERN.test(token)) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
   const hash = sha256Hex(token);
-  const fromCache = (entry: CachedKey): AuthenticatedKey => ({ caller: entry.caller, merchantId: entry.merchantId, rateLimit: rateState(capacity, entry.bucketTokens + entry.localTokens) });
+  const fromCache = (entry: CachedKey): AuthenticatedKey => ({
+    caller: entry.caller,
+    merchantId: entry.merchantId,
+    rateLimit: rateState(capacity, entry.bucketTokens + entry.localTokens),
+  });
   const cached = cache.spend(hash, cost);
   if (cached) return fromCache(cached);
   const inFlight = reserveFor(capacity) > 0 ? cache.refreshOf(hash) : undefined;
@@ -179,7 +188,13 @@ export async function authenticateKey(
 }
 
 /** One database round trip: refresh the key row, spend `cost` (unless reserved tokens pay it) and top the reservation up. */
-async function refreshKey(em: EntityManager, hash: string, cost: number, capacity: number, cache: KeyCache): Promise<AuthenticatedKey> {
+async function refreshKey(
+  em: EntityManager,
+  hash: string,
+  cost: number,
+  capacity: number,
+  cache: KeyCache,
+): Promise<AuthenticatedKey> {
   // Tokens reserved earlier and unspent pay for this call when they can; the database then only
   // refreshes the key row and tops the reservation up to one chunk.
   const leftover = cache.takeLeftover(hash);
@@ -194,15 +209,28 @@ async function refreshKey(em: EntityManager, hash: string, cost: number, capacit
   if (!row) throw authenticationError('API_KEY_INVALID', 'Invalid API key provided.');
   if (row.status !== 'active') throw authenticationError('API_KEY_REVOKED', 'This API key has been revoked.');
   const expiresAt = row.expires_at ? new Date(row.expires_at).getTime() : null;
-  if (expiresAt !== null && expiresAt <= Date.now()) throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
-  const caller: KeyCaller = { kind: 'key', keyId: row.id, name: row.name, mode: row.mode, permissions: row.permissions, access: row.access };
+  if (expiresAt !== null && expiresAt <= Date.now())
+    throw authenticationError('API_KEY_EXPIRED', 'This API key has expired.');
+  const caller: KeyCaller = {
+    kind: 'key',
+    keyId: row.id,
+    name: row.name,
+    mode: row.mode,
+    permissions: row.permissions,
+    access: row.access,
+  };
   const bucketTokens = Number(row.tokens);
   const granted = row.allowed ? Number(row.granted) : 0;
   if (!paidLocally && !row.allowed) {
     cache.returnLeftover(hash, leftover);
     // A concurrent refresh may have reserved tokens meanwhile: they pay before refusing.
     const concurrent = cache.spend(hash, cost);
-    if (concurrent) return { caller: concurrent.caller, merchantId: concurrent.merchantId, rateLimit: rateState(capacity, concurrent.bucketTokens + concurrent.localTokens) };
+    if (concurrent)
+      return {
+        caller: concurrent.caller,
+        merchantId: concurrent.merchantId,
+        rateLimit: rateState(capacity, concurrent.bucketTokens + concurrent.localTokens),
+      };
     const rateLimit = rateState(capacity, bucketTokens + leftover);
     rateLimit.retryAfterSeconds = Math.max(1, Math.ceil((cost - bucketTokens - leftover) / (capacity / 60)));
     const error = rateLimited(rateLimit.retryAfterSeconds);
@@ -235,21 +263,32 @@ interface SessionRow {
  * every GraphQL and console request pays for it.
  */
 export async function authenticateMember(em: EntityManager, token: string | undefined): Promise<AuthenticatedMember> {
-  if (!token) throw authenticationError('SESSION_MISSING', 'No session token provided. Sign in with POST /v1/console/sessions and send "Authorization: Bearer <token>".');
+  if (!token)
+    throw authenticationError(
+      'SESSION_MISSING',
+      'No session token provided. Sign in with POST /v1/console/sessions and send "Authorization: Bearer <token>".',
+    );
   if (SECRET_KEY_PATTERN.test(token)) {
-    throw authenticationError('SESSION_INVALID', 'Secret API keys cannot call back-office endpoints; sign in as a team member.');
+    throw authenticationError(
+      'SESSION_INVALID',
+      'Secret API keys cannot call back-office endpoints; sign in as a team member.',
+    );
   }
   if (!SESSION_TOKEN_PATTERN.test(token)) throw authenticationError('SESSION_INVALID', 'Invalid session token.');
   // Before the caller is known there is no tenant to bind: the token's hash finds it.
-  const [session] = await withConnection(em, (sql) => sql.query<SessionRow>(
-    `select s.id as session_id, s.merchant_id, s.member_id, s.expires_at, s.revoked_at, m.permissions, m.environments
+  const [session] = await withConnection(em, (sql) =>
+    sql.query<SessionRow>(
+      `select s.id as session_id, s.merchant_id, s.member_id, s.expires_at, s.revoked_at, m.permissions, m.environments
        from member_sessions s join members m on m.id = s.member_id and m.merchant_id = s.merchant_id and m.deactivated_at is null
       where s.token_hash = $1`,
-    [sha256Hex(token)],
-    'idv_member_session_by_hash',
-  ));
-  if (!session || session.revoked_at) throw authenticationError('SESSION_INVALID', 'Invalid or signed-out session token.');
-  if (asDate(session.expires_at).getTime() <= Date.now()) throw authenticationError('SESSION_EXPIRED', 'This session has expired; sign in again.');
+      [sha256Hex(token)],
+      'idv_member_session_by_hash',
+    ),
+  );
+  if (!session || session.revoked_at)
+    throw authenticationError('SESSION_INVALID', 'Invalid or signed-out session token.');
+  if (asDate(session.expires_at).getTime() <= Date.now())
+    throw authenticationError('SESSION_EXPIRED', 'This session has expired; sign in again.');
   return {
     merchantId: session.merchant_id,
     caller: {

@@ -24,7 +24,8 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 /** Adds a team member to an account (CLI, bootstrap and the console's invite, team.service.ts). */
 export async function createMember(em: EntityManager, input: CreateMemberInput): Promise<Member> {
   const email = normaliseEmail(input.email);
-  if (!/^[^@\s]+@[^@\s]+$/.test(email) || email.length > 254) throw parameterInvalid('email', 'email must be an email address.');
+  if (!/^[^@\s]+@[^@\s]+$/.test(email) || email.length > 254)
+    throw parameterInvalid('email', 'email must be an email address.');
   if (input.password.length < 12) throw parameterInvalid('password', 'password must be at least 12 characters.');
   const unknown = input.permissions.find((p) => !isMemberPermission(p));
   if (unknown) throw parameterInvalid('permissions', `Unknown member permission "${unknown}".`);
@@ -32,7 +33,8 @@ export async function createMember(em: EntityManager, input: CreateMemberInput):
   if (badEnv) throw parameterInvalid('environments', `Unknown environment "${badEnv}".`);
   // Only the inviting account's own members are compared: whether the address holds a seat in
   // another account is never told (it gets a seat of its own here, with its own password).
-  if (await em.count(Member, { email, merchant: input.merchantId }, { filters: false })) throw conflict('MEMBER_EXISTS', 'A member of this account already has this email.', { param: 'email' });
+  if (await em.count(Member, { email, merchant: input.merchantId }, { filters: false }))
+    throw conflict('MEMBER_EXISTS', 'A member of this account already has this email.', { param: 'email' });
   const member = em.create(Member, {
     merchant: em.getReference(Merchant, input.merchantId),
     email,
@@ -55,7 +57,12 @@ export interface IssuedSession {
 export async function openSession(em: EntityManager, member: Member, ttlSeconds: number): Promise<IssuedSession> {
   const token = `mst_${randomBase62(40)}`;
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  const session = em.create(MemberSession, { merchant: member.merchant, member, tokenHash: sha256Hex(token), expiresAt });
+  const session = em.create(MemberSession, {
+    merchant: member.merchant,
+    member,
+    tokenHash: sha256Hex(token),
+    expiresAt,
+  });
   await em.flush();
   return { token, expiresAt, session };
 }
@@ -78,7 +85,11 @@ export async function signIn(
   await throttle?.limiter.attempt(normalised, throttle.ip);
   // An address may hold a seat in several accounts, each with its own password: the seat whose
   // password matches is opened (one account at a time). Capped, oldest first.
-  const seats = await em.find(Member, { email: normalised }, { filters: false, orderBy: { createdAt: 'asc' }, limit: 10 });
+  const seats = await em.find(
+    Member,
+    { email: normalised },
+    { filters: false, orderBy: { createdAt: 'asc' }, limit: 10 },
+  );
   let member: Member | undefined;
   for (const seat of seats.length > 0 ? seats : [undefined]) {
     if (await verifyPassword(password, seat?.passwordHash ?? DUMMY_PASSWORD_HASH)) {
@@ -87,7 +98,8 @@ export async function signIn(
     }
   }
   // A deactivated member gets the same answer as a wrong password: nothing to learn from it.
-  if (!member || member.deactivatedAt) throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
+  if (!member || member.deactivatedAt)
+    throw authenticationError('INVALID_CREDENTIALS', 'Email or password is incorrect.');
   await throttle?.limiter.succeeded(normalised, throttle.ip);
   return openSession(em, member, ttlSeconds);
 }

@@ -49,10 +49,22 @@ export async function getMerchant(ctx: ServiceContext): Promise<MerchantView> {
   if (cached) return cached;
   // A prepared read, not em.findOne: this is on every GET /v1/merchant and /v1/entitlements.
   const [row] = await withConnection(ctx.runtime.orm, (sql) =>
-    sql.query<MerchantRow>('select id, name, slug, status, tier, created_at, updated_at from merchants where id = $1', [ctx.merchantId], 'idv_merchant_by_id'),
+    sql.query<MerchantRow>(
+      'select id, name, slug, status, tier, created_at, updated_at from merchants where id = $1',
+      [ctx.merchantId],
+      'idv_merchant_by_id',
+    ),
   );
   if (!row) throw notFound('merchant');
-  const view = { id: row.id, name: row.name, slug: row.slug, status: row.status, tier: row.tier, createdAt: asDate(row.created_at), updatedAt: asDate(row.updated_at) };
+  const view = {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    status: row.status,
+    tier: row.tier,
+    createdAt: asDate(row.created_at),
+    updatedAt: asDate(row.updated_at),
+  };
   ctx.runtime.merchantCache.put(view);
   return view;
 }

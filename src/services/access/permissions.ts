@@ -69,7 +69,10 @@ export async function authorize(ctx: ServiceContext, requirement: Requirement): 
     }
     const permission = requirement.permission;
     if (permission && !caller.permissions.includes(permission)) {
-      throw permissionError('INSUFFICIENT_PERMISSIONS', await missingScopeMessage(ctx, caller.mode, permission, requirement.write ?? false));
+      throw permissionError(
+        'INSUFFICIENT_PERMISSIONS',
+        await missingScopeMessage(ctx, caller.mode, permission, requirement.write ?? false),
+      );
     }
     return;
   }
@@ -83,7 +86,12 @@ export async function authorize(ctx: ServiceContext, requirement: Requirement): 
  * Names the account's active keys that could make this call (spec, Authentication 6): of the
  * caller's environment, holding the scope, and read-write when the call writes.
  */
-async function missingScopeMessage(ctx: ServiceContext, mode: Mode, permission: string, write: boolean): Promise<string> {
+async function missingScopeMessage(
+  ctx: ServiceContext,
+  mode: Mode,
+  permission: string,
+  write: boolean,
+): Promise<string> {
   const holders = await ctx.em.find(
     ApiKey,
     {
@@ -99,11 +107,13 @@ async function missingScopeMessage(ctx: ServiceContext, mode: Mode, permission: 
     },
   );
   const base = `This API key lacks the permission "${permission}".`;
-  if (holders.length === 0) return `${base} No active ${mode} key of this account can make this call; create one with POST /v1/api-keys.`;
+  if (holders.length === 0)
+    return `${base} No active ${mode} key of this account can make this call; create one with POST /v1/api-keys.`;
   const names = holders.map((k) => `"${k.name}" (${k.keyPrefix}...)`).join(', ');
   return `${base} Active ${mode} keys of this account that can make this call: ${names}.`;
 }
 
-export const isKeyPermission = (value: string): value is KeyPermission => (KEY_PERMISSIONS as readonly string[]).includes(value);
+export const isKeyPermission = (value: string): value is KeyPermission =>
+  (KEY_PERMISSIONS as readonly string[]).includes(value);
 export const isMemberPermission = (value: string): value is MemberPermission =>
   (MEMBER_PERMISSIONS as readonly string[]).includes(value);

@@ -15,7 +15,9 @@ export const reviewPolicyShape = {
 
 export const settingsPatchShape = {
   /** "Refuse repeat verifications": on by default, scope same_flow or any. */
-  repeatVerification: z.strictObject({ enabled: z.boolean().optional(), scope: z.enum(['same_flow', 'any']).optional() }).optional(),
+  repeatVerification: z
+    .strictObject({ enabled: z.boolean().optional(), scope: z.enum(['same_flow', 'any']).optional() })
+    .optional(),
   /** Days after which an approval no longer refuses a repeat; null: never. */
   reverificationPeriodDays: z.number().int().min(1).max(3650).nullable().optional(),
   /** Days identity, images and the email fingerprint are kept. */

@@ -26,7 +26,11 @@ export async function getSettings(ctx: ServiceContext): Promise<AccountSettings>
   await rawSqlOf(ctx.em).query(
     `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, version, updated_at)
      values ($1, $2::jsonb, $3::jsonb, 1095, 1, now()) on conflict do nothing`,
-    [ctx.merchantId, JSON.stringify(new AccountSettings().repeatVerification), JSON.stringify(new AccountSettings().reviewPolicy)],
+    [
+      ctx.merchantId,
+      JSON.stringify(new AccountSettings().repeatVerification),
+      JSON.stringify(new AccountSettings().reviewPolicy),
+    ],
   );
   return ctx.em.findOneOrFail(AccountSettings, { merchant: ctx.merchantId });
 }
@@ -39,17 +43,31 @@ export async function getSettings(ctx: ServiceContext): Promise<AccountSettings>
 export async function updateSettings(ctx: ServiceContext, patch: SettingsPatch): Promise<AccountSettings> {
   await getSettings(ctx);
   return ctx.em.transactional(async (em) => {
-    const settings = await em.findOneOrFail(AccountSettings, { merchant: em.getReference(Merchant, ctx.merchantId) }, { lockMode: 4 /* PESSIMISTIC_WRITE */, refresh: true });
+    const settings = await em.findOneOrFail(
+      AccountSettings,
+      { merchant: em.getReference(Merchant, ctx.merchantId) },
+      { lockMode: 4 /* PESSIMISTIC_WRITE */, refresh: true },
+    );
     if (patch.version !== undefined && patch.version !== settings.version) {
-      throw conflict('STALE_VERSION', 'The settings were edited since you read them; nothing was applied. Read them again and resubmit with the new version.', {
-        param: 'version',
-        detail: { current_version: settings.version },
-      });
+      throw conflict(
+        'STALE_VERSION',
+        'The settings were edited since you read them; nothing was applied. Read them again and resubmit with the new version.',
+        {
+          param: 'version',
+          detail: { current_version: settings.version },
+        },
+      );
     }
-    if (patch.repeatVerification) settings.repeatVerification = { ...settings.repeatVerification, ...(patch.repeatVerification as Partial<RepeatPolicy>) };
-    if (patch.reverificationPeriodDays !== undefined) settings.reverificationPeriodDays = patch.reverificationPeriodDays;
+    if (patch.repeatVerification)
+      settings.repeatVerification = {
+        ...settings.repeatVerification,
+        ...(patch.repeatVerification as Partial<RepeatPolicy>),
+      };
+    if (patch.reverificationPeriodDays !== undefined)
+      settings.reverificationPeriodDays = patch.reverificationPeriodDays;
     if (patch.retentionDays !== undefined) settings.retentionDays = patch.retentionDays;
-    if (patch.reviewPolicy) settings.reviewPolicy = { ...settings.reviewPolicy, ...storedReviewPolicy(patch.reviewPolicy) };
+    if (patch.reviewPolicy)
+      settings.reviewPolicy = { ...settings.reviewPolicy, ...storedReviewPolicy(patch.reviewPolicy) };
     settings.version += 1;
     return settings;
   });

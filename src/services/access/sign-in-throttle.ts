@@ -19,8 +19,16 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
  * store): with several web processes each keeps its own, so the budget is per process.
  */
 export class SignInThrottle {
-  private readonly byEmail = new RateLimiterMemory({ keyPrefix: 'signin-email', points: SIGN_IN_FAILURES_PER_EMAIL, duration: SIGN_IN_WINDOW_SECONDS });
-  private readonly byIp = new RateLimiterMemory({ keyPrefix: 'signin-ip', points: SIGN_IN_FAILURES_PER_IP, duration: SIGN_IN_WINDOW_SECONDS });
+  private readonly byEmail = new RateLimiterMemory({
+    keyPrefix: 'signin-email',
+    points: SIGN_IN_FAILURES_PER_EMAIL,
+    duration: SIGN_IN_WINDOW_SECONDS,
+  });
+  private readonly byIp = new RateLimiterMemory({
+    keyPrefix: 'signin-ip',
+    points: SIGN_IN_FAILURES_PER_IP,
+    duration: SIGN_IN_WINDOW_SECONDS,
+  });
 
   /**
    * Spends one attempt of the address's budget, then of the email's; throws 429 RATE_LIMITED
@@ -33,9 +41,15 @@ export class SignInThrottle {
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw new ApiError(429, 'rate_limit_error', 'RATE_LIMITED', 'Too many failed sign-ins; wait for Retry-After seconds before trying again.', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new ApiError(
+        429,
+        'rate_limit_error',
+        'RATE_LIMITED',
+        'Too many failed sign-ins; wait for Retry-After seconds before trying again.',
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
     }
   }
 

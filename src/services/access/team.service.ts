@@ -43,28 +43,46 @@ export const updateMemberInput = z
 export type UpdateMemberInput = z.output<typeof updateMemberInput>;
 
 const actorOf = (ctx: ServiceContext) => {
-  if (ctx.caller.kind !== 'member') throw permissionError('MEMBER_REQUIRED', 'Member management acts for a team member.');
+  if (ctx.caller.kind !== 'member')
+    throw permissionError('MEMBER_REQUIRED', 'Member management acts for a team member.');
   return ctx.caller;
 };
 
 /** Refuses any permission or environment the acting member does not hold itself. */
-function mustHoldAll(ctx: ServiceContext, granted: { permissions?: readonly string[]; environments?: readonly Mode[] }, what: string): void {
+function mustHoldAll(
+  ctx: ServiceContext,
+  granted: { permissions?: readonly string[]; environments?: readonly Mode[] },
+  what: string,
+): void {
   const actor = actorOf(ctx);
   const permission = granted.permissions?.find((p) => !actor.permissions.includes(p));
-  if (permission) throw permissionError('INSUFFICIENT_PERMISSIONS', `You cannot ${what} the permission "${permission}": you do not hold it yourself.`);
+  if (permission)
+    throw permissionError(
+      'INSUFFICIENT_PERMISSIONS',
+      `You cannot ${what} the permission "${permission}": you do not hold it yourself.`,
+    );
   const environment = granted.environments?.find((e) => !actor.environments.includes(e));
-  if (environment) throw permissionError('INSUFFICIENT_PERMISSIONS', `You cannot ${what} the ${environment} environment: your seat does not hold it.`);
+  if (environment)
+    throw permissionError(
+      'INSUFFICIENT_PERMISSIONS',
+      `You cannot ${what} the ${environment} environment: your seat does not hold it.`,
+    );
 }
 
 /** decisions.md: `verifications.export` only together with `verifications.reveal`. */
 function exportNeedsReveal(list: readonly string[]): void {
   if (list.includes('verifications.export') && !list.includes('verifications.reveal')) {
-    throw invalidRequest('PARAMETER_INVALID', 'verifications.export can only be held together with verifications.reveal.', { param: 'permissions' });
+    throw invalidRequest(
+      'PARAMETER_INVALID',
+      'verifications.export can only be held together with verifications.reveal.',
+      { param: 'permissions' },
+    );
   }
 }
 
 /** An environment both the actor and the member hold: activity rows are filed under an environment. */
-const sharedEnvironment = (ctx: ServiceContext, member: Member): Mode => member.environments.find((e) => ctx.modes.includes(e)) ?? ctx.modes[0]!;
+const sharedEnvironment = (ctx: ServiceContext, member: Member): Mode =>
+  member.environments.find((e) => ctx.modes.includes(e)) ?? ctx.modes[0]!;
 
 export async function listMembers(ctx: ServiceContext, params: PageParams): Promise<Page<Member>> {
   actorOf(ctx);
@@ -78,7 +96,10 @@ export async function getTeamMember(ctx: ServiceContext, id: string): Promise<Me
 }
 
 /** Adds a member with a generated password, shown once in the answer. */
-export async function inviteMember(ctx: ServiceContext, input: InviteMemberInput): Promise<{ member: Member; password: string }> {
+export async function inviteMember(
+  ctx: ServiceContext,
+  input: InviteMemberInput,
+): Promise<{ member: Member; password: string }> {
   await authorize(ctx, { permission: 'settings.manage', write: true });
   mustHoldAll(ctx, input, 'grant');
   exportNeedsReveal(input.permissions);
@@ -91,7 +112,12 @@ export async function inviteMember(ctx: ServiceContext, input: InviteMemberInput
     permissions: input.permissions,
     environments: input.environments,
   });
-  await recordActivity(ctx, { action: 'member.invited', mode: sharedEnvironment(ctx, member), targetType: 'member', targetId: member.id });
+  await recordActivity(ctx, {
+    action: 'member.invited',
+    mode: sharedEnvironment(ctx, member),
+    targetType: 'member',
+    targetId: member.id,
+  });
   return { member, password };
 }
 
@@ -110,7 +136,12 @@ export async function updateMember(ctx: ServiceContext, id: string, input: Updat
   }
   if (input.name) member.name = input.name;
   await ctx.em.flush();
-  await recordActivity(ctx, { action: 'member.updated', mode: sharedEnvironment(ctx, member), targetType: 'member', targetId: member.id });
+  await recordActivity(ctx, {
+    action: 'member.updated',
+    mode: sharedEnvironment(ctx, member),
+    targetType: 'member',
+    targetId: member.id,
+  });
   return member;
 }
 
@@ -122,12 +153,21 @@ export async function deactivateMember(ctx: ServiceContext, id: string): Promise
   await authorize(ctx, { permission: 'settings.manage', write: true });
   const actor = actorOf(ctx);
   const member = await getTeamMember(ctx, id);
-  if (member.id === actor.memberId) throw invalidRequest('MEMBER_CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself; ask another member who manages the team.');
+  if (member.id === actor.memberId)
+    throw invalidRequest(
+      'MEMBER_CANNOT_DEACTIVATE_SELF',
+      'You cannot deactivate yourself; ask another member who manages the team.',
+    );
   mustHoldAll(ctx, member, 'take away');
   if (member.deactivatedAt) return member;
   member.deactivatedAt = new Date();
   await ctx.em.nativeUpdate(MemberSession, { member: member.id, revokedAt: null }, { revokedAt: new Date() });
   await ctx.em.flush();
-  await recordActivity(ctx, { action: 'member.deactivated', mode: sharedEnvironment(ctx, member), targetType: 'member', targetId: member.id });
+  await recordActivity(ctx, {
+    action: 'member.deactivated',
+    mode: sharedEnvironment(ctx, member),
+    targetType: 'member',
+    targetId: member.id,
+  });
   return member;
 }

@@ -18,7 +18,11 @@ export interface ActivityRow {
 }
 
 /** Records one write of the workbench (on `sql` when it runs in the write's transaction). */
-export async function recordActivity(ctx: ServiceContext, entry: { action: string; mode: Mode; targetType: string; targetId: string; detail?: Record<string, string> }, sql?: RawSql): Promise<void> {
+export async function recordActivity(
+  ctx: ServiceContext,
+  entry: { action: string; mode: Mode; targetType: string; targetId: string; detail?: Record<string, string> },
+  sql?: RawSql,
+): Promise<void> {
   const memberId = ctx.caller.kind === 'member' ? ctx.caller.memberId : null;
   const surface = ctx.surface ?? (ctx.caller.kind === 'key' ? 'api' : 'cli');
   await tenantSql(ctx, sql).query(
@@ -26,22 +30,42 @@ export async function recordActivity(ctx: ServiceContext, entry: { action: strin
      select $3, t.merchant_id, t.mode, $4, $5, $6, $7, $8, $10::jsonb, now()
        from (select $1::text as merchant_id, $9::text as mode) t
       where t.merchant_id = $1 and t.mode = any($2::text[])`,
-    [newId('act'), memberId, entry.action, entry.targetType, entry.targetId, surface, entry.mode, entry.detail ? JSON.stringify(entry.detail) : null],
+    [
+      newId('act'),
+      memberId,
+      entry.action,
+      entry.targetType,
+      entry.targetId,
+      surface,
+      entry.mode,
+      entry.detail ? JSON.stringify(entry.detail) : null,
+    ],
     'idv_record_activity',
   );
 }
 
 /** The team's activity in the seat's environments, newest first, cursor-paginated. */
-export async function listActivity(ctx: ServiceContext, params: PageParams, filter: TrailFilter = {}): Promise<Page<ActivityRow>> {
-  return trailPage(ctx, 'activity_events', 'id, member_id, action, mode, target_type, target_id, surface, detail, created_at', params, (r) => ({
-    id: r.id as string,
-    memberId: (r.member_id as string | null) ?? null,
-    action: r.action as string,
-    mode: r.mode as Mode,
-    targetType: r.target_type as string,
-    targetId: r.target_id as string,
-    surface: r.surface as string,
-    detail: (r.detail as Record<string, string> | null) ?? null,
-    createdAt: asDate(r.created_at as string),
-  }), filter);
+export async function listActivity(
+  ctx: ServiceContext,
+  params: PageParams,
+  filter: TrailFilter = {},
+): Promise<Page<ActivityRow>> {
+  return trailPage(
+    ctx,
+    'activity_events',
+    'id, member_id, action, mode, target_type, target_id, surface, detail, created_at',
+    params,
+    (r) => ({
+      id: r.id as string,
+      memberId: (r.member_id as string | null) ?? null,
+      action: r.action as string,
+      mode: r.mode as Mode,
+      targetType: r.target_type as string,
+      targetId: r.target_id as string,
+      surface: r.surface as string,
+      detail: (r.detail as Record<string, string> | null) ?? null,
+      createdAt: asDate(r.created_at as string),
+    }),
+    filter,
+  );
 }

@@ -52,23 +52,43 @@ export async function recordAudit(ctx: ServiceContext, entry: AuditEntry, sql?: 
        from (select $1::text as merchant_id, $10::text as mode) t
       where t.merchant_id = $1 and t.mode = any($2::text[])
      returning id`,
-    [newId('aud'), memberOf(ctx), entry.action, entry.verificationId ?? null, entry.fieldNames ?? null, entry.imageCount ?? null, entry.rowCount ?? null, entry.mode],
+    [
+      newId('aud'),
+      memberOf(ctx),
+      entry.action,
+      entry.verificationId ?? null,
+      entry.fieldNames ?? null,
+      entry.imageCount ?? null,
+      entry.rowCount ?? null,
+      entry.mode,
+    ],
     'idv_record_audit',
   );
   if (written.length !== 1) throw new Error(`audit row not written (${entry.action} in ${entry.mode})`);
 }
 
 /** The account's audit rows of the seat's environments, newest first, cursor-paginated. */
-export async function listAudit(ctx: ServiceContext, params: PageParams, filter: TrailFilter = {}): Promise<Page<AuditRow>> {
-  return trailPage(ctx, 'audit_events', 'id, member_id, action, mode, verification_id, field_names, image_count, row_count, created_at', params, (r) => ({
-    id: r.id as string,
-    memberId: r.member_id as string,
-    action: r.action as AuditAction,
-    mode: r.mode as Mode,
-    verificationId: (r.verification_id as string | null) ?? null,
-    fieldNames: (r.field_names as string[] | null) ?? null,
-    imageCount: (r.image_count as number | null) ?? null,
-    rowCount: (r.row_count as number | null) ?? null,
-    createdAt: asDate(r.created_at as string),
-  }), filter);
+export async function listAudit(
+  ctx: ServiceContext,
+  params: PageParams,
+  filter: TrailFilter = {},
+): Promise<Page<AuditRow>> {
+  return trailPage(
+    ctx,
+    'audit_events',
+    'id, member_id, action, mode, verification_id, field_names, image_count, row_count, created_at',
+    params,
+    (r) => ({
+      id: r.id as string,
+      memberId: r.member_id as string,
+      action: r.action as AuditAction,
+      mode: r.mode as Mode,
+      verificationId: (r.verification_id as string | null) ?? null,
+      fieldNames: (r.field_names as string[] | null) ?? null,
+      imageCount: (r.image_count as number | null) ?? null,
+      rowCount: (r.row_count as number | null) ?? null,
+      createdAt: asDate(r.created_at as string),
+    }),
+    filter,
+  );
 }

@@ -7,7 +7,10 @@ export interface VerificationEventRow {
 }
 
 /** The events (outbox) of one verification of the seat's environments, oldest first, at most 200; types only, never payloads. */
-export async function listVerificationEvents(ctx: ServiceContext, verificationId: string): Promise<VerificationEventRow[]> {
+export async function listVerificationEvents(
+  ctx: ServiceContext,
+  verificationId: string,
+): Promise<VerificationEventRow[]> {
   const rows = await tenantSql(ctx).query<{ id: string; type: string; created_at: string }>(
     `select e.id, e.type, e.created_at from events e
       where e.merchant_id = $1 and e.mode = any($2::text[]) and e.verification_id = $3

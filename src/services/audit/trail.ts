@@ -27,7 +27,12 @@ export async function trailPage<Row extends { id: string }>(
         and ($5::text[] is null or a.${SUBJECT_COLUMN[table]} = any($5::text[]))
         and ($6::text is null or a.member_id = $6)
       order by a.created_at desc, a.id desc limit $4`,
-    [params.startingAfter ?? null, params.limit + 1, filter.subjectIds?.length ? filter.subjectIds : null, filter.memberId ?? null],
+    [
+      params.startingAfter ?? null,
+      params.limit + 1,
+      filter.subjectIds?.length ? filter.subjectIds : null,
+      filter.memberId ?? null,
+    ],
     `idv_${table}_page_filtered`,
   );
   const hasMore = rows.length > params.limit;

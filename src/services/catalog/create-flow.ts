@@ -88,8 +88,21 @@ export interface OpenCreate {
 
 async function readFlow(sql: RawSql, merchantId: string, mode: Mode, wanted: Wanted, open: OpenCreate): Promise<Row> {
   const c = open.claim;
-  const params: unknown[] = [merchantId, mode, wanted.kind, wanted.kind === 'named' ? wanted.flowId : null, presetFlowId(merchantId, mode)];
-  params.push(c?.lockKey ?? null, c?.apiKeyId ?? null, c?.key ?? null, c?.requestHash ?? null, c?.expiresAt ?? null, [...open.personLocks].sort());
+  const params: unknown[] = [
+    merchantId,
+    mode,
+    wanted.kind,
+    wanted.kind === 'named' ? wanted.flowId : null,
+    presetFlowId(merchantId, mode),
+  ];
+  params.push(
+    c?.lockKey ?? null,
+    c?.apiKeyId ?? null,
+    c?.key ?? null,
+    c?.requestHash ?? null,
+    c?.expiresAt ?? null,
+    [...open.personLocks].sort(),
+  );
   const row = (await sql.query<Row>(OPEN_CREATE, params, 'idv_open_create'))[0]!;
   if (c && row.claimed === 0) throw new KeyTaken();
   return row;
@@ -115,7 +128,13 @@ function toCreateFlow(row: Row, steps?: Step[]): CreateFlow {
  * Inline checks run under the preset's id. Unknown id: 400 FLOW_NOT_FOUND; archived (named
  * or default): 400 FLOW_ARCHIVED.
  */
-export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: Mode, input: { flowId?: string; checks?: Step[] }, open: OpenCreate): Promise<CreateFlow> {
+export async function resolveCreateFlow(
+  sql: RawSql,
+  merchantId: string,
+  mode: Mode,
+  input: { flowId?: string; checks?: Step[] },
+  open: OpenCreate,
+): Promise<CreateFlow> {
   if (input.flowId !== undefined && input.checks !== undefined) {
     throw invalidRequest('PARAMETER_INVALID', 'Send either flow or checks, not both.', { param: 'checks' });
   }
@@ -123,7 +142,10 @@ export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: M
     // Read even for an id that cannot match: the key must be claimed (or found taken) first.
     const row = await readFlow(sql, merchantId, mode, { kind: 'named', flowId: input.flowId }, open);
     if (!row.id) throw invalidRequest('FLOW_NOT_FOUND', `No such flow: '${input.flowId}'.`, { param: 'flow' });
-    if (row.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${row.id} is archived and starts no new verification.`, { param: 'flow' });
+    if (row.status === 'archived')
+      throw invalidRequest('FLOW_ARCHIVED', `Flow ${row.id} is archived and starts no new verification.`, {
+        param: 'flow',
+      });
     return refuseEmpty(toCreateFlow(row), 'flow');
   }
   const wanted: Wanted = input.checks ? { kind: 'preset' } : { kind: 'default' };
@@ -132,7 +154,8 @@ export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: M
     await sql.query(PRESET_INSERT, presetInsertParams(merchantId, mode));
     row = await readFlow(sql, merchantId, mode, wanted, { claim: null, personLocks: [] });
   }
-  if (wanted.kind === 'default' && row.is_default && row.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `The default flow ${row.id} is archived.`, { param: 'flow' });
+  if (wanted.kind === 'default' && row.is_default && row.status === 'archived')
+    throw invalidRequest('FLOW_ARCHIVED', `The default flow ${row.id} is archived.`, { param: 'flow' });
   return refuseEmpty(toCreateFlow(row, input.checks), input.checks ? 'checks' : 'flow');
 }
 
@@ -142,5 +165,9 @@ export async function resolveCreateFlow(sql: RawSql, merchantId: string, mode: M
  */
 function refuseEmpty(flow: CreateFlow, param: 'flow' | 'checks'): CreateFlow {
   if (flow.steps.length > 0) return flow;
-  throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps yet: add at least one step (for example {"type": "document"}) before starting verifications with it.`, { param });
+  throw invalidRequest(
+    'FLOW_EMPTY',
+    `Flow ${flow.id} has no steps yet: add at least one step (for example {"type": "document"}) before starting verifications with it.`,
+    { param },
+  );
 }

@@ -43,10 +43,18 @@ export async function ensurePresetFlow(em: EntityManager, merchantId: string, mo
 export const PRESET_INSERT = `insert into flows (id, merchant_id, mode, name, steps, is_default, is_preset, status, languages, accepted_document_types, version, created_at, updated_at)
   values ($1, $2, $3, 'Built-in preset', $4::jsonb, false, true, 'active', '{}', '{}', 1, now(), now()) on conflict do nothing`;
 
-export const presetInsertParams = (merchantId: string, mode: Mode) => [presetFlowId(merchantId, mode), merchantId, mode, JSON.stringify(PRESET_STEPS)];
+export const presetInsertParams = (merchantId: string, mode: Mode) => [
+  presetFlowId(merchantId, mode),
+  merchantId,
+  mode,
+  JSON.stringify(PRESET_STEPS),
+];
 
 /** The flow fields a session freezes (an entity or a row read by the create). */
-export type SnapshotSource = Pick<Flow, 'steps' | 'sensitivity' | 'acceptedDocumentTypes' | 'expiryPolicy' | 'policyTree' | 'countryPolicy'>;
+export type SnapshotSource = Pick<
+  Flow,
+  'steps' | 'sensitivity' | 'acceptedDocumentTypes' | 'expiryPolicy' | 'policyTree' | 'countryPolicy'
+>;
 
 export const snapshotOf = (flow: SnapshotSource, steps: Step[] = flow.steps): FlowSnapshot => ({
   steps: steps.map((s) => ({ ...s })),

@@ -20,7 +20,9 @@ const countries = z.array(country).max(300);
 const checkType = z.enum(CHECK_TYPES);
 const documentType = z.enum(DOCUMENT_TYPES);
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
-const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048, 'must be at most 2048 characters');
+const httpsUrl = z
+  .url({ protocol: /^https$/, error: 'must be an https URL' })
+  .max(2048, 'must be at most 2048 characters');
 
 /** A BCP 47 language tag (`en`, `de-CH`), kept as sent. */
 const languageTag = z
@@ -69,7 +71,12 @@ const livenessConfig = z.strictObject({
   mode: z.enum(['active', 'passive']).optional(),
 });
 
-const STEP_CONFIGS: Partial<Record<string, z.ZodType>> = { age: ageConfig, aml: amlConfig, email: emailConfig, liveness: livenessConfig };
+const STEP_CONFIGS: Partial<Record<string, z.ZodType>> = {
+  age: ageConfig,
+  aml: amlConfig,
+  email: emailConfig,
+  liveness: livenessConfig,
+};
 
 /** One step of a flow (also the shape of an inline `checks` item). */
 export const stepSchema = z
@@ -89,7 +96,8 @@ export const stepSchema = z
     const schema = STEP_CONFIGS[step.type];
     if (!schema || !step.config) return;
     const parsed = schema.safeParse(step.config);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as never);
   });
 
 const countryPolicy = z.strictObject({
@@ -144,7 +152,9 @@ const finding = z.strictObject({
 const leafShape = {
   sensitivity: unit.optional(),
   sensitivity_by_check: z.partialRecord(checkType, unit).optional(),
-  findings: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an upper snake case finding code'), finding).optional(),
+  findings: z
+    .record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be an upper snake case finding code'), finding)
+    .optional(),
 };
 const leaf = z.strictObject(leafShape);
 const byDocumentType = z.record(z.string().min(1).max(40), leaf);
@@ -179,7 +189,10 @@ export const flowShape = {
   /** Hosted-page branding. */
   brandName: z.string().trim().min(1).max(200).nullable(),
   logoUrl: httpUrl.nullable(),
-  accentColor: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB colour').nullable(),
+  accentColor: z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB colour')
+    .nullable(),
   supportUrl: httpUrl.nullable(),
   /** The company's privacy notice, linked from the hosted consent step; https, at most 2,048 characters. */
   privacyUrl: httpsUrl.nullable(),

@@ -4,7 +4,14 @@ import type { Mode } from '../../config.js';
 import { Flow, type Step } from '../../entities/flow.entity.js';
 import { conflict, invalidRequest, notFound } from '../../errors.js';
 import { ensurePresetFlow, merchantRef, presetFlowId } from './flow-resolution.js';
-import { rawSqlOf, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import {
+  rawSqlOf,
+  actingEnvironment,
+  type ServiceContext,
+  paginate,
+  type Page,
+  type PageParams,
+} from '../shared/index.js';
 import { createPreviewSession, type NewVerification } from '../verifications/index.js';
 
 export type FlowStatus = 'active' | 'archived';
@@ -46,7 +53,6 @@ export interface FlowPreview {
 
 const FLOW_ID = /^flw_[0-9A-Za-z]+$/;
 
-
 /** Flows of the caller's environments (the built-in preset and archived ones included), newest first. */
 export async function listFlows(ctx: ServiceContext, params: PageParams, environment?: Mode): Promise<Page<Flow>> {
   const modes = environment ? ctx.modes.filter((m) => m === environment) : ctx.modes;
@@ -56,11 +62,20 @@ export async function listFlows(ctx: ServiceContext, params: PageParams, environ
 }
 
 /** One flow; the preset's stable id materialises it on first read. Deleted and foreign flows are 404. */
-export async function getFlow(ctx: ServiceContext, id: string, em: EntityManager = ctx.em, lock = false): Promise<Flow> {
+export async function getFlow(
+  ctx: ServiceContext,
+  id: string,
+  em: EntityManager = ctx.em,
+  lock = false,
+): Promise<Flow> {
   if (!FLOW_ID.test(id)) throw notFound('flow', id);
   const presetMode = ctx.modes.find((mode) => presetFlowId(ctx.merchantId, mode) === id);
   if (presetMode) await ensurePresetFlow(em, ctx.merchantId, presetMode);
-  const flow = await em.findOne(Flow, { id, deletedAt: null }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
+  const flow = await em.findOne(
+    Flow,
+    { id, deletedAt: null },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+  );
   if (!flow) throw notFound('flow', id);
   return flow;
 }
@@ -77,7 +92,12 @@ const lockDefaults = (em: EntityManager, merchantId: string) =>
  * unique index flows_one_default_per_environment would refuse the reverse order).
  */
 async function clearDefault(em: EntityManager, mode: Mode, keep?: string): Promise<void> {
-  const previous = await em.find(Flow, { mode, isDefault: true, deletedAt: null, ...(keep ? { id: { $ne: keep } } : {}) });
+  const previous = await em.find(Flow, {
+    mode,
+    isDefault: true,
+    deletedAt: null,
+    ...(keep ? { id: { $ne: keep } } : {}),
+  });
   for (const flow of previous) {
     flow.isDefault = false;
     flow.version += 1;
@@ -92,7 +112,11 @@ function applyFields(flow: Flow, fields: FlowFields): void {
 }
 
 /** Creates a flow in `environment` (a key: its own); is_default moves the default mark to it. */
-export async function createFlow(ctx: ServiceContext, fields: FlowFields & { name: string }, environment?: Mode): Promise<Flow> {
+export async function createFlow(
+  ctx: ServiceContext,
+  fields: FlowFields & { name: string },
+  environment?: Mode,
+): Promise<Flow> {
   const mode = actingEnvironment(ctx, environment);
   // The preset exists before any flow of the environment, so it stays the oldest in lists.
   await ensurePresetFlow(ctx.em, ctx.merchantId, mode);
@@ -109,7 +133,10 @@ export async function createFlow(ctx: ServiceContext, fields: FlowFields & { nam
 }
 
 const refuseReadOnly = (flow: Flow) => {
-  if (flow.isPreset) throw invalidRequest('FLOW_READ_ONLY', `Flow ${flow.id} is the built-in preset and cannot be changed or deleted.`, { param: 'id' });
+  if (flow.isPreset)
+    throw invalidRequest('FLOW_READ_ONLY', `Flow ${flow.id} is the built-in preset and cannot be changed or deleted.`, {
+      param: 'id',
+    });
 };
 
 /**
@@ -126,10 +153,14 @@ export async function updateFlow(ctx: ServiceContext, id: string, input: UpdateF
     const flow = await getFlow(ctx, id, em, true);
     refuseReadOnly(flow);
     if (version !== undefined && version !== flow.version) {
-      throw conflict('STALE_VERSION', `Flow ${flow.id} was edited since version ${version}; read it again and resubmit with version ${flow.version}.`, {
-        param: 'version',
-        detail: { current_version: flow.version },
-      });
+      throw conflict(
+        'STALE_VERSION',
+        `Flow ${flow.id} was edited since version ${version}; read it again and resubmit with version ${flow.version}.`,
+        {
+          param: 'version',
+          detail: { current_version: flow.version },
+        },
+      );
     }
     if (fields.isDefault) await clearDefault(em, flow.mode, flow.id);
     applyFields(flow, fields);
@@ -156,8 +187,17 @@ export async function deleteFlow(ctx: ServiceContext, id: string): Promise<Flow>
  */
 export async function previewFlow(ctx: ServiceContext, id: string): Promise<FlowPreview> {
   const flow = await getFlow(ctx, id);
-  if (flow.status === 'archived') throw invalidRequest('FLOW_ARCHIVED', `Flow ${flow.id} is archived and starts no new verification.`, { param: 'id' });
-  if (flow.steps.length === 0) throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps to preview.`, { param: 'id' });
+  if (flow.status === 'archived')
+    throw invalidRequest('FLOW_ARCHIVED', `Flow ${flow.id} is archived and starts no new verification.`, {
+      param: 'id',
+    });
+  if (flow.steps.length === 0)
+    throw invalidRequest('FLOW_EMPTY', `Flow ${flow.id} has no steps to preview.`, { param: 'id' });
   const { verification, clientToken } = await createPreviewSession(ctx, flow);
-  return { verification, flow, clientToken, url: `${ctx.runtime.config.publicUrl}/verify/${verification.id}#token=${clientToken}` };
+  return {
+    verification,
+    flow,
+    clientToken,
+    url: `${ctx.runtime.config.publicUrl}/verify/${verification.id}#token=${clientToken}`,
+  };
 }

@@ -7,10 +7,32 @@ import { Verification } from '../../entities/verification.entity.js';
 import { conflict, notFound, parameterInvalid } from '../../errors.js';
 import { isPrefixedId, newId } from '../../ids.js';
 import { callerKeyId, recordVerificationEvent, type EventSource } from '../webhooks/index.js';
-import { rawSqlOf, tenantSql, type TenantScope, actingEnvironment, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import {
+  rawSqlOf,
+  tenantSql,
+  type TenantScope,
+  actingEnvironment,
+  type ServiceContext,
+  paginate,
+  type Page,
+  type PageParams,
+} from '../shared/index.js';
 
 /** Tag colors (decisions.md); `slate` is the default. */
-export const TAG_COLORS = ['slate', 'gray', 'red', 'orange', 'amber', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'] as const;
+export const TAG_COLORS = [
+  'slate',
+  'gray',
+  'red',
+  'orange',
+  'amber',
+  'yellow',
+  'green',
+  'teal',
+  'blue',
+  'indigo',
+  'purple',
+  'pink',
+] as const;
 export type TagColor = (typeof TAG_COLORS)[number];
 
 /** What a verification or an applicant shows of a tag it carries. */
@@ -34,13 +56,15 @@ export interface TaggingInput {
 
 /** "High Risk", "high_risk" and " high--risk " are one tag: lower-case, separators collapsed to one '-'. */
 export function normalizeTagName(name: string): string {
-  return name
-    // Invisible format characters (zero-width space, joiners, BOM) never tell two names apart.
-    .replace(/\p{Cf}/gu, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  return (
+    name
+      // Invisible format characters (zero-width space, joiners, BOM) never tell two names apart.
+      .replace(/\p{Cf}/gu, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+  );
 }
 
 export const tagReference = (tag: Tag): TagReference => ({ id: tag.id, name: tag.name, color: tag.color });
@@ -54,7 +78,8 @@ function checkedName(name: string, param = 'name'): { name: string; slug: string
 }
 
 function checkDescription(description: string | null | undefined): void {
-  if (description && description.length > 500) throw parameterInvalid('description', 'description must be at most 500 characters.');
+  if (description && description.length > 500)
+    throw parameterInvalid('description', 'description must be at most 500 characters.');
 }
 
 /** Live tags of the caller's environments (or one of them), newest first. */
@@ -76,7 +101,13 @@ const findLiveBySlug = (em: EntityManager, merchantId: string, mode: Mode, slug:
  * The live tag whose normalised name matches, or a new one. Under concurrency the partial
  * unique index `tags_live_slug_unique` lets one insert win; the losers read the winner's row.
  */
-export async function resolveOrCreateTag(em: EntityManager, merchantId: string, mode: Mode, input: TagInput, param = 'name'): Promise<{ tag: Tag; created: boolean }> {
+export async function resolveOrCreateTag(
+  em: EntityManager,
+  merchantId: string,
+  mode: Mode,
+  input: TagInput,
+  param = 'name',
+): Promise<{ tag: Tag; created: boolean }> {
   const { name, slug } = checkedName(input.name, param);
   checkDescription(input.description);
   const existing = await findLiveBySlug(em, merchantId, mode, slug);
@@ -89,7 +120,11 @@ export async function resolveOrCreateTag(em: EntityManager, merchantId: string, 
     [newId('tag'), merchantId, mode, name, slug, input.color ?? 'slate', input.description ?? null, now, now],
   );
   if (inserted.length > 0) {
-    const tag = await em.findOneOrFail(Tag, { id: inserted[0].id }, { filters: { tenant: { merchantId, modes: [mode] } } });
+    const tag = await em.findOneOrFail(
+      Tag,
+      { id: inserted[0].id },
+      { filters: { tenant: { merchantId, modes: [mode] } } },
+    );
     return { tag, created: true };
   }
   const winner = await findLiveBySlug(em, merchantId, mode, slug);
@@ -98,7 +133,11 @@ export async function resolveOrCreateTag(em: EntityManager, merchantId: string, 
 }
 
 /** POST /v1/tags: the live tag of that normalised name (created: false) or a new one. */
-export async function createTag(ctx: ServiceContext, input: TagInput, environment?: Mode | null): Promise<{ tag: Tag; created: boolean }> {
+export async function createTag(
+  ctx: ServiceContext,
+  input: TagInput,
+  environment?: Mode | null,
+): Promise<{ tag: Tag; created: boolean }> {
   return resolveOrCreateTag(ctx.em, ctx.merchantId, actingEnvironment(ctx, environment), input);
 }
 
@@ -108,10 +147,13 @@ export interface TagUpdate {
   description?: string | null;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505' || (error as Error).name === 'UniqueConstraintViolationException';
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: string }).code === '23505' || (error as Error).name === 'UniqueConstraintViolationException';
 
 const nameTaken = (name: string) =>
-  conflict('TAG_NAME_TAKEN', `Another live tag is already named "${name}" (names are compared in normalised form).`, { param: 'name' });
+  conflict('TAG_NAME_TAKEN', `Another live tag is already named "${name}" (names are compared in normalised form).`, {
+    param: 'name',
+  });
 
 /** Changes only what is sent. References are by id, so a rename shows everywhere at once. */
 export async function updateTag(ctx: ServiceContext, id: string, update: TagUpdate): Promise<Tag> {
@@ -154,10 +196,19 @@ export async function retireTag(ctx: ServiceContext, id: string): Promise<Tag> {
  * account or environment, unknown ids and retired tags are ignored; names are resolved or
  * created.
  */
-export async function resolveTagsForTagging(em: EntityManager, merchantId: string, mode: Mode, input: TaggingInput): Promise<Tag[]> {
+export async function resolveTagsForTagging(
+  em: EntityManager,
+  merchantId: string,
+  mode: Mode,
+  input: TaggingInput,
+): Promise<Tag[]> {
   const ids = [...new Set((input.tagIds ?? []).filter((id) => isPrefixedId(id, 'tag')))];
   const byId = ids.length
-    ? await em.find(Tag, { id: { $in: ids }, mode, retiredAt: null }, { filters: { tenant: { merchantId, modes: [mode] } } })
+    ? await em.find(
+        Tag,
+        { id: { $in: ids }, mode, retiredAt: null },
+        { filters: { tenant: { merchantId, modes: [mode] } } },
+      )
     : [];
   const found = new Map(byId.map((t) => [t.id, t]));
   const tags = ids.map((id) => found.get(id)).filter((t): t is Tag => t !== undefined);
@@ -183,7 +234,13 @@ export function appliedClock(): () => Date {
 }
 
 /** Puts tags on a verification, writing verification.tag_added for each one it did not carry yet. */
-function addTagsToVerification(em: EntityManager, verification: Verification, tags: Tag[], carried: Set<string>, source: EventSource = {}): void {
+function addTagsToVerification(
+  em: EntityManager,
+  verification: Verification,
+  tags: Tag[],
+  carried: Set<string>,
+  source: EventSource = {},
+): void {
   const appliedAt = appliedClock();
   for (const tag of tags) {
     if (carried.has(tag.id)) continue;
@@ -194,12 +251,19 @@ function addTagsToVerification(em: EntityManager, verification: Verification, ta
 }
 
 async function carriedBy(em: EntityManager, verificationId: string): Promise<Set<string>> {
-  const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('select tag_id from verification_tags where verification_id = $1', [verificationId]);
+  const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
+    'select tag_id from verification_tags where verification_id = $1',
+    [verificationId],
+  );
   return new Set(rows.map((r) => r.tag_id));
 }
 
 /** POST /v1/verifications/{id}/tags: applying a tag already there is a no-op; returns the full set. */
-export async function tagVerification(ctx: ServiceContext, verificationId: string, input: TaggingInput): Promise<TagReference[]> {
+export async function tagVerification(
+  ctx: ServiceContext,
+  verificationId: string,
+  input: TaggingInput,
+): Promise<TagReference[]> {
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
     const tags = await resolveTagsForTagging(em, verification.merchant.id, verification.mode, input);
@@ -213,13 +277,23 @@ export async function tagVerification(ctx: ServiceContext, verificationId: strin
 export async function untagVerification(ctx: ServiceContext, verificationId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
-    const removed: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('delete from verification_tags where verification_id = $1 and tag_id = $2 returning tag_id', [
-      verification.id,
-      tagId,
-    ]);
+    const removed: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
+      'delete from verification_tags where verification_id = $1 and tag_id = $2 returning tag_id',
+      [verification.id, tagId],
+    );
     if (removed.length === 0) return;
-    const tag = await em.findOneOrFail(Tag, { id: tagId }, { filters: { tenant: { merchantId: verification.merchant.id, modes: [verification.mode] } } });
-    recordVerificationEvent(em, verification, 'verification.tag_removed', { tag: tagReference(tag) }, { apiKeyId: callerKeyId(ctx) });
+    const tag = await em.findOneOrFail(
+      Tag,
+      { id: tagId },
+      { filters: { tenant: { merchantId: verification.merchant.id, modes: [verification.mode] } } },
+    );
+    recordVerificationEvent(
+      em,
+      verification,
+      'verification.tag_removed',
+      { tag: tagReference(tag) },
+      { apiKeyId: callerKeyId(ctx) },
+    );
     await em.flush();
   });
 }
@@ -237,7 +311,10 @@ function groupReferences(ownerIds: string[], rows: ReferenceRow[]): Map<string, 
  * REST presenter and the GraphQL DataLoader). Retired tags are still shown; tags of another
  * account or environment never are.
  */
-export async function tagReferencesFor(ctx: TenantScope, verificationIds: string[]): Promise<Map<string, TagReference[]>> {
+export async function tagReferencesFor(
+  ctx: TenantScope,
+  verificationIds: string[],
+): Promise<Map<string, TagReference[]>> {
   const ids = [...new Set(verificationIds)];
   if (ids.length === 0) return new Map();
   const rows = await tenantSql(ctx).query<ReferenceRow>(
@@ -250,7 +327,10 @@ export async function tagReferencesFor(ctx: TenantScope, verificationIds: string
 }
 
 /** Same as tagReferencesFor, for applicants. */
-export async function applicantTagReferencesFor(ctx: TenantScope, applicantIds: string[]): Promise<Map<string, TagReference[]>> {
+export async function applicantTagReferencesFor(
+  ctx: TenantScope,
+  applicantIds: string[],
+): Promise<Map<string, TagReference[]>> {
   const ids = [...new Set(applicantIds)];
   if (ids.length === 0) return new Map();
   const rows = await tenantSql(ctx).query<ReferenceRow>(
@@ -267,12 +347,25 @@ export async function applicantTagReferencesFor(ctx: TenantScope, applicantIds: 
  * applicant's live tags onto the verification with verification.tag_added each. Runs in the
  * caller's transaction; the caller flushes.
  */
-export async function applyApplicantTagsToVerification(em: EntityManager, applicant: Applicant, verification: Verification): Promise<void> {
+export async function applyApplicantTagsToVerification(
+  em: EntityManager,
+  applicant: Applicant,
+  verification: Verification,
+): Promise<void> {
   const links = await em.find(
     ApplicantTag,
     { applicant: applicant.id, tag: { retiredAt: null, mode: verification.mode } },
-    { populate: ['tag'], orderBy: { createdAt: 'asc' }, filters: { tenant: { merchantId: verification.merchant.id, modes: [verification.mode] } } },
+    {
+      populate: ['tag'],
+      orderBy: { createdAt: 'asc' },
+      filters: { tenant: { merchantId: verification.merchant.id, modes: [verification.mode] } },
+    },
   );
   if (links.length === 0) return;
-  addTagsToVerification(em, verification, links.map((l) => l.tag), await carriedBy(em, verification.id));
+  addTagsToVerification(
+    em,
+    verification,
+    links.map((l) => l.tag),
+    await carriedBy(em, verification.id),
+  );
 }

@@ -43,8 +43,13 @@ export function presenterOf(vault: Vault, identity: Identity): Presenter {
   const codes = doubleMetaphoneKeys(name);
   const country = (doc.issuing_country ?? '').toUpperCase();
   return {
-    holder: codes.length > 0 && doc.date_of_birth ? vault.fingerprint('holder', `${codes.join(' ')}|${doc.date_of_birth}`) : null,
-    nationalId: doc.national_id ? vault.fingerprint('national_id', `${country}:${normaliseDocumentNumber(doc.national_id)}`) : null,
+    holder:
+      codes.length > 0 && doc.date_of_birth
+        ? vault.fingerprint('holder', `${codes.join(' ')}|${doc.date_of_birth}`)
+        : null,
+    nationalId: doc.national_id
+      ? vault.fingerprint('national_id', `${country}:${normaliseDocumentNumber(doc.national_id)}`)
+      : null,
   };
 }
 
@@ -59,16 +64,27 @@ export interface MemberRow {
 
 /** Two presenters are different people when both are known, differ, and no national id ties them. */
 const differentPeople = (a: Presenter, b: MemberRow): boolean =>
-  !!a.holder && !!b.holder_fingerprint && a.holder !== b.holder_fingerprint && !(a.nationalId && a.nationalId === b.national_id_fingerprint);
+  !!a.holder &&
+  !!b.holder_fingerprint &&
+  a.holder !== b.holder_fingerprint &&
+  !(a.nationalId && a.nationalId === b.national_id_fingerprint);
 
 const SELECT_MEMBERS = `select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, v.api_key_id
     from fraud_signals s join verifications v on v.id = s.verification_id`;
 
 /** The other signals sharing this one's key (document) or close enough in embedding (face), across every account of the mode. */
-async function sharedSignals(sql: ReturnType<typeof rawSqlOf>, mode: string, signalId: string, signal: NetworkSignal): Promise<MemberRow[]> {
+async function sharedSignals(
+  sql: ReturnType<typeof rawSqlOf>,
+  mode: string,
+  signalId: string,
+  signal: NetworkSignal,
+): Promise<MemberRow[]> {
   // Deliberately across accounts: only ids leave this function, and each account's event names only its own.
   if (signal.kind === 'document') {
-    return sql.query<MemberRow>(`${SELECT_MEMBERS} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`, [mode, signal.key, signalId]);
+    return sql.query<MemberRow>(
+      `${SELECT_MEMBERS} where s.mode = $1 and s.kind = 'document' and s.key_fingerprint = $2 and s.id <> $3 order by s.created_at`,
+      [mode, signal.key, signalId],
+    );
   }
   return sql.query<MemberRow>(FACE_SEARCH_SQL, faceSearchParams(mode, signal.embedding, signalId));
 }
@@ -82,7 +98,13 @@ export const FACE_SEARCH_SQL = `with candidates as materialized (
     from candidates c join verifications v on v.id = c.verification_id order by c.created_at`;
 
 /** FACE_SEARCH_SQL's parameters for a unit-length descriptor (the bench runs the same statement). */
-export const faceSearchParams = (mode: string, embedding: number[], excludeSignalId: string): unknown[] => [mode, embedding, excludeSignalId, faceBuckets(embedding), FACE_NETWORK_SIMILARITY];
+export const faceSearchParams = (mode: string, embedding: number[], excludeSignalId: string): unknown[] => [
+  mode,
+  embedding,
+  excludeSignalId,
+  faceBuckets(embedding),
+  FACE_NETWORK_SIMILARITY,
+];
 
 interface NetworkRow {
   id: string;
@@ -93,7 +115,15 @@ interface NetworkRow {
 }
 
 /** One account's view of the network, created or brought up to date; `changed` when its counts moved. */
-async function upsertNetwork(tx: EntityManager, merchantId: string, mode: string, kind: string, key: string, count: number, crossAccount: boolean): Promise<NetworkRow> {
+async function upsertNetwork(
+  tx: EntityManager,
+  merchantId: string,
+  mode: string,
+  kind: string,
+  key: string,
+  count: number,
+  crossAccount: boolean,
+): Promise<NetworkRow> {
   const [row] = await rawSqlOf(tx).query<NetworkRow>(
     `with before as (select verification_count, cross_account from fraud_networks where merchant_id = $2 and mode = $3 and kind = $4 and network_key = $5)
      insert into fraud_networks (id, merchant_id, mode, kind, network_key, verification_count, cross_account) values ($1, $2, $3, $4, $5, $6, $7)
@@ -106,12 +136,28 @@ async function upsertNetwork(tx: EntityManager, merchantId: string, mode: string
 }
 
 /** Stores what `v` presented (once per kind); the signal's id, or null when `v` had already left this kind of signal. */
-async function insertSignal(sql: ReturnType<typeof rawSqlOf>, v: Verification, presenter: Presenter, signal: NetworkSignal): Promise<string | null> {
+async function insertSignal(
+  sql: ReturnType<typeof rawSqlOf>,
+  v: Verification,
+  presenter: Presenter,
+  signal: NetworkSignal,
+): Promise<string | null> {
   const signalId = newId('fsg');
   const inserted = await sql.query<{ id: string }>(
     `insert into fraud_signals (id, merchant_id, mode, verification_id, kind, key_fingerprint, holder_fingerprint, national_id_fingerprint, embedding, face_buckets)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::real[], $10::int[]) on conflict (verification_id, kind) do nothing returning id`,
-    [signalId, v.merchant.id, v.mode, v.id, signal.kind, signal.kind === 'document' ? signal.key : null, presenter.holder, presenter.nationalId, signal.kind === 'face' ? signal.embedding : null, signal.kind === 'face' ? faceBuckets(signal.embedding) : null],
+    [
+      signalId,
+      v.merchant.id,
+      v.mode,
+      v.id,
+      signal.kind,
+      signal.kind === 'document' ? signal.key : null,
+      presenter.holder,
+      presenter.nationalId,
+      signal.kind === 'face' ? signal.embedding : null,
+      signal.kind === 'face' ? faceBuckets(signal.embedding) : null,
+    ],
   );
   return inserted.length ? signalId : null;
 }
@@ -122,12 +168,23 @@ async function insertSignal(sql: ReturnType<typeof rawSqlOf>, v: Verification, p
  * there is no network (or `v` already left this kind of signal). Serialised per document key
  * so two sessions presenting one document at once both see each other.
  */
-export async function joinFraudNetwork(tx: EntityManager, v: Verification, presenter: Presenter, signal: NetworkSignal): Promise<Finding | null> {
+export async function joinFraudNetwork(
+  tx: EntityManager,
+  v: Verification,
+  presenter: Presenter,
+  signal: NetworkSignal,
+): Promise<Finding | null> {
   const sql = rawSqlOf(tx);
-  if (signal.kind === 'document') await sql.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:document:${signal.key}`]);
+  if (signal.kind === 'document')
+    await sql.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `fraud:${v.mode}:document:${signal.key}`,
+    ]);
   const signalId = await insertSignal(sql, v, presenter, signal);
   if (!signalId) return null;
-  return settleNetwork(tx, v, presenter, signal, { signalId, others: await sharedSignals(sql, v.mode, signalId, signal) });
+  return settleNetwork(tx, v, presenter, signal, {
+    signalId,
+    others: await sharedSignals(sql, v.mode, signalId, signal),
+  });
 }
 
 /** What a face search found for `v`: its own signal and the other faces close enough to it. */
@@ -142,7 +199,12 @@ export interface FaceSearch {
  * Storing first means of two sessions presenting one face at once, the later search always
  * sees the earlier face. Null when `v` already left a face (a re-run).
  */
-export async function searchFaceNetwork(em: EntityManager, v: Verification, presenter: Presenter, embedding: number[]): Promise<FaceSearch | null> {
+export async function searchFaceNetwork(
+  em: EntityManager,
+  v: Verification,
+  presenter: Presenter,
+  embedding: number[],
+): Promise<FaceSearch | null> {
   const sql = rawSqlOf(em);
   const signal: NetworkSignal = { kind: 'face', embedding };
   const signalId = await insertSignal(sql, v, presenter, signal);
@@ -151,14 +213,28 @@ export async function searchFaceNetwork(em: EntityManager, v: Verification, pres
 }
 
 /** The networks of what a search found, each involved account's view and event written in `tx`; the finding for `v`, or null. */
-export async function settleNetwork(tx: EntityManager, v: Verification, presenter: Presenter, signal: NetworkSignal, found: FaceSearch): Promise<Finding | null> {
+export async function settleNetwork(
+  tx: EntityManager,
+  v: Verification,
+  presenter: Presenter,
+  signal: NetworkSignal,
+  found: FaceSearch,
+): Promise<Finding | null> {
   const { signalId, others } = found;
   if (!others.some((o) => differentPeople(presenter, o))) return null;
-  const self: MemberRow = { id: signalId, merchant_id: v.merchant.id, verification_id: v.id, holder_fingerprint: presenter.holder, national_id_fingerprint: presenter.nationalId, api_key_id: v.apiKeyId ?? null };
+  const self: MemberRow = {
+    id: signalId,
+    merchant_id: v.merchant.id,
+    verification_id: v.id,
+    holder_fingerprint: presenter.holder,
+    national_id_fingerprint: presenter.nationalId,
+    api_key_id: v.apiKeyId ?? null,
+  };
   const members = [...others, self];
   const key = signal.kind === 'document' ? signal.key : others[0]!.id;
   // One network at a time (not one lock for every face): its counts are read and written together.
-  if (signal.kind === 'face') await rawSqlOf(tx).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:face:${key}`]);
+  if (signal.kind === 'face')
+    await rawSqlOf(tx).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`fraud:${v.mode}:face:${key}`]);
   const merchants = [...new Set(members.map((m) => m.merchant_id))];
   const crossAccount = merchants.length > 1;
   let finding: Finding | null = null;
@@ -186,7 +262,14 @@ export async function settleNetwork(tx: EntityManager, v: Verification, presente
         payload: { fraud_network: data, verification: { id: subject.verification_id } },
       });
     }
-    if (merchantId === v.merchant.id) finding = { code: 'FRAUD_NETWORK', network_id: network.id, kind: signal.kind, scope: data.scope, verification_count: own.length };
+    if (merchantId === v.merchant.id)
+      finding = {
+        code: 'FRAUD_NETWORK',
+        network_id: network.id,
+        kind: signal.kind,
+        scope: data.scope,
+        verification_count: own.length,
+      };
   }
   return finding;
 }

@@ -29,7 +29,10 @@ const VERIFICATION_ID = /^vs_[0-9A-Za-z]{1,64}$/;
 const CLIENT_TOKEN = /^vct_[0-9A-Za-z]{20,80}$/;
 
 const invalidToken = () =>
-  authenticationError('CLIENT_TOKEN_INVALID', 'This verification link is not valid (wrong, replaced or incomplete). Ask for a new link.');
+  authenticationError(
+    'CLIENT_TOKEN_INVALID',
+    'This verification link is not valid (wrong, replaced or incomplete). Ask for a new link.',
+  );
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
@@ -43,7 +46,11 @@ function sameHash(a: string, b: string): boolean {
  * cannot be used to learn which sessions exist. The context is scoped to the session's
  * account and environment, like a key's, so the verification services apply unchanged.
  */
-export async function openApplicantSession(fields: RequestFields, verificationId: string, token: string | undefined): Promise<ApplicantSession> {
+export async function openApplicantSession(
+  fields: RequestFields,
+  verificationId: string,
+  token: string | undefined,
+): Promise<ApplicantSession> {
   if (!token || !CLIENT_TOKEN.test(token) || !VERIFICATION_ID.test(verificationId)) throw invalidToken();
   const row = await systemFork(fields.runtime.orm).findOne(
     Verification,
@@ -52,7 +59,10 @@ export async function openApplicantSession(fields: RequestFields, verificationId
   );
   if (!row || !sameHash(row.clientTokenHash, sha256Hex(token))) throw invalidToken();
   const scope = { merchantId: row.merchant.id, modes: [row.mode] };
-  const ctx = withLazyFork({ ...fields, merchantId: row.merchant.id, caller: { kind: 'system' }, modes: [row.mode] }, () => scopedFork(fields.runtime.orm, scope));
+  const ctx = withLazyFork(
+    { ...fields, merchantId: row.merchant.id, caller: { kind: 'system' }, modes: [row.mode] },
+    () => scopedFork(fields.runtime.orm, scope),
+  );
   return { ctx, verificationId };
 }
 
@@ -67,20 +77,34 @@ export function stateOf(v: Verification): HostedState {
 }
 
 /** The session, locked for the rest of the transaction when `lock` is set. */
-export async function loadSession(em: EntityManager, id: string, options: { lock?: boolean; identity?: boolean } = {}): Promise<Verification> {
-  return em.findOneOrFail(Verification, { id }, {
-    refresh: true,
-    ...(options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
-    ...(options.identity ? { populate: ['identity'] as never } : {}),
-  });
+export async function loadSession(
+  em: EntityManager,
+  id: string,
+  options: { lock?: boolean; identity?: boolean } = {},
+): Promise<Verification> {
+  return em.findOneOrFail(
+    Verification,
+    { id },
+    {
+      refresh: true,
+      ...(options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}),
+      ...(options.identity ? { populate: ['identity'] as never } : {}),
+    },
+  );
 }
 
 /** Writes only while the session is open: an expired one and a submitted one each say so. */
 export function requireOpen(v: Verification): void {
   const state = stateOf(v);
-  if (state === 'expired') throw conflict('SESSION_EXPIRED', 'This verification session has expired. Ask for a new link.');
-  if (state === 'submitted') throw conflict('SESSION_SUBMITTED', 'This verification has already been submitted; nothing more can be changed.');
-  if (state === 'declined') throw conflict('CONSENT_DECLINED', 'The applicant declined consent; this session takes nothing more and expires as usual.');
+  if (state === 'expired')
+    throw conflict('SESSION_EXPIRED', 'This verification session has expired. Ask for a new link.');
+  if (state === 'submitted')
+    throw conflict('SESSION_SUBMITTED', 'This verification has already been submitted; nothing more can be changed.');
+  if (state === 'declined')
+    throw conflict(
+      'CONSENT_DECLINED',
+      'The applicant declined consent; this session takes nothing more and expires as usual.',
+    );
 }
 
 export function identityOf(ctx: ServiceContext, v: Verification): Identity {
@@ -120,7 +144,11 @@ export interface Progress {
 
 /** What the applicant has done so far (uploads completed, address confirmed). */
 export async function progressOf(ctx: ServiceContext, v: Verification): Promise<Progress> {
-  const uploads = await ctx.em.find(Upload, { verification: v.id, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
+  const uploads = await ctx.em.find(
+    Upload,
+    { verification: v.id, status: 'uploaded' },
+    { orderBy: { createdAt: 'asc' } },
+  );
   const documents = uploads.filter((u) => u.kind === 'document');
   const identity = v.identity ? identityOf(ctx, v) : {};
   return {
@@ -136,7 +164,9 @@ export async function progressOf(ctx: ServiceContext, v: Verification): Promise<
 
 function challengeFramesComplete(challenge: Identity['liveness_challenge'], uploads: Upload[]): boolean {
   if (!challenge) return false;
-  const seen = new Set(uploads.filter((u) => u.kind === 'selfie' && u.challengeId === challenge.id).map((u) => u.challengeStep));
+  const seen = new Set(
+    uploads.filter((u) => u.kind === 'selfie' && u.challengeId === challenge.id).map((u) => u.challengeStep),
+  );
   return challenge.steps.every((_, i) => seen.has(i));
 }
 

@@ -20,12 +20,18 @@ export const newClientToken = (): string => `vct_${randomBase62(40)}`;
  */
 export async function renewClientToken(ctx: ServiceContext, id: string): Promise<RenewedToken> {
   return ctx.em.transactional(async (em) => {
-    const verification = /^vs_[0-9A-Za-z]{1,64}$/.test(id) ? await em.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const verification = /^vs_[0-9A-Za-z]{1,64}$/.test(id)
+      ? await em.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
     if (!verification) throw notFound('verification', id);
     if (verification.status !== 'pending' || verification.expiresAt.getTime() <= Date.now()) {
-      throw conflict('VERIFICATION_NOT_PENDING', `Verification ${id} is ${verification.status === 'pending' ? 'expired' : verification.status}; a client token is issued only while it is pending.`, {
-        detail: { verification_id: id, status: verification.status },
-      });
+      throw conflict(
+        'VERIFICATION_NOT_PENDING',
+        `Verification ${id} is ${verification.status === 'pending' ? 'expired' : verification.status}; a client token is issued only while it is pending.`,
+        {
+          detail: { verification_id: id, status: verification.status },
+        },
+      );
     }
     const clientToken = newClientToken();
     verification.clientTokenHash = sha256Hex(clientToken);

@@ -44,7 +44,11 @@ export function requireConsent(v: Verification): void {
 export async function giveConsent(session: ApplicantSession, version: string): Promise<void> {
   const { ctx } = session;
   if (version !== CONSENT_VERSION) {
-    throw invalidRequest('PARAMETER_INVALID', `The consent text shown is out of date (current version ${CONSENT_VERSION}); reload the page.`, { param: 'version' });
+    throw invalidRequest(
+      'PARAMETER_INVALID',
+      `The consent text shown is out of date (current version ${CONSENT_VERSION}); reload the page.`,
+      { param: 'version' },
+    );
   }
   await ctx.em.transactional(async (em) => {
     const v = await loadSession(em, session.verificationId, { lock: true });
@@ -68,6 +72,10 @@ export async function declineConsent(session: ApplicantSession): Promise<void> {
     v.consent = null;
     v.consentDeclinedAt = new Date();
     await em.flush();
-    await recordActivity({ ...ctx, em, surface: 'hosted' }, { action: 'consent.declined', mode: v.mode, targetType: 'verification', targetId: v.id }, rawSqlOf(em));
+    await recordActivity(
+      { ...ctx, em, surface: 'hosted' },
+      { action: 'consent.declined', mode: v.mode, targetType: 'verification', targetId: v.id },
+      rawSqlOf(em),
+    );
   });
 }

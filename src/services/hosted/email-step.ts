@@ -30,24 +30,43 @@ const transports = new WeakMap<Runtime, Transporter>();
  * Sends the code through SMTP_URL's server. Without one, a sandbox session's code is written
  * to the log so a development setup can finish the flow; a live code never is.
  */
-async function sendCode(runtime: Runtime, to: string, code: string, language: string, sandbox: boolean, verificationId: string): Promise<void> {
+async function sendCode(
+  runtime: Runtime,
+  to: string,
+  code: string,
+  language: string,
+  sandbox: boolean,
+  verificationId: string,
+): Promise<void> {
   if (!runtime.config.smtpUrl) {
-    runtime.logger.info(`email code for verification ${verificationId}${sandbox ? `: ${code}` : ' (live: not logged)'}; set SMTP_URL to send it`);
+    runtime.logger.info(
+      `email code for verification ${verificationId}${sandbox ? `: ${code}` : ' (live: not logged)'}; set SMTP_URL to send it`,
+    );
     return;
   }
   let transport = transports.get(runtime);
   if (!transport) transports.set(runtime, (transport = nodemailer.createTransport(runtime.config.smtpUrl)));
   const { subject, text } = codeMessage(language, code);
-  await transport.sendMail({ from: runtime.config.mailFrom, to, subject, text, headers: { 'Content-Language': language } });
+  await transport.sendMail({
+    from: runtime.config.mailFrom,
+    to,
+    subject,
+    text,
+    headers: { 'Content-Language': language },
+  });
 }
 
 const hashCode = (verificationId: string, code: string) => sha256Hex(`${verificationId}:${code}`);
 
 function refuseResend(challenge: EmailChallenge | undefined): void {
   if (!challenge) return;
-  if (challenge.sends >= MAX_SENDS) throw invalidRequest('EMAIL_CODE_LIMIT', 'Too many codes were sent for this session.');
+  if (challenge.sends >= MAX_SENDS)
+    throw invalidRequest('EMAIL_CODE_LIMIT', 'Too many codes were sent for this session.');
   if (Date.now() - Date.parse(challenge.last_sent_at) < RESEND_AFTER_MS) {
-    throw invalidRequest('EMAIL_CODE_TOO_SOON', 'A code was sent moments ago; wait 30 seconds before asking for another.');
+    throw invalidRequest(
+      'EMAIL_CODE_TOO_SOON',
+      'A code was sent moments ago; wait 30 seconds before asking for another.',
+    );
   }
 }
 
@@ -83,15 +102,19 @@ export async function startEmailStep(session: ApplicantSession, email: string): 
     await sendCode(ctx.runtime, address, sent.code, pageLanguage(sent.v.locale), sent.v.mode === 'sandbox', sent.v.id);
   } catch (error) {
     ctx.log.warn({ err: error }, `email code for ${sent.v.id} was not accepted by the mail server`);
-    throw invalidRequest('EMAIL_NOT_SENT', 'The code could not be sent to this address. Check it and try again.', { param: 'email' });
+    throw invalidRequest('EMAIL_NOT_SENT', 'The code could not be sent to this address. Check it and try again.', {
+      param: 'email',
+    });
   }
   return { email_sent: true, expires_in: EMAIL_CODE_TTL_SECONDS, confirmed: false, preview: false };
 }
 
 function checkCode(challenge: EmailChallenge | undefined, verificationId: string, code: string): 'ok' | 'wrong' {
   if (!challenge) throw invalidRequest('EMAIL_CODE_MISSING', 'Ask for a code first.');
-  if (Date.parse(challenge.expires_at) <= Date.now()) throw invalidRequest('EMAIL_CODE_EXPIRED', 'This code has expired; ask for a new one.', { param: 'code' });
-  if (challenge.attempts >= MAX_ATTEMPTS) throw invalidRequest('EMAIL_CODE_EXPIRED', 'Too many wrong codes; ask for a new one.', { param: 'code' });
+  if (Date.parse(challenge.expires_at) <= Date.now())
+    throw invalidRequest('EMAIL_CODE_EXPIRED', 'This code has expired; ask for a new one.', { param: 'code' });
+  if (challenge.attempts >= MAX_ATTEMPTS)
+    throw invalidRequest('EMAIL_CODE_EXPIRED', 'Too many wrong codes; ask for a new one.', { param: 'code' });
   return hashCode(verificationId, code) === challenge.code_hash ? 'ok' : 'wrong';
 }
 
@@ -121,6 +144,9 @@ export async function confirmEmailStep(session: ApplicantSession, code: string):
     v.emailFingerprint = ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(identity.email));
     return 'confirmed';
   });
-  if (outcome === 'wrong') throw invalidRequest('EMAIL_CODE_INVALID', 'That code is not right. Check the email and try again.', { param: 'code' });
+  if (outcome === 'wrong')
+    throw invalidRequest('EMAIL_CODE_INVALID', 'That code is not right. Check the email and try again.', {
+      param: 'code',
+    });
   return { email_sent: false, expires_in: 0, confirmed: true, preview: outcome === 'preview' };
 }

@@ -3,7 +3,14 @@ import QRCode from 'qrcode';
 import { ApiError, invalidRequest, parameterInvalid } from '../../errors.js';
 import type { UploadKind } from '../../entities/upload.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
-import { completeUpload, createUpload, runAfterCommit, startProcessing, type AfterCommit, type UploadSide } from '../verifications/index.js';
+import {
+  completeUpload,
+  createUpload,
+  runAfterCommit,
+  startProcessing,
+  type AfterCommit,
+  type UploadSide,
+} from '../verifications/index.js';
 import { challengeForFrame } from './liveness-step.js';
 import {
   brandingOf,
@@ -76,14 +83,18 @@ export interface HostedUploadUrl {
   preview: boolean;
 }
 
-const previewUploadId = (kind: UploadKind) => `${kind === 'document' ? 'doc' : 'bio'}_preview${randomBytes(6).toString('hex')}`;
+const previewUploadId = (kind: UploadKind) =>
+  `${kind === 'document' ? 'doc' : 'bio'}_preview${randomBytes(6).toString('hex')}`;
 
 /**
  * Presigns the applicant's PUT with the same service as the key API (content type, kind,
  * side and the flow's accepted document types are checked there). A preview validates the
  * same way and then stores nothing.
  */
-export async function requestHostedUpload(session: ApplicantSession, input: HostedUploadInput): Promise<HostedUploadUrl> {
+export async function requestHostedUpload(
+  session: ApplicantSession,
+  input: HostedUploadInput,
+): Promise<HostedUploadUrl> {
   const { ctx } = session;
   const v = await loadSession(ctx.em, session.verificationId);
   requireOpen(v);
@@ -95,9 +106,13 @@ export async function requestHostedUpload(session: ApplicantSession, input: Host
   const { challengeStep, ...upload } = input;
   let challenge: { id: string; step: number } | undefined;
   if (challengeStep !== undefined) {
-    if (input.kind !== 'selfie') throw parameterInvalid('challenge_step', 'challenge_step is accepted only when kind is selfie.');
+    if (input.kind !== 'selfie')
+      throw parameterInvalid('challenge_step', 'challenge_step is accepted only when kind is selfie.');
     const withIdentity = await loadSession(ctx.em, session.verificationId, { identity: true });
-    challenge = { id: challengeForFrame(session, identityOf(ctx, withIdentity), challengeStep).id, step: challengeStep };
+    challenge = {
+      id: challengeForFrame(session, identityOf(ctx, withIdentity), challengeStep).id,
+      step: challengeStep,
+    };
   }
   const created = await createUpload(ctx, v.id, { ...upload, challenge });
   return { uploadId: created.upload.id, uploadUrl: created.uploadUrl, expiresIn: created.expiresIn, preview: false };
@@ -105,13 +120,28 @@ export async function requestHostedUpload(session: ApplicantSession, input: Host
 
 /** A preview answers the same refusals a real session would, without writing. */
 function refusePreviewInput(v: Verification, input: HostedUploadInput): void {
-  const supported = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'application/pdf', 'video/mp4', 'video/webm', 'video/quicktime'];
+  const supported = [
+    'image/jpeg',
+    'image/jpg',
+    'image/png',
+    'image/webp',
+    'image/heic',
+    'image/heif',
+    'application/pdf',
+    'video/mp4',
+    'video/webm',
+    'video/quicktime',
+  ];
   if (!supported.includes(input.contentType.trim().toLowerCase())) {
-    throw invalidRequest('UNSUPPORTED_CONTENT_TYPE', `Unsupported content_type '${input.contentType}'.`, { param: 'content_type' });
+    throw invalidRequest('UNSUPPORTED_CONTENT_TYPE', `Unsupported content_type '${input.contentType}'.`, {
+      param: 'content_type',
+    });
   }
   const accepted = v.flowSnapshot.acceptedDocumentTypes;
   if (input.documentType && accepted.length > 0 && !accepted.includes(input.documentType)) {
-    throw invalidRequest('DOCUMENT_TYPE_NOT_ACCEPTED', `This flow does not accept ${input.documentType}.`, { param: 'document_type' });
+    throw invalidRequest('DOCUMENT_TYPE_NOT_ACCEPTED', `This flow does not accept ${input.documentType}.`, {
+      param: 'document_type',
+    });
   }
 }
 
@@ -132,7 +162,8 @@ export async function completeHostedUpload(session: ApplicantSession, uploadId: 
   requireOpen(v);
   requireConsent(v);
   if (v.isPreview) {
-    if (!/^(doc|bio)_preview[0-9a-f]{12}$/.test(uploadId)) throw invalidRequest('UPLOAD_NOT_RECEIVED', 'No such preview upload.');
+    if (!/^(doc|bio)_preview[0-9a-f]{12}$/.test(uploadId))
+      throw invalidRequest('UPLOAD_NOT_RECEIVED', 'No such preview upload.');
     return { uploadId, kind: uploadId.startsWith('doc_') ? 'document' : 'selfie', side: null, status: 'uploaded' };
   }
   const upload = await completeUpload(ctx, v.id, uploadId, { startProcessing: false });
@@ -167,11 +198,19 @@ export async function submitHostedSession(session: ApplicantSession): Promise<Ho
     const progress = await progressOf({ ...ctx, em } as never, v);
     const missing = v.isPreview ? [] : missingSteps(stepsOf(v), progress);
     if (missing.length > 0) {
-      throw new ApiError(400, 'invalid_request_error', 'STEPS_INCOMPLETE', `Finish these steps first: ${missing.join(', ')}.`, { detail: { missing } });
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'STEPS_INCOMPLETE',
+        `Finish these steps first: ${missing.join(', ')}.`,
+        { detail: { missing } },
+      );
     }
     if (!v.isPreview) startProcessing(em, ctx.runtime, v, after);
   });
-  await runAfterCommit(after).catch((error) => ctx.log.error({ err: error }, `queueing the checks of ${session.verificationId} failed; the sweep re-queues them`));
+  await runAfterCommit(after).catch((error) =>
+    ctx.log.error({ err: error }, `queueing the checks of ${session.verificationId} failed; the sweep re-queues them`),
+  );
   const view = await readHostedSession(session);
   // A preview ends on the result screen too, though its session stays as it was.
   return view.preview ? { ...view, state: 'submitted' } : view;
@@ -188,5 +227,10 @@ export async function handoffQr(session: ApplicantSession, token: string): Promi
   const v = await loadSession(ctx.em, session.verificationId);
   requireOpen(v);
   const link = `${ctx.runtime.config.publicUrl}/verify/${v.id}#token=${token}`;
-  return QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+  return QRCode.toString(link, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+    color: { dark: '#000000', light: '#ffffff' },
+  });
 }

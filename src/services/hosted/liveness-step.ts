@@ -42,10 +42,21 @@ export async function issueLivenessChallenge(session: ApplicantSession): Promise
  * The challenge a frame upload is bound to: the session's current challenge, still open, with
  * `step` one of its steps; refused otherwise (the frame could not count).
  */
-export function challengeForFrame(_session: ApplicantSession, identity: ReturnType<typeof identityOf>, step: number): LivenessChallenge {
+export function challengeForFrame(
+  _session: ApplicantSession,
+  identity: ReturnType<typeof identityOf>,
+  step: number,
+): LivenessChallenge {
   const challenge = identity.liveness_challenge;
-  if (!challenge) throw invalidRequest('LIVENESS_CHALLENGE_MISSING', 'Ask for a liveness challenge first.', { param: 'challenge_step' });
-  if (Date.parse(challenge.expires_at) <= Date.now()) throw invalidRequest('LIVENESS_CHALLENGE_EXPIRED', 'This liveness challenge has expired; ask for a new one.', { param: 'challenge_step' });
-  if (!Number.isInteger(step) || step < 0 || step >= challenge.steps.length) throw parameterInvalid('challenge_step', `challenge_step must be 0..${challenge.steps.length - 1}.`);
+  if (!challenge)
+    throw invalidRequest('LIVENESS_CHALLENGE_MISSING', 'Ask for a liveness challenge first.', {
+      param: 'challenge_step',
+    });
+  if (Date.parse(challenge.expires_at) <= Date.now())
+    throw invalidRequest('LIVENESS_CHALLENGE_EXPIRED', 'This liveness challenge has expired; ask for a new one.', {
+      param: 'challenge_step',
+    });
+  if (!Number.isInteger(step) || step < 0 || step >= challenge.steps.length)
+    throw parameterInvalid('challenge_step', `challenge_step must be 0..${challenge.steps.length - 1}.`);
   return challenge;
 }

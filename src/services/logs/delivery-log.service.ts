@@ -59,7 +59,11 @@ function rowOf(r: Record<string, unknown>): DeliveryLogRow {
 }
 
 /** Webhook deliveries of the account in the seat's environments, newest first, by status and event. */
-export async function listDeliveryLog(ctx: ServiceContext, filter: DeliveryLogFilter, params: PageParams): Promise<Page<DeliveryLogRow>> {
+export async function listDeliveryLog(
+  ctx: ServiceContext,
+  filter: DeliveryLogFilter,
+  params: PageParams,
+): Promise<Page<DeliveryLogRow>> {
   const rows = await tenantSql(ctx).query<Record<string, unknown>>(
     `select ${COLUMNS} from webhook_deliveries d
       where d.merchant_id = $1 and d.mode = any($2::text[])
@@ -75,7 +79,8 @@ export async function listDeliveryLog(ctx: ServiceContext, filter: DeliveryLogFi
   return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
 }
 
-const canReveal = (ctx: ServiceContext): boolean => ctx.caller.kind === 'member' && ctx.caller.permissions.includes('verifications.reveal');
+const canReveal = (ctx: ServiceContext): boolean =>
+  ctx.caller.kind === 'member' && ctx.caller.permissions.includes('verifications.reveal');
 
 /** The verification a body is about (an id, never a value); test events carry placeholders only. */
 function verificationOf(body: unknown, test: boolean): string | undefined {
@@ -98,7 +103,11 @@ export async function getDeliveryLog(ctx: ServiceContext, id: string): Promise<D
   const detail: DeliveryDetail = rowOf(row);
   if (!reveal) return detail;
   const body = JSON.parse(row.body as string) as unknown;
-  await recordAudit(ctx, { action: 'delivery.body_viewed', mode: detail.mode, verificationId: verificationOf(body, detail.test) });
+  await recordAudit(ctx, {
+    action: 'delivery.body_viewed',
+    mode: detail.mode,
+    verificationId: verificationOf(body, detail.test),
+  });
   return { ...detail, body };
 }
 
@@ -121,12 +130,22 @@ export async function replayDelivery(ctx: ServiceContext, id: string): Promise<D
   if (!updated) throw await whyNotReplayable(ctx, id);
   const row = rowOf(updated);
   await queueDeliveries(ctx.runtime, [row.id]);
-  await recordActivity(ctx, { action: 'delivery.replayed', mode: row.mode, targetType: 'webhook_delivery', targetId: row.id });
+  await recordActivity(ctx, {
+    action: 'delivery.replayed',
+    mode: row.mode,
+    targetType: 'webhook_delivery',
+    targetId: row.id,
+  });
   return row;
 }
 
 async function whyNotReplayable(ctx: ServiceContext, id: string): Promise<Error> {
-  const [state] = await tenantSql(ctx).query<{ endpoint_id: string; endpoint_status: string | null; deleted_at: unknown; leased: boolean }>(
+  const [state] = await tenantSql(ctx).query<{
+    endpoint_id: string;
+    endpoint_status: string | null;
+    deleted_at: unknown;
+    leased: boolean;
+  }>(
     `select d.endpoint_id, e.status as endpoint_status, e.deleted_at, (d.lease_until is not null and d.lease_until >= now()) as leased
        from webhook_deliveries d left join webhook_endpoints e on e.id = d.endpoint_id
       where d.merchant_id = $1 and d.mode = any($2::text[]) and d.id = $3`,
@@ -134,10 +153,22 @@ async function whyNotReplayable(ctx: ServiceContext, id: string): Promise<Error>
   );
   if (!state) return notFound('webhook_delivery', id);
   if (state.endpoint_status === null || state.deleted_at) {
-    return conflict('WEBHOOK_ENDPOINT_DELETED', `Webhook endpoint ${state.endpoint_id} was deleted; its deliveries cannot be replayed.`, { param: 'id' });
+    return conflict(
+      'WEBHOOK_ENDPOINT_DELETED',
+      `Webhook endpoint ${state.endpoint_id} was deleted; its deliveries cannot be replayed.`,
+      { param: 'id' },
+    );
   }
   if (state.endpoint_status !== 'active') {
-    return conflict('WEBHOOK_ENDPOINT_DISABLED', `Webhook endpoint ${state.endpoint_id} is disabled; enable it (PATCH /v1/webhooks/{id} with status active) before replaying.`, { param: 'id' });
+    return conflict(
+      'WEBHOOK_ENDPOINT_DISABLED',
+      `Webhook endpoint ${state.endpoint_id} is disabled; enable it (PATCH /v1/webhooks/{id} with status active) before replaying.`,
+      { param: 'id' },
+    );
   }
-  return conflict('DELIVERY_IN_FLIGHT', `Delivery ${id} has an attempt in flight; replay it once that attempt has finished.`, { param: 'id' });
+  return conflict(
+    'DELIVERY_IN_FLIGHT',
+    `Delivery ${id} has an attempt in flight; replay it once that attempt has finished.`,
+    { param: 'id' },
+  );
 }

@@ -26,10 +26,38 @@ export interface VerificationExportInput {
   mode?: Mode;
 }
 
-const OUTCOME_COLUMNS = ['id', 'mode', 'status', 'verdict', 'decline_type', 'reason_codes', 'change_reason', 'flow_id', 'created_at', 'decided_at',
-  'consent_version', 'consent_language', 'consent_given_at', 'return_url'] as const;
+const OUTCOME_COLUMNS = [
+  'id',
+  'mode',
+  'status',
+  'verdict',
+  'decline_type',
+  'reason_codes',
+  'change_reason',
+  'flow_id',
+  'created_at',
+  'decided_at',
+  'consent_version',
+  'consent_language',
+  'consent_given_at',
+  'return_url',
+] as const;
 /** The identity columns (decisions.md applicant field keys) added with include_identity. */
-const IDENTITY_COLUMNS = ['identity_status', 'email', 'reference_id', 'first_name', 'last_name', 'date_of_birth', 'sex', 'nationality', 'document_type', 'document_number', 'issuing_country', 'expiry_date', 'national_id'] as const;
+const IDENTITY_COLUMNS = [
+  'identity_status',
+  'email',
+  'reference_id',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'sex',
+  'nationality',
+  'document_type',
+  'document_number',
+  'issuing_country',
+  'expiry_date',
+  'national_id',
+] as const;
 
 /** The applicant's consent recorded by the hosted page (empty cells until given). */
 const consentCells = (consent: Consent | null) => ({
@@ -107,7 +135,13 @@ export async function exportVerifications(ctx: ServiceContext, input: Verificati
           where v.merchant_id = $1 and v.mode = any($2::text[]) and v.created_at >= $3 and v.created_at <= $4
             and ($5::timestamptz is null or (v.created_at, v.id) < ($5::timestamptz, $6::text))
           order by v.created_at desc, v.id desc limit $7`,
-        [since.toISOString(), upTo.toISOString(), after?.createdAt ?? null, after?.id ?? null, Math.min(BATCH, rows - sent)],
+        [
+          since.toISOString(),
+          upTo.toISOString(),
+          after?.createdAt ?? null,
+          after?.id ?? null,
+          Math.min(BATCH, rows - sent),
+        ],
       );
       if (batch.length === 0) return;
       for (const r of batch) {
@@ -133,7 +167,12 @@ export async function exportVerifications(ctx: ServiceContext, input: Verificati
     }
   }
 
-  return { rows, truncated: head.length > EXPORT_ROW_CAP, filename: `verifications-${upTo.toISOString().slice(0, 10)}.csv`, stream: csvStream(ctx, columns, records()) };
+  return {
+    rows,
+    truncated: head.length > EXPORT_ROW_CAP,
+    filename: `verifications-${upTo.toISOString().slice(0, 10)}.csv`,
+    stream: csvStream(ctx, columns, records()),
+  };
 }
 
 /** Metered check runs per UTC day, environment and check type since `since` (default: everything), as CSV; audited as export.usage. */
@@ -141,7 +180,13 @@ export async function exportUsage(ctx: ServiceContext, input: { since?: Date; mo
   await authorize(ctx, { permission: 'usage.export' });
   const modes = modesOf(ctx, input.mode);
   const found = modes.length
-    ? await tenantSql({ ...ctx, modes }).query<{ day: string; mode: Mode; check_type: string; count: number; billable: number }>(
+    ? await tenantSql({ ...ctx, modes }).query<{
+        day: string;
+        mode: Mode;
+        check_type: string;
+        count: number;
+        billable: number;
+      }>(
         `select to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, u.mode, u.check_type,
                 count(*)::int as count, (count(*) filter (where u.billable))::int as billable
            from usage_records u
@@ -151,8 +196,15 @@ export async function exportUsage(ctx: ServiceContext, input: { since?: Date; mo
       )
     : [];
   const rows = found.slice(0, EXPORT_ROW_CAP);
-  for (const mode of modes) await recordAudit(ctx, { action: 'export.usage', mode, rowCount: rows.filter((r) => r.mode === mode).length });
-  const records = rows.map((r) => ({ day: r.day, environment: r.mode, check_type: r.check_type, count: Number(r.count), billable: Number(r.billable) }));
+  for (const mode of modes)
+    await recordAudit(ctx, { action: 'export.usage', mode, rowCount: rows.filter((r) => r.mode === mode).length });
+  const records = rows.map((r) => ({
+    day: r.day,
+    environment: r.mode,
+    check_type: r.check_type,
+    count: Number(r.count),
+    billable: Number(r.billable),
+  }));
   return {
     rows: rows.length,
     truncated: found.length > EXPORT_ROW_CAP,
@@ -162,7 +214,11 @@ export async function exportUsage(ctx: ServiceContext, input: { since?: Date; mo
 }
 
 /** Rows through the CSV writer; a failure mid-stream is logged and ends the answer early. */
-function csvStream(ctx: ServiceContext, columns: readonly string[], source: AsyncIterable<Record<string, unknown>> | Readable): Readable {
+function csvStream(
+  ctx: ServiceContext,
+  columns: readonly string[],
+  source: AsyncIterable<Record<string, unknown>> | Readable,
+): Readable {
   const writer = csvWriter(columns);
   pipeline(source instanceof Readable ? source : Readable.from(source), writer, (error) => {
     if (error) ctx.log.error({ err: error }, 'export stream failed');

@@ -1,7 +1,22 @@
 import ipaddr from 'ipaddr.js';
 
 /** Query parameters whose values are ids, enums, numbers or dates: kept when the value looks like one. Every other value is masked. */
-const SAFE_QUERY_PARAMS = new Set(['limit', 'starting_after', 'status', 'include', 'since', 'until', 'mode', 'flow', 'tag', 'event', 'environment', 'holding', 'key', 'route']);
+const SAFE_QUERY_PARAMS = new Set([
+  'limit',
+  'starting_after',
+  'status',
+  'include',
+  'since',
+  'until',
+  'mode',
+  'flow',
+  'tag',
+  'event',
+  'environment',
+  'holding',
+  'key',
+  'route',
+]);
 
 /** Prefixes of the service's own ids (ids.ts), the only underscore-words kept with mixed case. */
 const ID_PREFIXES = 'vs|flw|whe|tag|app|doc|bio|rvg|req|mer|mem|evt|chk|del|prv|ntf|aud|act|idv|rlg|fn|fsg';
@@ -22,11 +37,19 @@ const SECRET = /^(?:[sprk]k_(?:test|live)_|mst_|vct_|whsec_)/i;
 
 /** Whether a path segment is kept as sent: a route word, one of the service's ids, a UUID or a number. */
 const safeSegment = (segment: string): boolean =>
-  !SECRET.test(segment) && (ROUTE_WORD.test(segment) || PREFIXED_ID.test(segment) || UUID.test(segment) || NUMBER.test(segment));
+  !SECRET.test(segment) &&
+  (ROUTE_WORD.test(segment) || PREFIXED_ID.test(segment) || UUID.test(segment) || NUMBER.test(segment));
 
 /** Whether a safe parameter's value is kept: an id, a number, an enum (list) or a date; never an email or a secret. */
 const safeValue = (value: string): boolean =>
-  value === '' || (!SECRET.test(value) && (PREFIXED_ID.test(value) || UUID.test(value) || NUMBER.test(value) || ENUM_LIST.test(value) || DATE.test(value) || (value.startsWith('/v1/') && maskPath(value) === value)));
+  value === '' ||
+  (!SECRET.test(value) &&
+    (PREFIXED_ID.test(value) ||
+      UUID.test(value) ||
+      NUMBER.test(value) ||
+      ENUM_LIST.test(value) ||
+      DATE.test(value) ||
+      (value.startsWith('/v1/') && maskPath(value) === value)));
 
 export const MASK = '***';
 
@@ -68,7 +91,8 @@ export function truncateIp(address: string | undefined | null): string | null {
   } catch {
     return null;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.kind() === 'ipv4') {
     const octets = (parsed as ipaddr.IPv4).octets.slice(0, 3);
     return `${octets.join('.')}.0/24`;

@@ -1,7 +1,15 @@
 import type { Mode } from '../../config.js';
 import { ApiError, fromDatabaseError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
-import { asDate, tenantSql, withConnection, type KeyCaller, type Page, type PageParams, type ServiceContext } from '../shared/index.js';
+import {
+  asDate,
+  tenantSql,
+  withConnection,
+  type KeyCaller,
+  type Page,
+  type PageParams,
+  type ServiceContext,
+} from '../shared/index.js';
 import { maskRoute, truncateIp } from './request-log.mask.js';
 import { requestLogOf, requestLogPosition, type RequestLogEntry } from './request-log.writer.js';
 
@@ -95,7 +103,11 @@ const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (c) 
  * of each of its keys' newest matching rows: one short index range per key, whatever the volume.
  * The cursor is a position, not a lookup (request-log ids carry their time).
  */
-export async function listRequestLogs(ctx: ServiceContext, filter: RequestLogFilter, params: PageParams): Promise<Page<RequestLogRow>> {
+export async function listRequestLogs(
+  ctx: ServiceContext,
+  filter: RequestLogFilter,
+  params: PageParams,
+): Promise<Page<RequestLogRow>> {
   const modes = filter.mode ? ctx.modes.filter((m) => m === filter.mode) : ctx.modes;
   if (modes.length === 0) return { data: [], hasMore: false, nextCursor: null };
   const after = params.startingAfter ? requestLogPosition(params.startingAfter) : undefined;
@@ -129,21 +141,19 @@ export async function listRequestLogs(ctx: ServiceContext, filter: RequestLogFil
     ],
   );
   const hasMore = rows.length > params.limit;
-  const data = (hasMore ? rows.slice(0, params.limit) : rows).map(
-    (r): RequestLogRow => ({
-      id: r.id as string,
-      mode: r.mode as Mode,
-      apiKeyId: r.api_key_id as string,
-      keyName: r.key_name as string,
-      method: r.method as string,
-      route: r.route as string,
-      status: Number(r.status),
-      durationMs: Number(r.duration_ms),
-      requestId: r.request_id as string,
-      ip: (r.ip as string | null) ?? null,
-      createdAt: asDate(r.created_at as string),
-    }),
-  );
+  const data = (hasMore ? rows.slice(0, params.limit) : rows).map((r): RequestLogRow => ({
+    id: r.id as string,
+    mode: r.mode as Mode,
+    apiKeyId: r.api_key_id as string,
+    keyName: r.key_name as string,
+    method: r.method as string,
+    route: r.route as string,
+    status: Number(r.status),
+    durationMs: Number(r.duration_ms),
+    requestId: r.request_id as string,
+    ip: (r.ip as string | null) ?? null,
+    createdAt: asDate(r.created_at as string),
+  }));
   return { data, hasMore, nextCursor: hasMore ? data[data.length - 1]!.id : null };
 }
 
@@ -151,7 +161,10 @@ export async function listRequestLogs(ctx: ServiceContext, filter: RequestLogFil
  * Deletes request-log rows older than 30 days in bounded batches (the daily retention job);
  * across accounts by design. Returns how many went.
  */
-export async function purgeRequestLogs(runtime: Runtime, options: { batchSize?: number; maxBatches?: number } = {}): Promise<number> {
+export async function purgeRequestLogs(
+  runtime: Runtime,
+  options: { batchSize?: number; maxBatches?: number } = {},
+): Promise<number> {
   const batchSize = options.batchSize ?? 5_000;
   const maxBatches = options.maxBatches ?? 200;
   let deleted = 0;

@@ -56,7 +56,11 @@ export class RequestLogWriter {
   private readonly batchSize: number;
   private readonly maxBuffered: number;
 
-  constructor(private readonly orm: MikroORM, private readonly logger: Logger, options: RequestLogWriterOptions = {}) {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly logger: Logger,
+    options: RequestLogWriterOptions = {},
+  ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 500;
     this.batchSize = options.batchSize ?? 500;
     this.maxBuffered = options.maxBuffered ?? 20_000;
@@ -108,7 +112,10 @@ export class RequestLogWriter {
         await withConnection(this.orm, (sql) => insertBatch(sql, batch));
       } catch (error) {
         this.dropped += batch.length;
-        this.logger.warn({ err: error, entries: batch.length }, 'request log: a batch could not be written and was dropped');
+        this.logger.warn(
+          { err: error, entries: batch.length },
+          'request log: a batch could not be written and was dropped',
+        );
       }
     }
     if (!all) this.draining = false;
@@ -151,7 +158,17 @@ function columnsOf(batch: RequestLogEntry[]): unknown[] {
   const modes: string[] = [];
   const keyIds: string[] = [];
   const keyNames: string[] = [];
-  const rows = { n: [] as number[], id: [] as string[], method: [] as string[], route: [] as string[], status: [] as number[], duration: [] as number[], requestId: [] as string[], ip: [] as (string | null)[], atMs: [] as number[] };
+  const rows = {
+    n: [] as number[],
+    id: [] as string[],
+    method: [] as string[],
+    route: [] as string[],
+    status: [] as number[],
+    duration: [] as number[],
+    requestId: [] as string[],
+    ip: [] as (string | null)[],
+    atMs: [] as number[],
+  };
   for (const e of batch) {
     // Keyed by id and name: a key renamed while the batch filled keeps each call's name.
     const group = `${e.apiKeyId}\u0000${e.keyName}`;
@@ -174,7 +191,21 @@ function columnsOf(batch: RequestLogEntry[]): unknown[] {
     rows.ip.push(e.ip);
     rows.atMs.push(atMs);
   }
-  return [merchants, modes, keyIds, keyNames, rows.n, rows.id, rows.method, rows.route, rows.status, rows.duration, rows.requestId, rows.ip, rows.atMs];
+  return [
+    merchants,
+    modes,
+    keyIds,
+    keyNames,
+    rows.n,
+    rows.id,
+    rows.method,
+    rows.route,
+    rows.status,
+    rows.duration,
+    rows.requestId,
+    rows.ip,
+    rows.atMs,
+  ];
 }
 
 const writers = new WeakMap<Runtime, RequestLogWriter>();

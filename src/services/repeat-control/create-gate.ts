@@ -58,16 +58,32 @@ export const personLockKeys = (scope: Pick<GateScope, 'merchantId' | 'mode'>, f:
   [f.reference, f.email].filter((k): k is string => !!k).map((k) => `${scope.merchantId}:${scope.mode}:${k}`);
 
 /** The verification.already_verified event of a refused create, on the approval it matched. */
-async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, matchedOn: MatchedOn, answer: AnswerSlot | null): Promise<void> {
+async function recordRefusal(
+  sql: RawSql,
+  scope: GateScope,
+  approvalId: string,
+  matchedOn: MatchedOn,
+  answer: AnswerSlot | null,
+): Promise<void> {
   const now = new Date();
   const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, scope.merchantId, now], 'idv_create_refusal_bump');
   const subject: EventSubject = {
-    id: row!.id, status: row!.status, verdict: row!.verdict, declineType: row!.decline_type, reasonCodes: row!.reason_codes,
-    changeReason: row!.change_reason, flow: { id: row!.flow_id }, sequence: row!.sequence,
+    id: row!.id,
+    status: row!.status,
+    verdict: row!.verdict,
+    declineType: row!.decline_type,
+    reasonCodes: row!.reason_codes,
+    changeReason: row!.change_reason,
+    flow: { id: row!.flow_id },
+    sequence: row!.sequence,
   };
   const payload = { verification: verificationEventData(subject), gate: 'create', matched_on: matchedOn };
   const a = [answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null];
-  await sql.query(EVENT, [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a], 'idv_create_refusal_event');
+  await sql.query(
+    EVENT,
+    [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a],
+    'idv_create_refusal_event',
+  );
 }
 
 /**
@@ -75,27 +91,52 @@ async function recordRefusal(sql: RawSql, scope: GateScope, approvalId: string, 
  * session, no charge) unless an open grant lets this one through; a case waiting on review
  * refuses with VERIFICATION_IN_REVIEW even then. Nothing to match on: no lock, no query.
  */
-export async function gateCreateRaw(sql: RawSql, scope: GateScope, flow: CreateFlow, f: Fingerprints, answer: RefusalAnswer): Promise<RawGate> {
+export async function gateCreateRaw(
+  sql: RawSql,
+  scope: GateScope,
+  flow: CreateFlow,
+  f: Fingerprints,
+  answer: RefusalAnswer,
+): Promise<RawGate> {
   const policy = flow.repeatPolicy;
   if (!policy.enabled || (!f.reference && !f.email)) return {};
   // The person's locks were taken by the create's first statement (OPEN_CREATE in create-flow.ts).
   const { approval, review } = await findPersonMatches(
     sql,
-    { merchantId: scope.merchantId, mode: scope.mode, flowId: policy.scope === 'same_flow' ? flow.id : null, reverificationPeriodDays: flow.reverificationPeriodDays },
+    {
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      flowId: policy.scope === 'same_flow' ? flow.id : null,
+      reverificationPeriodDays: flow.reverificationPeriodDays,
+    },
     { reference: f.reference, email: f.email },
   );
   if (approval && !approval.grant) {
-    const refusal = conflict('ALREADY_VERIFIED', 'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.', {
-      detail: { verification_id: approval.id, status: approval.status, verdict: approval.verdict, matched_on: approval.matchedOn, approval_valid_until: approval.validUntil?.toISOString() ?? null },
-    });
+    const refusal = conflict(
+      'ALREADY_VERIFIED',
+      'This applicant already holds an approval; no session was created and nothing was charged. Do not retry.',
+      {
+        detail: {
+          verification_id: approval.id,
+          status: approval.status,
+          verdict: approval.verdict,
+          matched_on: approval.matchedOn,
+          approval_valid_until: approval.validUntil?.toISOString() ?? null,
+        },
+      },
+    );
     await recordRefusal(sql, scope, approval.id, approval.matchedOn, answer(refusal));
     return { refusal };
   }
   if (review) {
     return {
-      refusal: conflict('VERIFICATION_IN_REVIEW', 'This applicant has a verification waiting on manual review; wait for its decision instead of retrying.', {
-        detail: { verification_id: review.id, matched_on: review.matchedOn },
-      }),
+      refusal: conflict(
+        'VERIFICATION_IN_REVIEW',
+        'This applicant has a verification waiting on manual review; wait for its decision instead of retrying.',
+        {
+          detail: { verification_id: review.id, matched_on: review.matchedOn },
+        },
+      ),
     };
   }
   // R9: an open grant lifts the approval's refusal only; a case waiting on review still refuses (R5).

@@ -1,7 +1,15 @@
 import type { Mode } from '../../config.js';
 import type { VerificationStatus, Verdict } from '../../entities/verification.entity.js';
 import { ApiError, serviceUnavailable } from '../../errors.js';
-import { actingEnvironment, type ServiceContext, withConnection, withStatementTimeout, tenantSql, normaliseEmailForMatch, type Vault } from '../shared/index.js';
+import {
+  actingEnvironment,
+  type ServiceContext,
+  withConnection,
+  withStatementTimeout,
+  tenantSql,
+  normaliseEmailForMatch,
+  type Vault,
+} from '../shared/index.js';
 
 /** Spec Limits: at most 1,000 addresses per call. */
 export const LOOKUP_MAX_EMAILS = 1000;
@@ -83,7 +91,8 @@ order by i.ord`;
 
 /** Fingerprints are lower-case hex, so the array literal needs no quoting. */
 export const pgTextArray = (values: string[]): string => {
-  for (const value of values) if (!/^[0-9a-f]+$/.test(value)) throw new Error('pgTextArray: only hex values are accepted');
+  for (const value of values)
+    if (!/^[0-9a-f]+$/.test(value)) throw new Error('pgTextArray: only hex values are accepted');
   return `{${values.join(',')}}`;
 };
 
@@ -102,9 +111,14 @@ export function fingerprintEmails(vault: Vault, emails: string[]): { perInput: s
   return { perInput, distinct: [...new Set(perInput)] };
 }
 
-export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [merchantId, [mode], pgTextArray(distinct)];
+export const lookupParams = (distinct: string[], merchantId: string, mode: Mode): unknown[] => [
+  merchantId,
+  [mode],
+  pgTextArray(distinct),
+];
 
-const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
+const asDate = (value: Date | string | null): Date | null =>
+  value === null ? null : value instanceof Date ? value : new Date(value);
 
 function toRow(email: string, hit: LookupSqlRow | undefined): LookupRow {
   if (!hit || hit.attempts === 0 || hit.id === null) {
@@ -142,7 +156,9 @@ export async function lookupVerifications(ctx: ServiceContext, emails: string[])
   let hits: LookupSqlRow[];
   try {
     hits = await withConnection(ctx.runtime.orm, (sql) =>
-      withStatementTimeout(sql, LOOKUP_STATEMENT_TIMEOUT_MS, () => tenantSql({ ...ctx, modes: [mode] }, sql).query<LookupSqlRow>(LOOKUP_SQL, [pgTextArray(distinct)])),
+      withStatementTimeout(sql, LOOKUP_STATEMENT_TIMEOUT_MS, () =>
+        tenantSql({ ...ctx, modes: [mode] }, sql).query<LookupSqlRow>(LOOKUP_SQL, [pgTextArray(distinct)]),
+      ),
     );
   } catch (error) {
     if (error instanceof ApiError) throw error;

@@ -87,10 +87,24 @@ export interface MatchScope {
 
 const MATCHED_ON: MatchedOn[] = ['reference', 'email', 'document'];
 
-export async function findPersonMatches(sql: RawSql, scope: MatchScope, f: Partial<Fingerprints>): Promise<PersonMatches> {
+export async function findPersonMatches(
+  sql: RawSql,
+  scope: MatchScope,
+  f: Partial<Fingerprints>,
+): Promise<PersonMatches> {
   const rows = await sql.query<MatchRow>(
     PERSON_MATCHES,
-    [scope.merchantId, scope.mode, f.reference ?? null, f.email ?? null, f.document ?? null, f.nationalId ?? null, scope.flowId, scope.reverificationPeriodDays, scope.gatedId ?? null],
+    [
+      scope.merchantId,
+      scope.mode,
+      f.reference ?? null,
+      f.email ?? null,
+      f.document ?? null,
+      f.nationalId ?? null,
+      scope.flowId,
+      scope.reverificationPeriodDays,
+      scope.gatedId ?? null,
+    ],
     'idv_person_matches',
   );
   const a = rows.find((r) => r.kind === 'approval');

@@ -11,9 +11,11 @@ import { type Fingerprints, expire } from '../verifications/index.js';
 import { rawSqlOf } from '../shared/index.js';
 import { findPersonMatches } from './person-matches.js';
 
-
 /** The person's fingerprint columns (R8 closes open cases matching any of them). */
-const PERSON_FIELDS: { field: 'referenceFingerprint' | 'emailFingerprint' | 'documentFingerprint' | 'nationalIdFingerprint'; key: keyof Fingerprints }[] = [
+const PERSON_FIELDS: {
+  field: 'referenceFingerprint' | 'emailFingerprint' | 'documentFingerprint' | 'nationalIdFingerprint';
+  key: keyof Fingerprints;
+}[] = [
   { field: 'referenceFingerprint', key: 'reference' },
   { field: 'emailFingerprint', key: 'email' },
   { field: 'documentFingerprint', key: 'document' },
@@ -36,16 +38,24 @@ function ownRepeatPolicy(flowPolicy: Record<string, unknown> | null | undefined)
 }
 
 /** The same rule for a flow and settings already read (the create reads both in one statement). */
-export const repeatPolicyOf = (flowPolicy: Record<string, unknown> | null | undefined, accountPolicy: RepeatPolicy): RepeatPolicy =>
-  ownRepeatPolicy(flowPolicy) ?? accountPolicy;
+export const repeatPolicyOf = (
+  flowPolicy: Record<string, unknown> | null | undefined,
+  accountPolicy: RepeatPolicy,
+): RepeatPolicy => ownRepeatPolicy(flowPolicy) ?? accountPolicy;
 
 /**
  * Serialises everything about one person within the transaction (creates, document matches,
  * approvals) with advisory locks on their fingerprints, taken in a fixed order.
  */
-export async function lockPerson(em: EntityManager, merchantId: string, mode: string, f: Partial<Fingerprints>): Promise<void> {
+export async function lockPerson(
+  em: EntityManager,
+  merchantId: string,
+  mode: string,
+  f: Partial<Fingerprints>,
+): Promise<void> {
   const keys = [f.reference, f.email, f.document, f.nationalId].filter((k): k is string => !!k).sort();
-  for (const key of keys) await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}:${mode}:${key}`]);
+  for (const key of keys)
+    await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}:${mode}:${key}`]);
 }
 
 export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
@@ -56,7 +66,9 @@ export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
 });
 
 function personWhere(f: Partial<Fingerprints>, keys: (keyof Fingerprints)[]): FilterQuery<Verification>[] {
-  return PERSON_FIELDS.filter((o) => keys.includes(o.key) && f[o.key]).map((o) => ({ [o.field]: f[o.key] }) as FilterQuery<Verification>);
+  return PERSON_FIELDS.filter((o) => keys.includes(o.key) && f[o.key]).map(
+    (o) => ({ [o.field]: f[o.key] }) as FilterQuery<Verification>,
+  );
 }
 
 // Which approval or review matches a person is one rule for create and document: findPersonMatches (person-matches.ts).
@@ -74,15 +86,29 @@ export async function gateDocument(em: EntityManager, v: Verification): Promise<
   const policy = await repeatPolicyFor(em, v.merchant.id, flow);
   if (!policy.enabled) return false;
   const periodDays = (await accountSettings(em, v.merchant.id))?.reverificationPeriodDays ?? null;
-  const scope = { merchantId: v.merchant.id, mode: v.mode, flowId: policy.scope === 'same_flow' ? flow.id : null, reverificationPeriodDays: periodDays, gatedId: v.id };
-  const { approval, review } = await findPersonMatches(rawSqlOf(em), scope, { document: f.document, nationalId: f.nationalId });
+  const scope = {
+    merchantId: v.merchant.id,
+    mode: v.mode,
+    flowId: policy.scope === 'same_flow' ? flow.id : null,
+    reverificationPeriodDays: periodDays,
+    gatedId: v.id,
+  };
+  const { approval, review } = await findPersonMatches(rawSqlOf(em), scope, {
+    document: f.document,
+    nationalId: f.nationalId,
+  });
   if (approval) {
     if (approval.grant) {
-      if (!approval.grant.spent) spendGrant(await em.findOneOrFail(ReverificationGrant, { id: approval.grant.id }), v.id);
+      if (!approval.grant.spent)
+        spendGrant(await em.findOneOrFail(ReverificationGrant, { id: approval.grant.id }), v.id);
       return false;
     }
     v.reasonCodes = [...new Set([...v.reasonCodes, 'ALREADY_VERIFIED'])];
-    recordVerificationEvent(em, v, 'verification.already_verified', { gate: 'document', matched_on: 'document', matched_verification_id: approval.id });
+    recordVerificationEvent(em, v, 'verification.already_verified', {
+      gate: 'document',
+      matched_on: 'document',
+      matched_verification_id: approval.id,
+    });
     expire(em, v, 'ALREADY_VERIFIED');
     return true;
   }
@@ -104,22 +130,37 @@ export function spendGrant(grant: ReverificationGrant, verificationId: string): 
  * recorded: verification.already_verified (gate superseded), then completed and expired.
  * Escalated cases are left alone. Call inside the approving transaction.
  */
-export async function supersedeOtherCases(em: EntityManager, _runtime: Runtime, approved: Verification): Promise<Verification[]> {
+export async function supersedeOtherCases(
+  em: EntityManager,
+  _runtime: Runtime,
+  approved: Verification,
+): Promise<Verification[]> {
   const flow = await em.findOneOrFail(Flow, { id: approved.flow.id }, { filters: false });
   const policy = await repeatPolicyFor(em, approved.merchant.id, flow);
   const f = fingerprintsOfVerification(approved);
   const person = personWhere(f, ['reference', 'email', 'document', 'nationalId']);
   if (!policy.enabled || person.length === 0) return [];
   await lockPerson(em, approved.merchant.id, approved.mode, f);
-  const where: FilterQuery<Verification> = { mode: approved.mode, id: { $ne: approved.id }, status: { $in: ['pending', 'processing', 'manual_review'] }, $or: person };
+  const where: FilterQuery<Verification> = {
+    mode: approved.mode,
+    id: { $ne: approved.id },
+    status: { $in: ['pending', 'processing', 'manual_review'] },
+    $or: person,
+  };
   if (policy.scope === 'same_flow') Object.assign(where, { flow: flow.id });
   const closed: Verification[] = [];
   for (const other of await em.find(Verification, where)) {
-    const review = await em.findOne(ManualReview, { verification: other, status: { $in: ['queued', 'in_review', 'escalated'] } });
+    const review = await em.findOne(ManualReview, {
+      verification: other,
+      status: { $in: ['queued', 'in_review', 'escalated'] },
+    });
     if (review && (review.status === 'escalated' || review.escalatedAt)) continue;
     if (review) review.status = 'resolved';
     other.reasonCodes = [...new Set([...other.reasonCodes, 'ALREADY_VERIFIED'])];
-    recordVerificationEvent(em, other, 'verification.already_verified', { gate: 'superseded', matched_verification_id: approved.id });
+    recordVerificationEvent(em, other, 'verification.already_verified', {
+      gate: 'superseded',
+      matched_verification_id: approved.id,
+    });
     expire(em, other, 'ALREADY_VERIFIED', 'auto_policy');
     closed.push(other);
   }

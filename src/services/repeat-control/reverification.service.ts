@@ -25,13 +25,21 @@ async function lockVerification(ctx: ServiceContext, em: EntityManager, verifica
  * Permission to verify an approved person again (R9). One open grant per approval: a second
  * call returns it unchanged. It never changes the original approval.
  */
-export async function grantReverification(ctx: ServiceContext, verificationId: string, input: GrantInput): Promise<ReverificationGrant> {
+export async function grantReverification(
+  ctx: ServiceContext,
+  verificationId: string,
+  input: GrantInput,
+): Promise<ReverificationGrant> {
   const reason = input.reason ?? 'merchant_request';
   if (reason === 'other' && !input.note?.trim()) throw parameterMissing('note');
   return ctx.em.transactional(async (em) => {
     const v = await lockVerification(ctx, em, verificationId);
     if (v.status !== 'approved') {
-      throw conflict('VERIFICATION_NOT_APPROVED', `Verification ${v.id} is ${v.status}; only an approved verification can be re-verified.`, { detail: { verification_id: v.id, status: v.status } });
+      throw conflict(
+        'VERIFICATION_NOT_APPROVED',
+        `Verification ${v.id} is ${v.status}; only an approved verification can be re-verified.`,
+        { detail: { verification_id: v.id, status: v.status } },
+      );
     }
     const grants = await em.find(ReverificationGrant, { verification: v, spentAt: null, revokedAt: null });
     const open = grants.find(isOpen);
@@ -51,7 +59,10 @@ export async function grantReverification(ctx: ServiceContext, verificationId: s
 }
 
 /** Withdraws the open grant while unused; a spent grant cannot be withdrawn (409 GRANT_ALREADY_SPENT). */
-export async function withdrawReverification(ctx: ServiceContext, verificationId: string): Promise<ReverificationGrant> {
+export async function withdrawReverification(
+  ctx: ServiceContext,
+  verificationId: string,
+): Promise<ReverificationGrant> {
   return ctx.em.transactional(async (em) => {
     const v = await lockVerification(ctx, em, verificationId);
     const grants = await em.find(ReverificationGrant, { verification: v }, { orderBy: { createdAt: 'desc' } });
@@ -62,14 +73,26 @@ export async function withdrawReverification(ctx: ServiceContext, verificationId
     }
     const latest = grants[0];
     if (latest?.spentAt) {
-      throw conflict('GRANT_ALREADY_SPENT', `The reverification grant ${latest.id} was spent by verification ${latest.spentByVerificationId} and cannot be withdrawn.`, {
-        detail: { grant_id: latest.id, spent_by: latest.spentByVerificationId },
-      });
+      throw conflict(
+        'GRANT_ALREADY_SPENT',
+        `The reverification grant ${latest.id} was spent by verification ${latest.spentByVerificationId} and cannot be withdrawn.`,
+        {
+          detail: { grant_id: latest.id, spent_by: latest.spentByVerificationId },
+        },
+      );
     }
     throw notFound('reverification_grant');
   });
 }
 
 export function presentGrant(g: ReverificationGrant) {
-  return { id: g.id, object: 'reverification_grant', verification: g.verification.id, mode: g.mode, reason: g.reason, note: g.note ?? null, expires_at: g.expiresAt.toISOString() };
+  return {
+    id: g.id,
+    object: 'reverification_grant',
+    verification: g.verification.id,
+    mode: g.mode,
+    reason: g.reason,
+    note: g.note ?? null,
+    expires_at: g.expiresAt.toISOString(),
+  };
 }

@@ -4,7 +4,14 @@ import type { ServiceContext } from '../shared/index.js';
 import { queryVerificationKeys } from './rollup-source.js';
 import { addDays, defaultAnalyticsSince, reportingScope, utcDay, type ReportingFilter } from './window.js';
 
-export const STATUSES: VerificationStatus[] = ['pending', 'processing', 'approved', 'rejected', 'manual_review', 'expired'];
+export const STATUSES: VerificationStatus[] = [
+  'pending',
+  'processing',
+  'approved',
+  'rejected',
+  'manual_review',
+  'expired',
+];
 
 /** Status breakdown of a set of verifications and who settled their outcomes. */
 export interface StatusBreakdown {
@@ -39,7 +46,8 @@ interface StatusRow {
   n: number;
 }
 
-const emptyStatuses = (): Record<VerificationStatus, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
+const emptyStatuses = (): Record<VerificationStatus, number> =>
+  Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<VerificationStatus, number>;
 
 /** Folds (status, who settled it, count) rows into one breakdown. */
 export function breakdownOf(rows: StatusRow[]): StatusBreakdown {
@@ -68,8 +76,12 @@ export async function reportingOverview(ctx: ServiceContext, filter: ReportingFi
   const scoped = reportingScope(ctx, filter.mode);
   const since = filter.since ?? null;
   if (!scoped) return { modes: [], since, ...breakdownOf([]) };
-  const rows = await queryVerificationKeys<StatusRow>(scoped, 'status', filter, (source) =>
-    `select status, change_reason, sum(n)::int as n from ${source} s group by status, change_reason having sum(n) <> 0`,
+  const rows = await queryVerificationKeys<StatusRow>(
+    scoped,
+    'status',
+    filter,
+    (source) =>
+      `select status, change_reason, sum(n)::int as n from ${source} s group by status, change_reason having sum(n) <> 0`,
   );
   return { modes: scoped.modes, since, ...breakdownOf(rows) };
 }
@@ -78,12 +90,20 @@ export async function reportingOverview(ctx: ServiceContext, filter: ReportingFi
  * GET /v1/console/analytics: the overview bucketed by UTC day of creation (decisions.md), from
  * the first day of the window (default 30 days ago) or the first day with data, to today.
  */
-export async function reportingAnalytics(ctx: ServiceContext, filter: ReportingFilter, now = new Date()): Promise<Analytics> {
+export async function reportingAnalytics(
+  ctx: ServiceContext,
+  filter: ReportingFilter,
+  now = new Date(),
+): Promise<Analytics> {
   const since = filter.since ?? defaultAnalyticsSince(now.getTime());
   const scoped = reportingScope(ctx, filter.mode);
   if (!scoped) return { modes: [], since, ...breakdownOf([]), days: [] };
-  const rows = await queryVerificationKeys<StatusRow & { day: string }>(scoped, 'status', { ...filter, since }, (source) =>
-    `select to_char(day, 'YYYY-MM-DD') as day, status, change_reason, sum(n)::int as n from ${source} s
+  const rows = await queryVerificationKeys<StatusRow & { day: string }>(
+    scoped,
+    'status',
+    { ...filter, since },
+    (source) =>
+      `select to_char(day, 'YYYY-MM-DD') as day, status, change_reason, sum(n)::int as n from ${source} s
       group by day, status, change_reason having sum(n) <> 0 order by day`,
   );
   const byDay = new Map<string, StatusRow[]>();
@@ -91,7 +111,8 @@ export async function reportingAnalytics(ctx: ServiceContext, filter: ReportingF
   const days: DayBucket[] = [];
   const first = rows[0]?.day;
   const today = utcDay(now);
-  if (first) for (let day = first; day <= today; day = addDays(day, 1)) days.push({ day, ...breakdownOf(byDay.get(day) ?? []) });
+  if (first)
+    for (let day = first; day <= today; day = addDays(day, 1)) days.push({ day, ...breakdownOf(byDay.get(day) ?? []) });
   return { modes: scoped.modes, since, ...breakdownOf(rows), days };
 }
 
@@ -107,8 +128,12 @@ export interface Funnel {
 export async function reportingFunnel(ctx: ServiceContext, filter: ReportingFilter): Promise<Funnel> {
   const scoped = reportingScope(ctx, filter.mode);
   if (!scoped) return { created: 0, submitted: 0, decided: 0 };
-  const [row] = await queryVerificationKeys<Funnel>(scoped, 'status', filter, (source) =>
-    `select coalesce(sum(n), 0)::int as created, coalesce(sum(n) filter (where submitted), 0)::int as submitted,
+  const [row] = await queryVerificationKeys<Funnel>(
+    scoped,
+    'status',
+    filter,
+    (source) =>
+      `select coalesce(sum(n), 0)::int as created, coalesce(sum(n) filter (where submitted), 0)::int as submitted,
             coalesce(sum(n) filter (where status in ('approved', 'rejected')), 0)::int as decided from ${source} s`,
   );
   return row!;
@@ -124,8 +149,12 @@ export interface ReasonCodeCount {
 export async function reasonCodeBreakdown(ctx: ServiceContext, filter: ReportingFilter): Promise<ReasonCodeCount[]> {
   const scoped = reportingScope(ctx, filter.mode);
   if (!scoped) return [];
-  const rows = await queryVerificationKeys<{ reason_code: string; status: VerificationStatus; n: number }>(scoped, 'reasons', filter, (source) =>
-    `select reason_code, status, sum(n)::int as n from ${source} s group by reason_code, status having sum(n) <> 0`,
+  const rows = await queryVerificationKeys<{ reason_code: string; status: VerificationStatus; n: number }>(
+    scoped,
+    'reasons',
+    filter,
+    (source) =>
+      `select reason_code, status, sum(n)::int as n from ${source} s group by reason_code, status having sum(n) <> 0`,
   );
   const out = new Map<string, ReasonCodeCount>();
   for (const row of rows) {

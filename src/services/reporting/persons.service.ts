@@ -66,7 +66,11 @@ function personOf(row: Row): PersonSummary {
 }
 
 /** GET /v1/console/persons (persons.read): persons of the seat's environments, newest first. */
-export async function listPersons(ctx: ServiceContext, filter: { mode?: Mode | null }, params: PageParams): Promise<Page<PersonSummary>> {
+export async function listPersons(
+  ctx: ServiceContext,
+  filter: { mode?: Mode | null },
+  params: PageParams,
+): Promise<Page<PersonSummary>> {
   await authorize(ctx, { permission: 'persons.read' });
   const scoped = reportingScope(ctx, filter.mode);
   if (!scoped) return { data: [], hasMore: false, nextCursor: null };
@@ -74,7 +78,10 @@ export async function listPersons(ctx: ServiceContext, filter: { mode?: Mode | n
   const query: unknown[] = [params.limit + 1];
   let after = '';
   if (params.startingAfter) {
-    const [cursor] = await sql.query<{ created_at: string }>(`select created_at from applicants where merchant_id = $1 and mode = any($2::text[]) and id = $3`, [params.startingAfter]);
+    const [cursor] = await sql.query<{ created_at: string }>(
+      `select created_at from applicants where merchant_id = $1 and mode = any($2::text[]) and id = $3`,
+      [params.startingAfter],
+    );
     // An unknown cursor is ignored: the first page (spec, Pagination).
     if (cursor) {
       query.push(cursor.created_at, params.startingAfter);
@@ -96,7 +103,10 @@ export async function listPersons(ctx: ServiceContext, filter: { mode?: Mode | n
 export async function getPerson(ctx: ServiceContext, id: string): Promise<Person> {
   await authorize(ctx, { permission: 'persons.read' });
   const sql = tenantSql(ctx);
-  const [row] = await sql.query<Row>(`select ${PERSON_COLUMNS} from ${PERSON_FROM} where a.merchant_id = $1 and a.mode = any($2::text[]) and a.id = $3`, [id]);
+  const [row] = await sql.query<Row>(
+    `select ${PERSON_COLUMNS} from ${PERSON_FROM} where a.merchant_id = $1 and a.mode = any($2::text[]) and a.id = $3`,
+    [id],
+  );
   if (!row) throw notFound('person', id);
   const attempts = await sql.query<Row>(
     `select id, mode, status, verdict, score, reason_codes, change_reason, flow_id, created_at, submitted_at, decided_at from verifications

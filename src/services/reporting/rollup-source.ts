@@ -32,11 +32,20 @@ export function verificationSource(slice: Slice, filter: ReportingFilter): { sql
   if (filter.flowId) common.push(`flow_id = ${bind(filter.flowId)}`);
   if (window.fromDay) common.push(`day >= ${bind(window.fromDay)}::date`);
   const where = common.join(' and ');
-  const parts = [`select ${KEY_COLUMNS}, n from reporting_rollup where ${where}`, `select ${KEY_COLUMNS}, n from reporting_deltas where ${where}`];
+  const parts = [
+    `select ${KEY_COLUMNS}, n from reporting_rollup where ${where}`,
+    `select ${KEY_COLUMNS}, n from reporting_deltas where ${where}`,
+  ];
   if (window.partial) {
-    const raw = [`v.merchant_id = $1`, `v.mode = any($2::text[])`, `v.created_at >= ${bind(window.partial.since)}`, `v.created_at < ${bind(window.partial.end)}`];
+    const raw = [
+      `v.merchant_id = $1`,
+      `v.mode = any($2::text[])`,
+      `v.created_at >= ${bind(window.partial.since)}`,
+      `v.created_at < ${bind(window.partial.end)}`,
+    ];
     if (filter.flowId) raw.push(`v.flow_id = ${bind(filter.flowId)}`);
-    if (filter.tagId) raw.push(`exists (select 1 from verification_tags vt where vt.verification_id = v.id and vt.tag_id = $3)`);
+    if (filter.tagId)
+      raw.push(`exists (select 1 from verification_tags vt where vt.verification_id = v.id and vt.tag_id = $3)`);
     parts.push(RAW_KEYS[slice](raw.join(' and ')));
   }
   return { sql: `(${parts.join('\n union all\n')})`, params };
@@ -61,7 +70,12 @@ const RAW_KEYS: Record<Slice, (where: string) => string> = {
 };
 
 /** Runs `select ... from <source> s ...` for a slice under the context's tenancy. */
-export async function queryVerificationKeys<Row>(ctx: ServiceContext, slice: Slice, filter: ReportingFilter, select: (source: string) => string): Promise<Row[]> {
+export async function queryVerificationKeys<Row>(
+  ctx: ServiceContext,
+  slice: Slice,
+  filter: ReportingFilter,
+  select: (source: string) => string,
+): Promise<Row[]> {
   const source = verificationSource(slice, filter);
   return tenantSql(ctx).query<Row>(select(source.sql), source.params);
 }

@@ -46,8 +46,12 @@ function timesOf(buckets: { bucket: number; n: number }[]): DecisionTimes {
 export async function timeToDecision(ctx: ServiceContext, filter: ReportingFilter): Promise<TimeToDecision> {
   const scoped = reportingScope(ctx, filter.mode);
   if (!scoped) return { engine: timesOf([]), reviewer: timesOf([]) };
-  const rows = await queryVerificationKeys<{ who: 'engine' | 'reviewer'; bucket: number; n: number }>(scoped, 'latency', filter, (source) =>
-    `select case when change_reason = 'reviewer' then 'reviewer' else 'engine' end as who, latency_bucket as bucket, sum(n)::int as n
+  const rows = await queryVerificationKeys<{ who: 'engine' | 'reviewer'; bucket: number; n: number }>(
+    scoped,
+    'latency',
+    filter,
+    (source) =>
+      `select case when change_reason = 'reviewer' then 'reviewer' else 'engine' end as who, latency_bucket as bucket, sum(n)::int as n
        from ${source} s group by 1, 2 having sum(n) <> 0 order by 1, 2`,
   );
   return {

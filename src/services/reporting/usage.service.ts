@@ -35,7 +35,11 @@ export interface UsageSummary {
  * Metered check runs of one environment (the key's own) since a lower bound, by check type:
  * read from the usage rollup (exact, kept by a trigger), so it stays fast at volume.
  */
-export async function usageSummary(ctx: ServiceContext, since: Date | null, environment?: Mode | null): Promise<UsageSummary> {
+export async function usageSummary(
+  ctx: ServiceContext,
+  since: Date | null,
+  environment?: Mode | null,
+): Promise<UsageSummary> {
   const mode = actingEnvironment(ctx, environment);
   const report = await usageReport({ ...ctx, modes: [mode] }, since);
   return { mode, since, total: report.total, billable: report.billable, byCheckType: report.byCheckType };
@@ -75,14 +79,19 @@ export async function usageReport(ctx: ServiceContext, since: Date | null): Prom
   }
   const byCheckType = [...merged.values()].sort((a, b) => a.checkType.localeCompare(b.checkType));
   const byEnvironment = ctx.modes.map((mode) => {
-    const own = rows.filter((r) => r.mode === mode).map((r) => ({ checkType: r.check_type, count: r.count, billable: r.billable }));
+    const own = rows
+      .filter((r) => r.mode === mode)
+      .map((r) => ({ checkType: r.check_type, count: r.count, billable: r.billable }));
     return { mode, ...summed(own), byCheckType: own };
   });
   return { modes: ctx.modes, since, ...summed(byCheckType), byCheckType, byEnvironment };
 }
 
 /** The console's usage: the environment asked for (one the seat lacks: nothing), else every one it holds. */
-export async function consoleUsage(ctx: ServiceContext, filter: { mode?: Mode | null; since?: Date | null }): Promise<UsageReport> {
+export async function consoleUsage(
+  ctx: ServiceContext,
+  filter: { mode?: Mode | null; since?: Date | null },
+): Promise<UsageReport> {
   const scoped = reportingScope(ctx, filter.mode);
   const since = filter.since ?? null;
   if (!scoped) return { modes: [], since, total: 0, billable: 0, byCheckType: [], byEnvironment: [] };

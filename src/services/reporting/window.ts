@@ -47,4 +47,5 @@ export function windowOf(since: Date | null | undefined): Window {
 /** Default window of analytics (decisions.md): 30 days ago. */
 export const defaultAnalyticsSince = (now = Date.now()): Date => new Date(now - 30 * DAY_MS);
 
-export const addDays = (day: string, days: number): string => utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
+export const addDays = (day: string, days: number): string =>
+  utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));

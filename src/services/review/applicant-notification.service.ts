@@ -22,7 +22,13 @@ export interface OutcomeEmail {
  * Queues the applicant's outcome email for a reviewer's approve or reject, in the decision's
  * transaction. Nothing is queued when no address was given: there is nobody to tell.
  */
-export function queueOutcomeEmail(em: EntityManager, runtime: Runtime, verification: Verification, decision: 'approve' | 'reject', message?: string): void {
+export function queueOutcomeEmail(
+  em: EntityManager,
+  runtime: Runtime,
+  verification: Verification,
+  decision: 'approve' | 'reject',
+  message?: string,
+): void {
   if (!verification.emailFingerprint) return;
   em.persist(
     em.create(ApplicantNotification, {
@@ -39,7 +45,11 @@ export function queueOutcomeEmail(em: EntityManager, runtime: Runtime, verificat
 
 /** A reversed decision (reopen) drops the outcome email it had not sent yet; a sent one stays sent. */
 export async function dropUnsentOutcomeEmails(em: EntityManager, verificationId: string): Promise<number> {
-  return em.nativeUpdate(ApplicantNotification, { verificationId, status: 'pending' }, { status: 'dropped', droppedAt: new Date() });
+  return em.nativeUpdate(
+    ApplicantNotification,
+    { verificationId, status: 'pending' },
+    { status: 'dropped', droppedAt: new Date() },
+  );
 }
 
 /** Retries after a refused send, in seconds from the failed attempt; the row fails after the last. */
@@ -54,7 +64,10 @@ export type OutcomeTransport = (email: OutcomeEmail) => Promise<void>;
  * (never the address), so a development setup needs no mail server.
  */
 export function logTransport(runtime: Runtime): OutcomeTransport {
-  return async (email) => runtime.logger.info(`outcome email ${email.notificationId}: verification ${email.verificationId} ${email.decision} (${email.locale})`);
+  return async (email) =>
+    runtime.logger.info(
+      `outcome email ${email.notificationId}: verification ${email.verificationId} ${email.decision} (${email.locale})`,
+    );
 }
 
 const transports = new WeakMap<Runtime, OutcomeTransport>();
@@ -63,7 +76,9 @@ const transports = new WeakMap<Runtime, OutcomeTransport>();
 export function transportFor(runtime: Runtime): OutcomeTransport {
   let transport = transports.get(runtime);
   if (!transport) {
-    transport = runtime.config.smtpUrl ? smtpTransport(runtime.config.smtpUrl, runtime.config.mailFrom) : logTransport(runtime);
+    transport = runtime.config.smtpUrl
+      ? smtpTransport(runtime.config.smtpUrl, runtime.config.mailFrom)
+      : logTransport(runtime);
     transports.set(runtime, transport);
   }
   return transport;
@@ -78,7 +93,15 @@ export function smtpTransport(url: string, from: string): OutcomeTransport {
   };
 }
 
-interface DueRow { id: string; verification_id: string; decision: 'approve' | 'reject'; identity: string | null; locale: string; attempts: number; message: string | null }
+interface DueRow {
+  id: string;
+  verification_id: string;
+  decision: 'approve' | 'reject';
+  identity: string | null;
+  locale: string;
+  attempts: number;
+  message: string | null;
+}
 
 /**
  * Sends up to `limit` due outcome emails. The statement that takes them pushes their
@@ -87,8 +110,13 @@ interface DueRow { id: string; verification_id: string; decision: 'approve' | 'r
  * refusal schedules the next retry or, after the last, marks it failed. A sender that dies
  * mid-send leaves its rows to be taken again when the lease ends: at least once, never lost.
  */
-export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transport = transportFor(runtime)): Promise<number> {
-  const run = (text: string, params: unknown[]) => withConnection(runtime.orm, (sql) => sql.query<DueRow>(text, params));
+export async function sendDueOutcomeEmails(
+  runtime: Runtime,
+  limit = 200,
+  transport = transportFor(runtime),
+): Promise<number> {
+  const run = (text: string, params: unknown[]) =>
+    withConnection(runtime.orm, (sql) => sql.query<DueRow>(text, params));
   const rows = await run(
     `with due as (
        select id from applicant_notifications where status = 'pending' and send_after <= now()
@@ -103,18 +131,31 @@ export async function sendDueOutcomeEmails(runtime: Runtime, limit = 200, transp
     // Retention may have purged the identity since the decision: there is no address left.
     const to = row.identity ? runtime.vault.decrypt<Identity>(row.identity).email : undefined;
     if (!to) {
-      await run(`update applicant_notifications set status = 'dropped', dropped_at = now(), updated_at = now() where id = $1 and status = 'pending'`, [row.id]);
+      await run(
+        `update applicant_notifications set status = 'dropped', dropped_at = now(), updated_at = now() where id = $1 and status = 'pending'`,
+        [row.id],
+      );
       continue;
     }
     try {
       const message = row.message ? runtime.vault.decrypt<{ text: string }>(row.message).text : undefined;
-      await transport({ notificationId: row.id, verificationId: row.verification_id, to, decision: row.decision, locale: row.locale, message });
+      await transport({
+        notificationId: row.id,
+        verificationId: row.verification_id,
+        to,
+        decision: row.decision,
+        locale: row.locale,
+        message,
+      });
     } catch (error) {
       await recordRefusal(runtime, row, error as Error);
       continue;
     }
     // A reopen while it was being sent has marked it dropped: it went out anyway, and stays dropped.
-    await run(`update applicant_notifications set status = 'sent', sent_at = now(), last_error = null, updated_at = now() where id = $1 and status = 'pending'`, [row.id]);
+    await run(
+      `update applicant_notifications set status = 'sent', sent_at = now(), last_error = null, updated_at = now() where id = $1 and status = 'pending'`,
+      [row.id],
+    );
   }
   return rows.length;
 }
@@ -125,13 +166,19 @@ async function recordRefusal(runtime: Runtime, row: DueRow, error: Error): Promi
   const retryIn = OUTCOME_EMAIL_RETRIES[row.attempts - 1];
   if (retryIn === undefined) {
     await withConnection(runtime.orm, (sql) =>
-      sql.query(`update applicant_notifications set status = 'failed', failed_at = now(), last_error = $1, updated_at = now() where id = $2 and status = 'pending'`, [reason, row.id]),
+      sql.query(
+        `update applicant_notifications set status = 'failed', failed_at = now(), last_error = $1, updated_at = now() where id = $2 and status = 'pending'`,
+        [reason, row.id],
+      ),
     );
     runtime.logger.warn(`outcome email ${row.id}: failed after ${row.attempts} attempts: ${reason}`);
     return;
   }
   await withConnection(runtime.orm, (sql) =>
-    sql.query(`update applicant_notifications set send_after = now() + make_interval(secs => $1), last_error = $2, updated_at = now() where id = $3 and status = 'pending'`, [retryIn, reason, row.id]),
+    sql.query(
+      `update applicant_notifications set send_after = now() + make_interval(secs => $1), last_error = $2, updated_at = now() where id = $3 and status = 'pending'`,
+      [retryIn, reason, row.id],
+    ),
   );
   runtime.logger.warn(`outcome email ${row.id}: attempt ${row.attempts} refused, retry in ${retryIn} s: ${reason}`);
 }

@@ -26,7 +26,8 @@ export const escalationInput = z.strictObject({
 export type EscalationInput = z.output<typeof escalationInput>;
 
 const memberOf = (ctx: ServiceContext): string => {
-  if (ctx.caller.kind !== 'member') throw permissionError('MEMBER_REQUIRED', 'The review workbench acts for a team member.');
+  if (ctx.caller.kind !== 'member')
+    throw permissionError('MEMBER_REQUIRED', 'The review workbench acts for a team member.');
   return ctx.caller.memberId;
 };
 
@@ -34,9 +35,20 @@ const memberOf = (ctx: ServiceContext): string => {
  * The verification then the review, locked for the transaction: the order a decision locks
  * them in, so an escalation racing a decision never deadlocks and exactly one of them applies.
  */
-async function lockCase(em: EntityManager, review: ManualReview): Promise<{ verification: Verification; review: ManualReview }> {
-  const verification = await em.findOneOrFail(Verification, { id: review.verification.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  const locked = await em.findOneOrFail(ManualReview, { id: review.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+async function lockCase(
+  em: EntityManager,
+  review: ManualReview,
+): Promise<{ verification: Verification; review: ManualReview }> {
+  const verification = await em.findOneOrFail(
+    Verification,
+    { id: review.verification.id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
+  const locked = await em.findOneOrFail(
+    ManualReview,
+    { id: review.id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
   return { verification, review: locked };
 }
 
@@ -55,9 +67,15 @@ export async function escalateReview(ctx: ServiceContext, id: string, input: Esc
   return ctx.em.transactional(async (em) => {
     const { verification, review } = await lockCase(em, found);
     if (review.status === 'escalated') throw notEscalatable('This case is already escalated.');
-    if (review.status === 'resolved' || verification.status !== 'manual_review') throw notEscalatable('This case has been decided and cannot be escalated.');
-    if (policy.claim_required && !holds(review, member)) throw notEscalatable('Claiming is required: claim the case before escalating it.');
-    const ran = new Set((await em.find(Check, { verification }, { fields: ['type', 'status'] as never })).filter((c) => c.status === 'completed' || c.status === 'errored').map((c) => c.type));
+    if (review.status === 'resolved' || verification.status !== 'manual_review')
+      throw notEscalatable('This case has been decided and cannot be escalated.');
+    if (policy.claim_required && !holds(review, member))
+      throw notEscalatable('Claiming is required: claim the case before escalating it.');
+    const ran = new Set(
+      (await em.find(Check, { verification }, { fields: ['type', 'status'] as never }))
+        .filter((c) => c.status === 'completed' || c.status === 'errored')
+        .map((c) => c.type),
+    );
     const assessment = Object.fromEntries(Object.entries(input.assessment ?? {}).filter(([type]) => ran.has(type)));
     const escalation: Escalation = {
       reason: input.reason,
@@ -72,7 +90,11 @@ export async function escalateReview(ctx: ServiceContext, id: string, input: Esc
     review.escalatedAt = new Date();
     review.escalation = escalation;
     recordVerificationEvent(em, verification, 'action.on_hold', { review: { id: review.id } });
-    await recordActivity(ctx, { action: 'review.escalated', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
+    await recordActivity(
+      ctx,
+      { action: 'review.escalated', mode: review.mode, targetType: 'manual_review', targetId: review.id },
+      rawSqlOf(em),
+    );
     return review;
   });
 }
@@ -82,14 +104,21 @@ export async function escalateReview(ctx: ServiceContext, id: string, input: Esc
  * ends, the escalation stays with its return note for the reviewer who raised it, and
  * action.pending says the case waits on a reviewer again.
  */
-export async function returnEscalation(ctx: ServiceContext, id: string, note?: string): Promise<{ review: ManualReview; raisedByMemberId: string | null }> {
+export async function returnEscalation(
+  ctx: ServiceContext,
+  id: string,
+  note?: string,
+): Promise<{ review: ManualReview; raisedByMemberId: string | null }> {
   const member = memberOf(ctx);
   await authorize(ctx, { permission: 'reviews.resolve_escalation' });
   const found = await getManualReview(ctx, id);
   return ctx.em.transactional(async (em) => {
     const { verification, review } = await lockCase(em, found);
     if (review.status !== 'escalated' || verification.status !== 'manual_review') {
-      throw invalidRequest('REVIEW_NOT_ESCALATED', 'Only an escalated case that is still open can be returned to the queue.');
+      throw invalidRequest(
+        'REVIEW_NOT_ESCALATED',
+        'Only an escalated case that is still open can be returned to the queue.',
+      );
     }
     review.status = 'queued';
     review.escalatedAt = null;
@@ -97,7 +126,11 @@ export async function returnEscalation(ctx: ServiceContext, id: string, note?: s
     review.claimExpiresAt = null;
     review.escalation = { ...review.escalation!, returned_by: member, return_note: note ?? null };
     recordVerificationEvent(em, verification, 'action.pending', { review: { id: review.id } });
-    await recordActivity(ctx, { action: 'review.escalation_returned', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
+    await recordActivity(
+      ctx,
+      { action: 'review.escalation_returned', mode: review.mode, targetType: 'manual_review', targetId: review.id },
+      rawSqlOf(em),
+    );
     return { review, raisedByMemberId: review.escalation.escalated_by ?? null };
   });
 }
@@ -113,11 +146,20 @@ export async function assignReview(ctx: ServiceContext, id: string, memberId: st
   if (memberId !== null) {
     const assignee = /^mem_[0-9A-Za-z]+$/.test(memberId) ? await ctx.em.findOne(Member, { id: memberId }) : null;
     if (!assignee || assignee.deactivatedAt || !assignee.environments.includes(review.mode)) {
-      throw invalidRequest('ASSIGNEE_CANNOT_DECIDE', `Member ${memberId} cannot decide this case: it is not a member of this account holding the ${review.mode} environment.`, { param: 'member_id' });
+      throw invalidRequest(
+        'ASSIGNEE_CANNOT_DECIDE',
+        `Member ${memberId} cannot decide this case: it is not a member of this account holding the ${review.mode} environment.`,
+        { param: 'member_id' },
+      );
     }
   }
   review.assignedTo = memberId;
   await ctx.em.flush();
-  await recordActivity(ctx, { action: memberId ? 'review.assigned' : 'review.unassigned', mode: review.mode, targetType: 'manual_review', targetId: review.id });
+  await recordActivity(ctx, {
+    action: memberId ? 'review.assigned' : 'review.unassigned',
+    mode: review.mode,
+    targetType: 'manual_review',
+    targetId: review.id,
+  });
   return review;
 }

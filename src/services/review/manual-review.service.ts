@@ -31,8 +31,14 @@ export const OPEN_REVIEW_STATUSES: ReviewStatus[] = ['queued', 'in_review', 'esc
  * GET /v1/manual-reviews: without `status` only reviews whose verification still awaits a
  * decision; with `status` exactly that status (`resolved` reads decided cases).
  */
-export async function listManualReviews(ctx: ServiceContext, params: PageParams, status?: ReviewStatus): Promise<Page<ManualReview>> {
-  const where = status ? { status } : { status: { $in: OPEN_REVIEW_STATUSES }, verification: { status: 'manual_review' as const } };
+export async function listManualReviews(
+  ctx: ServiceContext,
+  params: PageParams,
+  status?: ReviewStatus,
+): Promise<Page<ManualReview>> {
+  const where = status
+    ? { status }
+    : { status: { $in: OPEN_REVIEW_STATUSES }, verification: { status: 'manual_review' as const } };
   return paginate(ctx, ManualReview, where, params);
 }
 
@@ -43,8 +49,11 @@ export async function getManualReview(ctx: ServiceContext, id: string): Promise<
 }
 
 /** Whether `memberId` holds a live claim on the case (a lapsed lease counts as none). */
-export const holds = (review: Pick<ManualReview, 'claimedBy' | 'claimExpiresAt'>, memberId: string, now = Date.now()): boolean =>
-  review.claimedBy === memberId && !!review.claimExpiresAt && review.claimExpiresAt.getTime() > now;
+export const holds = (
+  review: Pick<ManualReview, 'claimedBy' | 'claimExpiresAt'>,
+  memberId: string,
+  now = Date.now(),
+): boolean => review.claimedBy === memberId && !!review.claimExpiresAt && review.claimExpiresAt.getTime() > now;
 
 /** Who decided, as stored in `decidedBy`; never shown to anyone else. */
 function deciderOf(ctx: ServiceContext): string {
@@ -63,9 +72,13 @@ function alreadyDecided(review: ManualReview, verification: Verification): ApiEr
   const verdict = verification.verdict === 'approve' || verification.verdict === 'reject' ? verification.verdict : null;
   const decision = review.decision === 'approve' || review.decision === 'reject' ? review.decision : verdict;
   const reviewedAt = review.reviewedAt ?? (decision && verification.decidedAt ? verification.decidedAt : null);
-  return conflict('REVIEW_ALREADY_DECIDED', 'This review has already been decided; the decision stands and a retry will not change it.', {
-    detail: { decision, reviewed_at: reviewedAt ? reviewedAt.toISOString() : null },
-  });
+  return conflict(
+    'REVIEW_ALREADY_DECIDED',
+    'This review has already been decided; the decision stands and a retry will not change it.',
+    {
+      detail: { decision, reviewed_at: reviewedAt ? reviewedAt.toISOString() : null },
+    },
+  );
 }
 
 /**
@@ -76,15 +89,27 @@ function alreadyDecided(review: ManualReview, verification: Verification): ApiEr
 function refuseKeyOnRoutedCase(ctx: ServiceContext, review: ManualReview, claimRequired: boolean): void {
   if (ctx.caller.kind !== 'key') return;
   if (review.assignedTo) {
-    throw permissionError('REVIEW_NOT_HELD', 'This case is assigned to another member: an API key cannot decide it. Decide it in the back office, or return it to the shared pool first.');
+    throw permissionError(
+      'REVIEW_NOT_HELD',
+      'This case is assigned to another member: an API key cannot decide it. Decide it in the back office, or return it to the shared pool first.',
+    );
   }
   if (claimRequired && review.claimedBy && holds(review, review.claimedBy)) {
-    throw permissionError('REVIEW_NOT_HELD', 'Claiming is required and another member holds this case: an API key cannot decide it while the claim lasts.');
+    throw permissionError(
+      'REVIEW_NOT_HELD',
+      'Claiming is required and another member holds this case: an API key cannot decide it while the claim lasts.',
+    );
   }
 }
 
 /** approve/reject on an open case: resolves the review and settles the verification (change_reason reviewer). */
-async function resolve(em: EntityManager, ctx: ServiceContext, review: ManualReview, verification: Verification, input: DecisionInput): Promise<void> {
+async function resolve(
+  em: EntityManager,
+  ctx: ServiceContext,
+  review: ManualReview,
+  verification: Verification,
+  input: DecisionInput,
+): Promise<void> {
   const decision = input.decision as 'approve' | 'reject';
   review.status = 'resolved';
   review.decision = decision;
@@ -108,7 +133,12 @@ async function resolve(em: EntityManager, ctx: ServiceContext, review: ManualRev
 }
 
 /** `review` on a decided case: the verification returns to manual_review, the review to the queue. */
-async function reopenCase(em: EntityManager, review: ManualReview, verification: Verification, input: DecisionInput): Promise<void> {
+async function reopenCase(
+  em: EntityManager,
+  review: ManualReview,
+  verification: Verification,
+  input: DecisionInput,
+): Promise<void> {
   reopen(em, verification);
   await dropUnsentOutcomeEmails(em, verification.id);
   review.status = 'queued';
@@ -129,9 +159,20 @@ async function reopenCase(em: EntityManager, review: ManualReview, verification:
 export async function decideManualReview(ctx: ServiceContext, id: string, input: DecisionInput): Promise<ManualReview> {
   const found = await getManualReview(ctx, id);
   const verificationId = found.verification.id;
-  const person = await ctx.em.findOneOrFail(Verification, { id: verificationId }, {
-    fields: ['merchant', 'mode', 'referenceFingerprint', 'emailFingerprint', 'documentFingerprint', 'nationalIdFingerprint'] as never,
-  });
+  const person = await ctx.em.findOneOrFail(
+    Verification,
+    { id: verificationId },
+    {
+      fields: [
+        'merchant',
+        'mode',
+        'referenceFingerprint',
+        'emailFingerprint',
+        'documentFingerprint',
+        'nationalIdFingerprint',
+      ] as never,
+    },
+  );
   // Checked before any lock is taken: the refusal message reads the account's keys on another connection.
   const reopenRefusal =
     input.decision === 'review'
@@ -140,22 +181,45 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
           (error: unknown) => error,
         )
       : null;
-  const claimRequired = ctx.caller.kind === 'key' && input.decision !== 'review' ? ({ ...DEFAULT_REVIEW_POLICY, ...(await getSettings(ctx)).reviewPolicy }).claim_required : false;
+  const claimRequired =
+    ctx.caller.kind === 'key' && input.decision !== 'review'
+      ? { ...DEFAULT_REVIEW_POLICY, ...(await getSettings(ctx)).reviewPolicy }.claim_required
+      : false;
   return ctx.em.transactional(async (em) => {
     // The person, then the verification, then the review: the order the engine and R8 lock in, so
     // an approval here and one of the same person's other cases elsewhere never deadlock.
     await lockPerson(em, person.merchant.id, person.mode, fingerprintsOfVerification(person));
-    const verification = await em.findOneOrFail(Verification, { id: verificationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const review = await em.findOneOrFail(ManualReview, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const verification = await em.findOneOrFail(
+      Verification,
+      { id: verificationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    const review = await em.findOneOrFail(
+      ManualReview,
+      { id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     const open = OPEN_REVIEW_STATUSES.includes(review.status) && verification.status === 'manual_review';
     if (input.decision !== 'review') {
       if (!open) throw alreadyDecided(review, verification);
       refuseKeyOnRoutedCase(ctx, review, claimRequired);
       if (input.mustHold !== undefined && !holds(review, input.mustHold)) {
-        throw permissionError('REVIEW_NOT_HELD', 'Claiming is required before deciding: claim the case first (POST /v1/console/reviews/{id}/claim).');
+        throw permissionError(
+          'REVIEW_NOT_HELD',
+          'Claiming is required before deciding: claim the case first (POST /v1/console/reviews/{id}/claim).',
+        );
       }
       await resolve(em, ctx, review, verification, input);
-      await recordActivity(ctx, { action: input.decision === 'approve' ? 'review.approved' : 'review.rejected', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
+      await recordActivity(
+        ctx,
+        {
+          action: input.decision === 'approve' ? 'review.approved' : 'review.rejected',
+          mode: review.mode,
+          targetType: 'manual_review',
+          targetId: review.id,
+        },
+        rawSqlOf(em),
+      );
       return review;
     }
     if (open) {
@@ -165,9 +229,14 @@ export async function decideManualReview(ctx: ServiceContext, id: string, input:
       return review;
     }
     if (reopenRefusal) throw reopenRefusal;
-    if (verification.status !== 'approved' && verification.status !== 'rejected') throw alreadyDecided(review, verification);
+    if (verification.status !== 'approved' && verification.status !== 'rejected')
+      throw alreadyDecided(review, verification);
     await reopenCase(em, review, verification, input);
-    await recordActivity(ctx, { action: 'review.reopened', mode: review.mode, targetType: 'manual_review', targetId: review.id }, rawSqlOf(em));
+    await recordActivity(
+      ctx,
+      { action: 'review.reopened', mode: review.mode, targetType: 'manual_review', targetId: review.id },
+      rawSqlOf(em),
+    );
     return review;
   });
 }

@@ -15,7 +15,10 @@ interface Texts {
  */
 const TEXTS: Record<string, Texts> = {
   en: {
-    approve: { subject: 'Your identity verification is complete', body: 'Hello,\n\nyour identity verification (reference {id}) has been approved.' },
+    approve: {
+      subject: 'Your identity verification is complete',
+      body: 'Hello,\n\nyour identity verification (reference {id}) has been approved.',
+    },
     reject: {
       subject: 'Your identity verification could not be completed',
       body: 'Hello,\n\nyour identity verification (reference {id}) could not be approved. The business that asked you to verify can tell you what to do next.',
@@ -24,7 +27,10 @@ const TEXTS: Record<string, Texts> = {
     message: 'A note from the team that reviewed your verification:',
   },
   de: {
-    approve: { subject: 'Ihre Identitätsprüfung ist abgeschlossen', body: 'Guten Tag,\n\nIhre Identitätsprüfung (Referenz {id}) wurde erfolgreich abgeschlossen.' },
+    approve: {
+      subject: 'Ihre Identitätsprüfung ist abgeschlossen',
+      body: 'Guten Tag,\n\nIhre Identitätsprüfung (Referenz {id}) wurde erfolgreich abgeschlossen.',
+    },
     reject: {
       subject: 'Ihre Identitätsprüfung konnte nicht abgeschlossen werden',
       body: 'Guten Tag,\n\nIhre Identitätsprüfung (Referenz {id}) konnte nicht bestätigt werden. Das Unternehmen, das Sie um die Prüfung gebeten hat, nennt Ihnen die nächsten Schritte.',
@@ -33,7 +39,10 @@ const TEXTS: Record<string, Texts> = {
     message: 'Eine Nachricht des Teams, das Ihre Prüfung bearbeitet hat:',
   },
   fr: {
-    approve: { subject: "Votre vérification d'identité est terminée", body: "Bonjour,\n\nvotre vérification d'identité (référence {id}) a été approuvée." },
+    approve: {
+      subject: "Votre vérification d'identité est terminée",
+      body: "Bonjour,\n\nvotre vérification d'identité (référence {id}) a été approuvée.",
+    },
     reject: {
       subject: "Votre vérification d'identité n'a pas pu aboutir",
       body: "Bonjour,\n\nvotre vérification d'identité (référence {id}) n'a pas pu être approuvée. L'entreprise qui vous a demandé cette vérification peut vous indiquer la marche à suivre.",
@@ -42,7 +51,10 @@ const TEXTS: Record<string, Texts> = {
     message: "Un mot de l'équipe qui a examiné votre vérification :",
   },
   es: {
-    approve: { subject: 'Su verificación de identidad se ha completado', body: 'Hola:\n\nsu verificación de identidad (referencia {id}) ha sido aprobada.' },
+    approve: {
+      subject: 'Su verificación de identidad se ha completado',
+      body: 'Hola:\n\nsu verificación de identidad (referencia {id}) ha sido aprobada.',
+    },
     reject: {
       subject: 'No se ha podido completar su verificación de identidad',
       body: 'Hola:\n\nsu verificación de identidad (referencia {id}) no ha podido ser aprobada. La empresa que le pidió la verificación puede indicarle los próximos pasos.',
@@ -53,7 +65,11 @@ const TEXTS: Record<string, Texts> = {
 };
 
 /** Subject and plain-text body in the verification's language (`de-CH` reads as `de`); English when there is no translation. */
-export function outcomeMessage(email: Pick<OutcomeEmail, 'verificationId' | 'decision' | 'locale' | 'message'>): { subject: string; text: string; language: string } {
+export function outcomeMessage(email: Pick<OutcomeEmail, 'verificationId' | 'decision' | 'locale' | 'message'>): {
+  subject: string;
+  text: string;
+  language: string;
+} {
   const primary = email.locale.split('-')[0]!.toLowerCase();
   const language = TEXTS[primary] ? primary : 'en';
   const texts = TEXTS[language]!;

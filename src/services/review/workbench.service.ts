@@ -5,8 +5,21 @@ import { notFound, permissionError } from '../../errors.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { getSettings } from '../access/index.js';
 import { recordActivity } from '../audit/index.js';
-import { asDate, paginate, tenantSql, type Page, type PageParams, type ServiceContext, type TenantScope } from '../shared/index.js';
-import { decideManualReview, getManualReview, OPEN_REVIEW_STATUSES, type ReviewDecision } from './manual-review.service.js';
+import {
+  asDate,
+  paginate,
+  tenantSql,
+  type Page,
+  type PageParams,
+  type ServiceContext,
+  type TenantScope,
+} from '../shared/index.js';
+import {
+  decideManualReview,
+  getManualReview,
+  OPEN_REVIEW_STATUSES,
+  type ReviewDecision,
+} from './manual-review.service.js';
 
 /**
  * The reviewer's workbench (console and GraphQL): the open-case queue, claims with a lease,
@@ -22,7 +35,8 @@ export interface Presence {
 }
 
 const memberOf = (ctx: ServiceContext): string => {
-  if (ctx.caller.kind !== 'member') throw permissionError('MEMBER_REQUIRED', 'The review workbench acts for a team member.');
+  if (ctx.caller.kind !== 'member')
+    throw permissionError('MEMBER_REQUIRED', 'The review workbench acts for a team member.');
   return ctx.caller.memberId;
 };
 
@@ -35,10 +49,18 @@ export async function reviewPolicy(ctx: ServiceContext): Promise<ReviewPolicy> {
  * Open cases of the seat's environments (or the one asked, empty when the seat lacks it),
  * newest first; `holdingMine` keeps the cases the caller holds a live claim on.
  */
-export async function listOpenReviews(ctx: ServiceContext, params: PageParams, filter: { holdingMine?: boolean; environment?: Mode } = {}): Promise<Page<ManualReview>> {
+export async function listOpenReviews(
+  ctx: ServiceContext,
+  params: PageParams,
+  filter: { holdingMine?: boolean; environment?: Mode } = {},
+): Promise<Page<ManualReview>> {
   const modes = filter.environment ? ctx.modes.filter((m) => m === filter.environment) : ctx.modes;
   if (modes.length === 0) return { data: [], hasMore: false, nextCursor: null };
-  const where: Record<string, unknown> = { mode: { $in: modes }, status: { $in: OPEN_REVIEW_STATUSES }, verification: { status: 'manual_review' } };
+  const where: Record<string, unknown> = {
+    mode: { $in: modes },
+    status: { $in: OPEN_REVIEW_STATUSES },
+    verification: { status: 'manual_review' },
+  };
   if (filter.holdingMine) Object.assign(where, { claimedBy: memberOf(ctx), claimExpiresAt: { $gt: new Date() } });
   return paginate(ctx, ManualReview, where as never, params);
 }
@@ -54,7 +76,8 @@ export async function presenceOf(ctx: TenantScope, reviewIds: readonly string[])
     [[...reviewIds]],
     'idv_review_presence',
   );
-  for (const row of rows) out.get(row.review_id)?.push({ memberId: row.member_id, name: row.name, since: asDate(row.since) });
+  for (const row of rows)
+    out.get(row.review_id)?.push({ memberId: row.member_id, name: row.name, since: asDate(row.since) });
   return out;
 }
 
@@ -88,11 +111,18 @@ export async function claimReview(ctx: ServiceContext, id: string): Promise<Manu
   );
   if (!claimed) {
     const current = await ctx.em.refresh(review);
-    if (!current || !OPEN_REVIEW_STATUSES.includes(current.status)) throw notClaimable('This case has been decided and cannot be claimed.');
-    if (current.assignedTo && current.assignedTo !== member) throw notClaimable('This case is assigned to another team member.');
+    if (!current || !OPEN_REVIEW_STATUSES.includes(current.status))
+      throw notClaimable('This case has been decided and cannot be claimed.');
+    if (current.assignedTo && current.assignedTo !== member)
+      throw notClaimable('This case is assigned to another team member.');
     throw notClaimable('Another team member holds this case; wait for them to release it or for their claim to lapse.');
   }
-  await recordActivity(ctx, { action: 'review.claimed', mode: review.mode, targetType: 'manual_review', targetId: review.id });
+  await recordActivity(ctx, {
+    action: 'review.claimed',
+    mode: review.mode,
+    targetType: 'manual_review',
+    targetId: review.id,
+  });
   return (await ctx.em.refresh(review))!;
 }
 
@@ -106,7 +136,13 @@ export async function releaseReview(ctx: ServiceContext, id: string): Promise<Ma
     [review.id, member],
     'idv_release_review',
   );
-  if (released.length > 0) await recordActivity(ctx, { action: 'review.released', mode: review.mode, targetType: 'manual_review', targetId: review.id });
+  if (released.length > 0)
+    await recordActivity(ctx, {
+      action: 'review.released',
+      mode: review.mode,
+      targetType: 'manual_review',
+      targetId: review.id,
+    });
   return (await ctx.em.refresh(review))!;
 }
 
@@ -115,7 +151,11 @@ export async function releaseReview(ctx: ServiceContext, id: string): Promise<Ma
  * simultaneous deciders wins, whichever surface), stamped with the member; with
  * `claim_required` the member must hold a live claim (403 REVIEW_NOT_HELD).
  */
-export async function decideFromConsole(ctx: ServiceContext, id: string, input: { decision: ReviewDecision; notes?: string; applicantMessage?: string }): Promise<ManualReview> {
+export async function decideFromConsole(
+  ctx: ServiceContext,
+  id: string,
+  input: { decision: ReviewDecision; notes?: string; applicantMessage?: string },
+): Promise<ManualReview> {
   const member = memberOf(ctx);
   const policy = await reviewPolicy(ctx);
   await openCase(ctx, id);
@@ -144,5 +184,9 @@ export async function markPresence(ctx: ServiceContext, id: string): Promise<{ m
 export async function clearPresence(ctx: ServiceContext, id: string): Promise<void> {
   const member = memberOf(ctx);
   const review = await openCase(ctx, id);
-  await tenantSql(ctx).query(`delete from review_presence where review_id = $3 and merchant_id = $1 and mode = any($2::text[]) and member_id = $4`, [review.id, member], 'idv_clear_presence');
+  await tenantSql(ctx).query(
+    `delete from review_presence where review_id = $3 and merchant_id = $1 and mode = any($2::text[]) and member_id = $4`,
+    [review.id, member],
+    'idv_clear_presence',
+  );
 }

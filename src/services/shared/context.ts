@@ -84,7 +84,9 @@ export function narrowedTo(ctx: ServiceContext, environment: Mode | null | undef
   const modes: Mode[] = [environment];
   // Built field by field: spreading ctx would read its lazy `em` and fork for nothing.
   const { requestId, log, merchantId, caller, runtime, surface } = ctx;
-  return withLazyFork({ requestId, log, merchantId, caller, modes, runtime, surface }, () => scopedFork(runtime.orm, { merchantId, modes }));
+  return withLazyFork({ requestId, log, merchantId, caller, modes, runtime, surface }, () =>
+    scopedFork(runtime.orm, { merchantId, modes }),
+  );
 }
 
 /**
@@ -96,7 +98,8 @@ export function narrowedTo(ctx: ServiceContext, environment: Mode | null | undef
 export function actingEnvironment(ctx: ServiceContext, environment?: Mode | null): Mode {
   if (ctx.caller.kind === 'key') return ctx.caller.mode;
   if (environment) {
-    if (!ctx.modes.includes(environment)) throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${environment} environment.`);
+    if (!ctx.modes.includes(environment))
+      throw permissionError('ENVIRONMENT_NOT_HELD', `Your seat does not hold the ${environment} environment.`);
     return environment;
   }
   if (ctx.modes.length === 1) return ctx.modes[0]!;

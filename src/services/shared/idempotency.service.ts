@@ -30,7 +30,11 @@ function canonicalJson(body: unknown): string {
     Array.isArray(value)
       ? value.map(canonical)
       : value && typeof value === 'object'
-        ? Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(value as object)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
         : value;
   return JSON.stringify(canonical(body ?? {}));
 }
@@ -44,7 +48,9 @@ export const requestHash = (vault: Vault, body: unknown): string => `h1:${vault.
 
 /** Rows written before the keyed digest (at most a day old) still compare against the plain hash. */
 const sameRequest = (stored: string, hash: string, body: unknown): boolean =>
-  stored.startsWith('h1:') ? stored === hash : stored === createHash('sha256').update(canonicalJson(body)).digest('hex');
+  stored.startsWith('h1:')
+    ? stored === hash
+    : stored === createHash('sha256').update(canonicalJson(body)).digest('hex');
 
 /** Thrown by a handler whose claim found the key held or used: withIdempotency answers from the stored row. */
 export class KeyTaken extends Error {}
@@ -83,14 +89,30 @@ const STORE_ERROR = `insert into idempotency_keys (api_key_id, key, request_hash
 const sealedJson = (ctx: ServiceContext, body: unknown) => JSON.stringify({ sealed: ctx.runtime.vault.encrypt(body) });
 
 /** The answer to a key someone else claimed: replay it, or refuse. */
-async function answerForTakenKey(ctx: ServiceContext, apiKeyId: string, key: string, hash: string, body: unknown): Promise<StoredResponse> {
+async function answerForTakenKey(
+  ctx: ServiceContext,
+  apiKeyId: string,
+  key: string,
+  hash: string,
+  body: unknown,
+): Promise<StoredResponse> {
   const existing = await systemFork(ctx.runtime.orm).findOne(IdempotencyKey, { apiKeyId, key });
-  if (!existing) throw idempotencyError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+  if (!existing)
+    throw idempotencyError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
   if (!sameRequest(existing.requestHash, hash, body)) {
-    throw idempotencyError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body.');
+    throw idempotencyError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with a different request body.',
+    );
   }
   if (existing.status !== 'completed') {
-    throw idempotencyError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+    throw idempotencyError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
   }
   return { status: existing.responseStatus ?? 200, body: unseal(ctx, existing.responseBody), replayed: true };
 }
@@ -109,7 +131,8 @@ export async function withIdempotency(
   handler: (claim: IdempotencyClaim | null) => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredResponse> {
   if (key === undefined || ctx.caller.kind !== 'key') return { ...(await handler(null)), replayed: false };
-  if (key.length === 0 || key.length > 255) throw parameterInvalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
+  if (key.length === 0 || key.length > 255)
+    throw parameterInvalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
   const apiKeyId = ctx.caller.keyId;
   const hash = requestHash(ctx.runtime.vault, body);
   const expiresAt = new Date(Date.now() + TTL_MS);
@@ -127,7 +150,14 @@ export async function withIdempotency(
     if (error instanceof KeyTaken) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     if (error instanceof ApiError && error.status < 500 && !answered.has(error)) {
       const stored = await withConnection(ctx.runtime.orm, (sql) =>
-        sql.query(STORE_ERROR, [apiKeyId, key, hash, error.status, sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }), expiresAt]),
+        sql.query(STORE_ERROR, [
+          apiKeyId,
+          key,
+          hash,
+          error.status,
+          sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }),
+          expiresAt,
+        ]),
       );
       if (stored.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     }

@@ -35,7 +35,9 @@ export async function paginate<T extends Cursorable>(
 ): Promise<Page<T>> {
   const conditions: FilterQuery<T>[] = [where];
   if (params.startingAfter) {
-    const cursor = await ctx.em.findOne(entity, { id: params.startingAfter } as FilterQuery<T>, { fields: ['id', 'createdAt'] as never });
+    const cursor = await ctx.em.findOne(entity, { id: params.startingAfter } as FilterQuery<T>, {
+      fields: ['id', 'createdAt'] as never,
+    });
     if (cursor) {
       conditions.push({
         $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }],

@@ -22,7 +22,11 @@ export interface RawSql {
 }
 
 interface PgClient {
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] } | { rows: unknown[] }[]>;
+  query(config: {
+    name?: string;
+    text: string;
+    values?: unknown[];
+  }): Promise<{ rows: unknown[] } | { rows: unknown[] }[]>;
 }
 
 interface PoolClient {
@@ -35,7 +39,10 @@ interface PoolClient {
  * everything else), released afterwards whatever happens. The only place that reaches into
  * the pool: named prepared statements need the driver's own client.
  */
-export async function withConnection<T>(orm: Pick<MikroORM, 'em'> | EntityManager, work: (sql: RawSql) => Promise<T>): Promise<T> {
+export async function withConnection<T>(
+  orm: Pick<MikroORM, 'em'> | EntityManager,
+  work: (sql: RawSql) => Promise<T>,
+): Promise<T> {
   const em = 'getConnection' in orm ? orm : orm.em;
   const pool = em.getConnection().getKnex().client as unknown as PoolClient;
   const logger = em.config.getLogger();
@@ -46,7 +53,9 @@ export async function withConnection<T>(orm: Pick<MikroORM, 'em'> | EntityManage
         const started = Date.now();
         const result = await connection.query(name ? { name, text, values: params } : { text, values: params });
         // Several statements in one simple query answer one result each; the last one's rows are the answer.
-        const rows = Array.isArray(result) ? ((result.at(-1) as { rows?: unknown[] } | undefined)?.rows ?? []) : result.rows;
+        const rows = Array.isArray(result)
+          ? ((result.at(-1) as { rows?: unknown[] } | undefined)?.rows ?? [])
+          : result.rows;
         // Through the ORM's logger like its own statements, so statement counts and query logs see every one.
         logger.logQuery({ query: text, took: Date.now() - started, results: rows.length, level: 'info' });
         return rows as never[];
@@ -72,7 +81,8 @@ export async function inTransaction<T>(sql: RawSql, work: () => Promise<T>): Pro
 
 /** `work` in a transaction whose statements are cancelled after `timeoutMs`. */
 export async function withStatementTimeout<T>(sql: RawSql, timeoutMs: number, work: () => Promise<T>): Promise<T> {
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error('withStatementTimeout: timeoutMs must be a positive integer');
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new Error('withStatementTimeout: timeoutMs must be a positive integer');
   // begin and set local go together as one simple query: one round trip fewer on a hot read.
   await sql.query(`begin; set local statement_timeout = ${timeoutMs}`);
   try {
@@ -127,9 +137,12 @@ export class UnscopedStatementError extends Error {}
 export function tenantSql(ctx: TenantScope, sql?: RawSql): RawSql {
   return {
     async query<Row>(text: string, params: unknown[] = [], name?: string): Promise<Row[]> {
-      if (!BINDS_TENANT.test(text) || !BINDS_MODES.test(text)) throw new UnscopedStatementError(`statement does not bind the account and environments: ${text.slice(0, 80)}`);
+      if (!BINDS_TENANT.test(text) || !BINDS_MODES.test(text))
+        throw new UnscopedStatementError(`statement does not bind the account and environments: ${text.slice(0, 80)}`);
       const values = [ctx.merchantId, ctx.modes, ...params];
-      return sql ? sql.query<Row>(text, values, name) : withConnection(ctx.runtime.orm, (pooled) => pooled.query<Row>(text, values, name));
+      return sql
+        ? sql.query<Row>(text, values, name)
+        : withConnection(ctx.runtime.orm, (pooled) => pooled.query<Row>(text, values, name));
     },
   };
 }

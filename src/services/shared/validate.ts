@@ -7,7 +7,10 @@ type Path = readonly PropertyKey[];
 
 /** `applicant.email`, `checks[0].type`: the `param` of a validation error. */
 export function formatParam(path: Path): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 function valueAt(input: unknown, path: Path): unknown {
@@ -41,7 +44,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
  * A schema's shape under other key names (top level only): the REST body's snake_case names
  * of a domain input, so one set of field rules serves both surfaces.
  */
-export function renamedShape<Shape extends Record<string, z.ZodType>>(shape: Shape, names: Partial<Record<keyof Shape, string>>): Record<string, z.ZodType> {
+export function renamedShape<Shape extends Record<string, z.ZodType>>(
+  shape: Shape,
+  names: Partial<Record<keyof Shape, string>>,
+): Record<string, z.ZodType> {
   return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [names[key as keyof Shape] ?? key, schema]));
 }
 

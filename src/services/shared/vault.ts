@@ -22,7 +22,9 @@ export class Vault {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
     const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(
+      '.',
+    );
   }
 
   /** Throws when the ciphertext was tampered with or written under another key. */
@@ -56,7 +58,11 @@ export const normaliseDocumentNumber = (value: string): string => value.toUpperC
  * The master key: IDENTITY_ENCRYPTION_KEY (base64, 32 bytes) when the operator sets it; on
  * embedded defaults a key generated once under the data folder (mode 600).
  */
-export function loadMasterKey(configured: string | undefined, dataDir: string, logger: { warn(message: string): void }): Buffer {
+export function loadMasterKey(
+  configured: string | undefined,
+  dataDir: string,
+  logger: { warn(message: string): void },
+): Buffer {
   if (configured) return Buffer.from(configured, 'base64');
   const file = path.join(dataDir, 'identity.key');
   if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');

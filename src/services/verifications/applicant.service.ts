@@ -8,7 +8,14 @@ import type { Verification } from '../../entities/verification.entity.js';
 import { notFound } from '../../errors.js';
 import { isPrefixedId } from '../../ids.js';
 import { rawSqlOf, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
-import { applicantTagReferencesFor, appliedClock, applyApplicantTagsToVerification, resolveTagsForTagging, type TagReference, type TaggingInput } from '../catalog/index.js';
+import {
+  applicantTagReferencesFor,
+  appliedClock,
+  applyApplicantTagsToVerification,
+  resolveTagsForTagging,
+  type TagReference,
+  type TaggingInput,
+} from '../catalog/index.js';
 
 /**
  * Called by the engine, inside its transaction, when a face_match check approves: finds the
@@ -16,14 +23,24 @@ import { applicantTagReferencesFor, appliedClock, applyApplicantTagsToVerificati
  * null) or creates one, links `verification.applicant`, and applies the tags waiting on the
  * applicant to the verification.
  */
-export async function linkApplicantAfterFaceMatch(em: EntityManager, verification: Verification, personFingerprint: string | null): Promise<Applicant | null> {
+export async function linkApplicantAfterFaceMatch(
+  em: EntityManager,
+  verification: Verification,
+  personFingerprint: string | null,
+): Promise<Applicant | null> {
   const merchantId = verification.merchant.id;
   const mode = verification.mode;
   let applicant: Applicant | null = null;
   if (personFingerprint !== null) {
     // Two verifications of one person finishing together must not make two applicants.
-    await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`applicant:${merchantId}:${mode}:${personFingerprint}`]);
-    applicant = await em.findOne(Applicant, { personFingerprint, mode }, { filters: { tenant: { merchantId, modes: [mode] } } });
+    await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `applicant:${merchantId}:${mode}:${personFingerprint}`,
+    ]);
+    applicant = await em.findOne(
+      Applicant,
+      { personFingerprint, mode },
+      { filters: { tenant: { merchantId, modes: [mode] } } },
+    );
   }
   if (applicant) {
     verification.applicant = applicant;
@@ -41,7 +58,11 @@ export async function linkApplicantAfterFaceMatch(em: EntityManager, verificatio
 }
 
 /** Applicants of the caller's environments (or one of them), newest first. */
-export async function listApplicants(ctx: ServiceContext, params: PageParams, environment?: Mode | null): Promise<Page<Applicant>> {
+export async function listApplicants(
+  ctx: ServiceContext,
+  params: PageParams,
+  environment?: Mode | null,
+): Promise<Page<Applicant>> {
   return paginate(ctx, Applicant, environment ? { mode: environment } : {}, params);
 }
 
@@ -52,7 +73,9 @@ export async function getApplicant(ctx: ServiceContext, id: string): Promise<App
 }
 
 async function lockApplicant(em: EntityManager, id: string): Promise<Applicant> {
-  const applicant = isPrefixedId(id, 'app') ? await em.findOne(Applicant, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+  const applicant = isPrefixedId(id, 'app')
+    ? await em.findOne(Applicant, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    : null;
   if (!applicant) throw notFound('applicant', id);
   return applicant;
 }
@@ -66,14 +89,22 @@ export async function applicantTags(ctx: ServiceContext, applicantId: string): P
  * POST /v1/applicants/{id}/tags: tags waiting on the person for their next verification.
  * Re-applying is a no-op; foreign and retired ids are ignored. Returns the full set.
  */
-export async function tagApplicant(ctx: ServiceContext, applicantId: string, input: TaggingInput): Promise<TagReference[]> {
+export async function tagApplicant(
+  ctx: ServiceContext,
+  applicantId: string,
+  input: TaggingInput,
+): Promise<TagReference[]> {
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
     const tags = await resolveTagsForTagging(em, applicant.merchant.id, applicant.mode, input);
-    const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>('select tag_id from applicant_tags where applicant_id = $1', [applicant.id]);
+    const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
+      'select tag_id from applicant_tags where applicant_id = $1',
+      [applicant.id],
+    );
     const carried = new Set(rows.map((r) => r.tag_id));
     const appliedAt = appliedClock();
-    for (const tag of tags) if (!carried.has(tag.id)) em.create(ApplicantTag, { applicant, tag, createdAt: appliedAt() });
+    for (const tag of tags)
+      if (!carried.has(tag.id)) em.create(ApplicantTag, { applicant, tag, createdAt: appliedAt() });
     await em.flush();
   });
   return applicantTags(ctx, applicantId);
@@ -83,6 +114,9 @@ export async function tagApplicant(ctx: ServiceContext, applicantId: string, inp
 export async function untagApplicant(ctx: ServiceContext, applicantId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
-    await rawSqlOf(em).query('delete from applicant_tags where applicant_id = $1 and tag_id = $2', [applicant.id, tagId]);
+    await rawSqlOf(em).query('delete from applicant_tags where applicant_id = $1 and tag_id = $2', [
+      applicant.id,
+      tagId,
+    ]);
   });
 }

@@ -16,11 +16,17 @@ export const MEMBER_EVIDENCE_URL_SECONDS = 120;
 /** Who settled a verification: a reviewer, a key's decision, or null for the engine or a policy. */
 export type DecidedBy = { type: 'member' | 'api_key'; id: string } | null;
 
-
 /** The console list: every environment the seat holds by default; one it lacks gives an empty list. */
 export async function listConsoleVerifications(
   ctx: ServiceContext,
-  filter: { status?: VerificationStatus; email?: string; tagId?: string; mode?: Mode; createdFrom?: Date; createdBefore?: Date },
+  filter: {
+    status?: VerificationStatus;
+    email?: string;
+    tagId?: string;
+    mode?: Mode;
+    createdFrom?: Date;
+    createdBefore?: Date;
+  },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
   const scoped = narrowedTo(ctx, filter.mode);
@@ -48,20 +54,29 @@ export async function decidersOf(ctx: ServiceContext, ids: string[]): Promise<Ma
   );
   for (const row of rows) {
     const [kind, id] = row.decided_by.split(/:(.*)/s);
-    if (kind === 'member' || kind === 'key') out.set(row.verification_id, { type: kind === 'key' ? 'api_key' : 'member', id: id! });
+    if (kind === 'member' || kind === 'key')
+      out.set(row.verification_id, { type: kind === 'key' ? 'api_key' : 'member', id: id! });
   }
   return out;
 }
 
 const unreadable = () =>
-  new ApiError(500, 'api_error', 'IDENTITY_UNREADABLE', 'The applicant data held for this verification cannot be read; nothing was revealed. Quote the request id to support.');
+  new ApiError(
+    500,
+    'api_error',
+    'IDENTITY_UNREADABLE',
+    'The applicant data held for this verification cannot be read; nothing was revealed. Quote the request id to support.',
+  );
 
 /**
  * The fields read off the document (verifications.reveal), audited with the member and the
  * field names (never values). `fields` is null when nothing is held (never read, or purged);
  * data held but undecryptable is 500 IDENTITY_UNREADABLE, never an empty answer.
  */
-export async function revealIdentity(ctx: ServiceContext, id: string): Promise<{ version: number; fields: Record<string, string> | null }> {
+export async function revealIdentity(
+  ctx: ServiceContext,
+  id: string,
+): Promise<{ version: number; fields: Record<string, string> | null }> {
   await authorize(ctx, { permission: 'verifications.reveal' });
   const item = await getConsoleVerification(ctx, id);
   let identity: Identity | null;
@@ -72,7 +87,12 @@ export async function revealIdentity(ctx: ServiceContext, id: string): Promise<{
     throw unreadable();
   }
   const fields = identity ? applicantFields(identity) : null;
-  await recordAudit(ctx, { action: 'identity.revealed', mode: item.mode, verificationId: item.id, fieldNames: fields ? Object.keys(fields) : [] });
+  await recordAudit(ctx, {
+    action: 'identity.revealed',
+    mode: item.mode,
+    verificationId: item.id,
+    fieldNames: fields ? Object.keys(fields) : [],
+  });
   return { version: Math.max(1, item.identityVersion), fields };
 }
 
@@ -81,6 +101,11 @@ export async function viewEvidence(ctx: ServiceContext, id: string): Promise<Non
   await authorize(ctx, { permission: 'verifications.reveal' });
   const item = await getConsoleVerification(ctx, id);
   const { evidence = [] } = await readIncluded(ctx, item, ['documents'], MEMBER_EVIDENCE_URL_SECONDS);
-  await recordAudit(ctx, { action: 'evidence.viewed', mode: item.mode, verificationId: item.id, imageCount: evidence.length });
+  await recordAudit(ctx, {
+    action: 'evidence.viewed',
+    mode: item.mode,
+    verificationId: item.id,
+    imageCount: evidence.length,
+  });
   return evidence;
 }

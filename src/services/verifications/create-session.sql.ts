@@ -103,10 +103,28 @@ const newCheck = (step: Step, position: number, now: Date): NewCheck => ({
 export function buildSession(input: SessionInput): NewSession {
   const now = new Date();
   const v: NewVerification = {
-    id: newId('vs'), status: 'pending', mode: input.mode, flow: { id: input.flow.id }, flowSnapshot: snapshotOf(input.flow, input.flow.steps),
-    verdict: null, score: null, reasonCodes: [], changeReason: null, declineType: null, identityVersion: 0, identityEditedAt: null,
-    locale: input.locale, metadata: input.metadata, sandbox: input.sandbox, expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000),
-    createdAt: now, updatedAt: now, sequence: 0, apiKeyId: input.apiKeyId, consent: null, returnUrl: input.returnUrl ?? null,
+    id: newId('vs'),
+    status: 'pending',
+    mode: input.mode,
+    flow: { id: input.flow.id },
+    flowSnapshot: snapshotOf(input.flow, input.flow.steps),
+    verdict: null,
+    score: null,
+    reasonCodes: [],
+    changeReason: null,
+    declineType: null,
+    identityVersion: 0,
+    identityEditedAt: null,
+    locale: input.locale,
+    metadata: input.metadata,
+    sandbox: input.sandbox,
+    expiresAt: new Date(now.getTime() + input.ttlSeconds * 1000),
+    createdAt: now,
+    updatedAt: now,
+    sequence: 0,
+    apiKeyId: input.apiKeyId,
+    consent: null,
+    returnUrl: input.returnUrl ?? null,
     checks: input.flow.steps.map((step, position) => newCheck(step, position, now)),
   };
   const events: NewSession['events'] = [];
@@ -155,14 +173,56 @@ export interface AnswerSlot {
   sealedBody: string;
 }
 
-export async function insertSession(sql: RawSql, s: NewSession, grantId: string | null, answer: AnswerSlot | null): Promise<void> {
+export async function insertSession(
+  sql: RawSql,
+  s: NewSession,
+  grantId: string | null,
+  answer: AnswerSlot | null,
+): Promise<void> {
   const { verification: v, input } = s;
   const f = input.fingerprints;
-  const checks = v.checks.map((c) => ({ id: c.id, position: c.position, type: c.type, required: c.required, sensitivity: c.sensitivity, threshold: c.threshold, config: c.config }));
-  await sql.query(INSERT_SESSION, [
-    v.id, input.merchantId, v.createdAt, v.mode, v.status, v.flow.id, JSON.stringify(v.flowSnapshot), sha256Hex(s.clientToken), v.locale,
-    JSON.stringify(v.metadata), v.expiresAt, v.sequence, input.sandbox ? JSON.stringify(input.sandbox) : null, v.apiKeyId, input.identity,
-    f.email, f.reference, f.document, f.nationalId, input.documentExpiresOn, JSON.stringify(checks), JSON.stringify(s.events), grantId,
-    answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null, input.isPreview ?? false, v.returnUrl,
-  ], 'idv_insert_session');
+  const checks = v.checks.map((c) => ({
+    id: c.id,
+    position: c.position,
+    type: c.type,
+    required: c.required,
+    sensitivity: c.sensitivity,
+    threshold: c.threshold,
+    config: c.config,
+  }));
+  await sql.query(
+    INSERT_SESSION,
+    [
+      v.id,
+      input.merchantId,
+      v.createdAt,
+      v.mode,
+      v.status,
+      v.flow.id,
+      JSON.stringify(v.flowSnapshot),
+      sha256Hex(s.clientToken),
+      v.locale,
+      JSON.stringify(v.metadata),
+      v.expiresAt,
+      v.sequence,
+      input.sandbox ? JSON.stringify(input.sandbox) : null,
+      v.apiKeyId,
+      input.identity,
+      f.email,
+      f.reference,
+      f.document,
+      f.nationalId,
+      input.documentExpiresOn,
+      JSON.stringify(checks),
+      JSON.stringify(s.events),
+      grantId,
+      answer?.status ?? null,
+      answer?.sealedBody ?? null,
+      answer?.apiKeyId ?? null,
+      answer?.key ?? null,
+      input.isPreview ?? false,
+      v.returnUrl,
+    ],
+    'idv_insert_session',
+  );
 }

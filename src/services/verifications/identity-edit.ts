@@ -12,8 +12,14 @@ import { fingerprintsOf } from './identity.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const text = z.string().trim().min(1).max(200);
-const date = z.string().regex(DATE, 'must be a date (YYYY-MM-DD)').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'must be a real date');
-const country = z.string().regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166 country code').transform((c) => c.toUpperCase());
+const date = z
+  .string()
+  .regex(DATE, 'must be a date (YYYY-MM-DD)')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'must be a real date');
+const country = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166 country code')
+  .transform((c) => c.toUpperCase());
 
 /**
  * The applicant fields a team member may correct (the keys of `applicant.fields`), each a value
@@ -62,8 +68,14 @@ const DOCUMENT_KEY: Partial<Record<EditableKey, keyof DocumentRead>> = {
 };
 
 /** The identity with the edit applied, and the names of the fields whose value changed. */
-export function applyIdentityEdit(current: Identity, fields: IdentityEditInput['fields']): { identity: Identity; changed: string[] } {
-  const document: Record<string, string | undefined> = { ...(current.document ?? {}) } as Record<string, string | undefined>;
+export function applyIdentityEdit(
+  current: Identity,
+  fields: IdentityEditInput['fields'],
+): { identity: Identity; changed: string[] } {
+  const document: Record<string, string | undefined> = { ...(current.document ?? {}) } as Record<
+    string,
+    string | undefined
+  >;
   const identity: Identity = { ...current };
   const changed: string[] = [];
   for (const [key, value] of Object.entries(fields) as [EditableKey, string | null | undefined][]) {
@@ -103,22 +115,35 @@ export interface IdentityEditResult {
  * carries the field names and the version only. Status, verdict and score never change. An edit
  * that changes no value applies nothing and answers the current version.
  */
-export async function editIdentity(ctx: ServiceContext, id: string, input: IdentityEditInput): Promise<IdentityEditResult> {
+export async function editIdentity(
+  ctx: ServiceContext,
+  id: string,
+  input: IdentityEditInput,
+): Promise<IdentityEditResult> {
   await authorize(ctx, { permission: 'verifications.reveal', write: true });
   const { vault } = ctx.runtime;
   return ctx.em.transactional(async (tx) => {
-    const v = await tx.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['identity'] as never, refresh: true });
+    const v = await tx.findOne(
+      Verification,
+      { id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['identity'] as never, refresh: true },
+    );
     if (!v) throw notFound('verification', id);
     const current = Math.max(1, v.identityVersion);
     if (input.version !== current) {
-      throw conflict('STALE_VERSION', `The applicant data was edited since version ${input.version}; read it again and resubmit with version ${current}.`, {
-        param: 'version',
-        detail: { current_version: current },
-      });
+      throw conflict(
+        'STALE_VERSION',
+        `The applicant data was edited since version ${input.version}; read it again and resubmit with version ${current}.`,
+        {
+          param: 'version',
+          detail: { current_version: current },
+        },
+      );
     }
     const before: Identity = v.identity ? vault.decrypt<Identity>(v.identity) : {};
     const { identity, changed } = applyIdentityEdit(before, input.fields);
-    if (changed.length === 0) return { version: current, changedFields: [], editedAt: v.identityEditedAt ?? v.createdAt };
+    if (changed.length === 0)
+      return { version: current, changedFields: [], editedAt: v.identityEditedAt ?? v.createdAt };
     const sql = tenantSql(ctx, rawSqlOf(tx));
     const member = ctx.caller.kind === 'member' ? ctx.caller.memberId : null;
     const keep = async (version: number, held: Identity, editedBy: string | null) => {
@@ -142,8 +167,16 @@ export async function editIdentity(ctx: ServiceContext, id: string, input: Ident
     v.identityEditedAt = new Date();
     recordVerificationEvent(tx, v, 'verification.data_updated', { changed_fields: changed, version });
     await tx.flush();
-    await recordAudit(ctx, { action: 'identity.edited', mode: v.mode, verificationId: v.id, fieldNames: changed }, rawSqlOf(tx));
-    await recordActivity(ctx, { action: 'identity.edited', mode: v.mode, targetType: 'verification', targetId: v.id }, rawSqlOf(tx));
+    await recordAudit(
+      ctx,
+      { action: 'identity.edited', mode: v.mode, verificationId: v.id, fieldNames: changed },
+      rawSqlOf(tx),
+    );
+    await recordActivity(
+      ctx,
+      { action: 'identity.edited', mode: v.mode, targetType: 'verification', targetId: v.id },
+      rawSqlOf(tx),
+    );
     return { version, changedFields: changed, editedAt: v.identityEditedAt };
   });
 }

@@ -16,7 +16,9 @@ export function fingerprintsOf(vault: Vault, identity: Identity): Fingerprints {
     email: identity.email ? vault.fingerprint('email', normaliseEmailForMatch(identity.email)) : null,
     reference: identity.reference_id ? vault.fingerprint('reference', identity.reference_id.trim()) : null,
     document: doc?.number ? vault.fingerprint('document', `${country}:${normaliseDocumentNumber(doc.number)}`) : null,
-    nationalId: doc?.national_id ? vault.fingerprint('national_id', `${country}:${normaliseDocumentNumber(doc.national_id)}`) : null,
+    nationalId: doc?.national_id
+      ? vault.fingerprint('national_id', `${country}:${normaliseDocumentNumber(doc.national_id)}`)
+      : null,
   };
 }
 

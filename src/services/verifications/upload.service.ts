@@ -84,7 +84,9 @@ export interface CreatedUpload {
 
 /** The caller's verification (tenancy filters apply: another account or environment is 404). */
 async function findVerification(ctx: ServiceContext, verificationId: string): Promise<Verification> {
-  const verification = VERIFICATION_ID_PATTERN.test(verificationId) ? await ctx.em.findOne(Verification, { id: verificationId }) : null;
+  const verification = VERIFICATION_ID_PATTERN.test(verificationId)
+    ? await ctx.em.findOne(Verification, { id: verificationId })
+    : null;
   if (!verification) throw notFound('verification', verificationId);
   return verification;
 }
@@ -96,7 +98,10 @@ async function withStorage<T>(ctx: ServiceContext, operation: string, run: () =>
   } catch (error) {
     if (error instanceof ApiError || error instanceof ObjectTooLargeError) throw error;
     ctx.log.error({ err: error }, `storage ${operation} failed`);
-    throw serviceUnavailable('STORAGE_UNAVAILABLE', 'The artefact store is temporarily unavailable. Retry with backoff.');
+    throw serviceUnavailable(
+      'STORAGE_UNAVAILABLE',
+      'The artefact store is temporarily unavailable. Retry with backoff.',
+    );
   }
 }
 
@@ -104,22 +109,31 @@ async function withStorage<T>(ctx: ServiceContext, operation: string, run: () =>
 function checkCreateInput(verification: Verification, input: CreateUploadInput): SupportedContentType {
   const contentType = input.contentType.trim().toLowerCase() as SupportedContentType;
   if (!SUPPORTED_CONTENT_TYPES.includes(contentType)) {
-    throw invalidRequest('UNSUPPORTED_CONTENT_TYPE', `Unsupported content_type '${input.contentType}'. Supported: ${SUPPORTED_CONTENT_TYPES.join(', ')}.`, {
-      param: 'content_type',
-    });
+    throw invalidRequest(
+      'UNSUPPORTED_CONTENT_TYPE',
+      `Unsupported content_type '${input.contentType}'. Supported: ${SUPPORTED_CONTENT_TYPES.join(', ')}.`,
+      {
+        param: 'content_type',
+      },
+    );
   }
   if (!KIND_ACCEPTS[input.kind](contentType)) {
     throw parameterInvalid('content_type', `content_type ${contentType} cannot be uploaded as kind ${input.kind}.`);
   }
   if (input.kind !== 'document') {
     if (input.side !== undefined) throw parameterInvalid('side', 'side is accepted only when kind is document.');
-    if (input.documentType !== undefined) throw parameterInvalid('document_type', 'document_type is accepted only when kind is document.');
+    if (input.documentType !== undefined)
+      throw parameterInvalid('document_type', 'document_type is accepted only when kind is document.');
   }
   const accepted = verification.flowSnapshot.acceptedDocumentTypes ?? [];
   if (input.documentType !== undefined && accepted.length > 0 && !accepted.includes(input.documentType)) {
-    throw invalidRequest('DOCUMENT_TYPE_NOT_ACCEPTED', `This verification's flow does not accept ${input.documentType}. Accepted: ${accepted.join(', ')}.`, {
-      param: 'document_type',
-    });
+    throw invalidRequest(
+      'DOCUMENT_TYPE_NOT_ACCEPTED',
+      `This verification's flow does not accept ${input.documentType}. Accepted: ${accepted.join(', ')}.`,
+      {
+        param: 'document_type',
+      },
+    );
   }
   return contentType;
 }
@@ -128,16 +142,25 @@ function checkCreateInput(verification: Verification, input: CreateUploadInput):
  * Step one of the two-step upload: records a pending upload and presigns a PUT straight to
  * storage (the bytes never pass through the API). Only while the verification is pending.
  */
-export async function createUpload(ctx: ServiceContext, verificationId: string, input: CreateUploadInput): Promise<CreatedUpload> {
+export async function createUpload(
+  ctx: ServiceContext,
+  verificationId: string,
+  input: CreateUploadInput,
+): Promise<CreatedUpload> {
   const verification = await findVerification(ctx, verificationId);
   const contentType = checkCreateInput(verification, input);
   if (verification.status !== 'pending' || verification.expiresAt.getTime() <= Date.now()) {
-    throw conflict('VERIFICATION_NOT_PENDING', `Verification ${verification.id} is ${verification.status}; uploads are accepted only while it is pending.`);
+    throw conflict(
+      'VERIFICATION_NOT_PENDING',
+      `Verification ${verification.id} is ${verification.status}; uploads are accepted only while it is pending.`,
+    );
   }
   const id = newId(input.kind === 'document' ? 'doc' : 'bio');
   const storageKey = `${verification.merchant.id}/${verification.mode}/${verification.id}/${id}`;
   // Signed with the caller's own spelling: the PUT must send exactly this Content-Type.
-  const uploadUrl = await withStorage(ctx, 'presign', () => ctx.runtime.storage.presignPut(storageKey, input.contentType.trim(), UPLOAD_URL_TTL_SECONDS));
+  const uploadUrl = await withStorage(ctx, 'presign', () =>
+    ctx.runtime.storage.presignPut(storageKey, input.contentType.trim(), UPLOAD_URL_TTL_SECONDS),
+  );
   const upload = ctx.em.create(Upload, {
     id,
     merchant: verification.merchant,
@@ -179,7 +202,10 @@ interface SealedObject {
 
 /** Deletes objects on a refusal path; a failure here is logged, the refusal stands. */
 async function discard(ctx: ServiceContext, keys: string[]): Promise<void> {
-  for (const key of keys) await ctx.runtime.storage.delete(key).catch((error) => ctx.log.warn({ err: error }, `storage delete of ${key} failed`));
+  for (const key of keys)
+    await ctx.runtime.storage
+      .delete(key)
+      .catch((error) => ctx.log.warn({ err: error }, `storage delete of ${key} failed`));
 }
 
 /**
@@ -194,13 +220,20 @@ async function sealObject(ctx: ServiceContext, upload: Upload): Promise<SealedOb
   const storage = ctx.runtime.storage;
   const head = await withStorage(ctx, 'head', () => storage.head(upload.storageKey));
   if (!head) {
-    throw invalidRequest('UPLOAD_NOT_RECEIVED', `Nothing has been stored for upload ${upload.id} yet. PUT the bytes to upload_url, then call complete.`);
+    throw invalidRequest(
+      'UPLOAD_NOT_RECEIVED',
+      `Nothing has been stored for upload ${upload.id} yet. PUT the bytes to upload_url, then call complete.`,
+    );
   }
   const limit = maxBytesFor(upload.contentType);
   const tooLarge = (size: number | null) =>
-    invalidRequest('UPLOAD_TOO_LARGE', `Upload ${upload.id} is ${size ?? `more than ${limit}`} bytes; the limit for ${upload.contentType} is ${limit} bytes. The object was deleted.`, {
-      detail: { ...(size === null ? {} : { size }), max_size: limit },
-    });
+    invalidRequest(
+      'UPLOAD_TOO_LARGE',
+      `Upload ${upload.id} is ${size ?? `more than ${limit}`} bytes; the limit for ${upload.contentType} is ${limit} bytes. The object was deleted.`,
+      {
+        detail: { ...(size === null ? {} : { size }), max_size: limit },
+      },
+    );
   if (head.size > limit) {
     await discard(ctx, [upload.storageKey]);
     throw tooLarge(head.size);
@@ -221,7 +254,10 @@ async function sealObject(ctx: ServiceContext, upload: Upload): Promise<SealedOb
   const detected = (await fileTypeFromBuffer(read.prefix))?.mime;
   if (!contentMatches(upload.contentType, detected)) {
     await discard(ctx, [evidenceKey, upload.storageKey]);
-    throw invalidRequest('UPLOAD_CONTENT_MISMATCH', `The bytes of upload ${upload.id} are not ${upload.contentType}. The object was deleted.`);
+    throw invalidRequest(
+      'UPLOAD_CONTENT_MISMATCH',
+      `The bytes of upload ${upload.id} are not ${upload.contentType}. The object was deleted.`,
+    );
   }
   return { evidenceKey, size: read.size, sha256: read.sha256 };
 }
@@ -234,7 +270,9 @@ async function dropLateWrite(ctx: ServiceContext, upload: Upload): Promise<void>
   const storage = ctx.runtime.storage;
   const late = await storage.head(upload.storageKey).catch(() => null);
   if (!late) return;
-  ctx.log.warn(`upload ${upload.id}: ${late.size} bytes were written to its upload URL after complete; ignored (the evidence is the sealed copy, sha256 ${upload.sha256})`);
+  ctx.log.warn(
+    `upload ${upload.id}: ${late.size} bytes were written to its upload URL after complete; ignored (the evidence is the sealed copy, sha256 ${upload.sha256})`,
+  );
   await discard(ctx, [upload.storageKey]);
 }
 
@@ -244,7 +282,12 @@ async function dropLateWrite(ctx: ServiceContext, upload: Upload): Promise<void>
  * needed. Completing an uploaded upload again returns it unchanged. The hosted page passes
  * `startProcessing: false`: there the applicant's submit starts the checks (decisions.md).
  */
-export async function completeUpload(ctx: ServiceContext, verificationId: string, uploadId: string, options: { startProcessing?: boolean } = {}): Promise<Upload> {
+export async function completeUpload(
+  ctx: ServiceContext,
+  verificationId: string,
+  uploadId: string,
+  options: { startProcessing?: boolean } = {},
+): Promise<Upload> {
   const verification = await findVerification(ctx, verificationId);
   const upload = await findUpload(ctx, verification, uploadId);
   if (upload.status === 'uploaded') {
@@ -262,7 +305,11 @@ export async function completeUpload(ctx: ServiceContext, verificationId: string
   const completed = await ctx.em.transactional(async (em) => {
     // The row lock serialises concurrent completes of one session, so the move to processing
     // (and its awaiting_service event) happens once, decided on committed upload states.
-    const locked = await em.findOneOrFail(Verification, { id: verification.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const locked = await em.findOneOrFail(
+      Verification,
+      { id: verification.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     const current = await em.findOneOrFail(Upload, { id: upload.id }, { refresh: true });
     if (current.status === 'uploaded') return current;
     current.status = 'uploaded';
@@ -279,6 +326,8 @@ export async function completeUpload(ctx: ServiceContext, verificationId: string
   // The upload key is not read again: emptying it makes a later write through the URL recognisable.
   await discard(ctx, [upload.storageKey]);
   // The upload is committed either way; a queueing failure is the lifecycle's to recover, not the caller's to retry.
-  await runAfterCommit(after).catch((error) => ctx.log.error({ err: error }, `after-commit work for upload ${uploadId} failed`));
+  await runAfterCommit(after).catch((error) =>
+    ctx.log.error({ err: error }, `after-commit work for upload ${uploadId} failed`),
+  );
   return completed;
 }

@@ -2,7 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Step } from '../../entities/flow.entity.js';
 import { ManualReview } from '../../entities/manual-review.entity.js';
 import { Upload } from '../../entities/upload.entity.js';
-import { Verification, type ChangeReason, type Verdict, type VerificationStatus } from '../../entities/verification.entity.js';
+import {
+  Verification,
+  type ChangeReason,
+  type Verdict,
+  type VerificationStatus,
+} from '../../entities/verification.entity.js';
 import { conflict } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
@@ -60,7 +65,12 @@ export async function scheduleExpiry(runtime: Runtime, v: { id: string; expiresA
 }
 
 /** pending -> processing: the submissions are in; writes verification.awaiting_service and queues the checks. */
-export function startProcessing(em: EntityManager, runtime: Runtime, verification: Verification, after: AfterCommit): void {
+export function startProcessing(
+  em: EntityManager,
+  runtime: Runtime,
+  verification: Verification,
+  after: AfterCommit,
+): void {
   moveTo(verification, 'processing');
   recordVerificationEvent(em, verification, 'verification.awaiting_service');
   after.push(() => runtime.jobs.now(RUN_CHECKS_JOB, jobData(verification)));
@@ -79,7 +89,12 @@ export function neededUploads(steps: Step[]): { document: boolean; selfie: boole
  * Called (in the caller's transaction) when an upload of the session completes: once every
  * upload the flow's steps need is in storage, the session moves to processing.
  */
-export async function onUploadCompleted(em: EntityManager, runtime: Runtime, verification: Verification, after: AfterCommit): Promise<void> {
+export async function onUploadCompleted(
+  em: EntityManager,
+  runtime: Runtime,
+  verification: Verification,
+  after: AfterCommit,
+): Promise<void> {
   if (verification.status !== 'pending') return;
   const uploads = await em.find(Upload, { verification, status: 'uploaded' });
   const need = neededUploads(verification.flowSnapshot.steps);
@@ -98,7 +113,11 @@ export interface Outcome {
   changeReason: ChangeReason;
 }
 
-const VERDICT_EVENT = { approved: 'verification.approved', rejected: 'verification.rejected', manual_review: 'verification.review' } as const;
+const VERDICT_EVENT = {
+  approved: 'verification.approved',
+  rejected: 'verification.rejected',
+  manual_review: 'verification.review',
+} as const;
 
 /**
  * Settles a verification: status, verdict, score, reason codes, who settled it, and the
@@ -126,7 +145,12 @@ export function settle(em: EntityManager, verification: Verification, outcome: O
  * verification.expired then verification.completed. Time running out on a session whose
  * applicant declined consent on the hosted page says so with CONSENT_DECLINED.
  */
-export function expire(em: EntityManager, verification: Verification, reasonCode?: string, changeReason: ChangeReason = 'engine'): void {
+export function expire(
+  em: EntityManager,
+  verification: Verification,
+  reasonCode?: string,
+  changeReason: ChangeReason = 'engine',
+): void {
   reasonCode ??= verification.consentDeclinedAt ? 'CONSENT_DECLINED' : undefined;
   moveTo(verification, 'expired');
   verification.verdict = null;

@@ -1,7 +1,14 @@
 import type { Mode } from '../../config.js';
 import type { Check } from '../../entities/check.entity.js';
 import type { ChangeReason, Consent, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
-import { type ServiceContext, type Page, type PageParams, asDate, tenantSql, normaliseEmailForMatch } from '../shared/index.js';
+import {
+  type ServiceContext,
+  type Page,
+  type PageParams,
+  asDate,
+  tenantSql,
+  normaliseEmailForMatch,
+} from '../shared/index.js';
 
 /** A verification as a list page shows it: plain values, no identity, relations by id. */
 export interface VerificationListItem {
@@ -76,7 +83,11 @@ const toItem = (r: Row): VerificationListItem => ({
  * statement (not `$n is null or ...`), so PostgreSQL plans the email lookup on its index
  * instead of a generic plan that walks the account's newest rows.
  */
-function statement(ctx: ServiceContext, filter: { status?: string; fingerprint?: string; tagId?: string; createdFrom?: Date; createdBefore?: Date }, params: PageParams) {
+function statement(
+  ctx: ServiceContext,
+  filter: { status?: string; fingerprint?: string; tagId?: string; createdFrom?: Date; createdBefore?: Date },
+  params: PageParams,
+) {
   // $1 and $2 are the account and environments tenantSql binds.
   const values: unknown[] = [null, null];
   const where = ['v.merchant_id = $1', 'v.mode = any($2::text[])'];
@@ -131,8 +142,21 @@ export async function listVerificationItems(
   filter: { status?: VerificationStatus; email?: string; tagId?: string; createdFrom?: Date; createdBefore?: Date },
   params: PageParams,
 ): Promise<Page<VerificationListItem>> {
-  const fingerprint = filter.email === undefined ? undefined : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
-  const { name, text, values } = statement(ctx, { status: filter.status, fingerprint, tagId: filter.tagId, createdFrom: filter.createdFrom, createdBefore: filter.createdBefore }, params);
+  const fingerprint =
+    filter.email === undefined
+      ? undefined
+      : ctx.runtime.vault.fingerprint('email', normaliseEmailForMatch(filter.email));
+  const { name, text, values } = statement(
+    ctx,
+    {
+      status: filter.status,
+      fingerprint,
+      tagId: filter.tagId,
+      createdFrom: filter.createdFrom,
+      createdBefore: filter.createdBefore,
+    },
+    params,
+  );
   const rows = await tenantSql(ctx).query<Row>(text, values, name);
   const hasMore = rows.length > params.limit;
   const data = (hasMore ? rows.slice(0, params.limit) : rows).map(toItem);
@@ -145,12 +169,30 @@ export async function listVerificationItems(
  */
 export async function verificationItem(ctx: ServiceContext, id: string): Promise<VerificationListItem | null> {
   if (!/^vs_[0-9A-Za-z]+$/.test(id)) return null;
-  const rows = await tenantSql(ctx).query<Row>(`select ${COLUMNS} from verifications v where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`, [id], 'idv_verification_item');
+  const rows = await tenantSql(ctx).query<Row>(
+    `select ${COLUMNS} from verifications v where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`,
+    [id],
+    'idv_verification_item',
+  );
   return rows[0] ? toItem(rows[0]) : null;
 }
 
 /** A check as a list shows it: plain values (the REST presenter and GraphQL's CheckType read these). */
-export type CheckItem = Pick<Check, 'id' | 'type' | 'status' | 'required' | 'verdict' | 'score' | 'providerTier' | 'reasonCodes' | 'findings' | 'createdAt' | 'updatedAt' | 'position'>;
+export type CheckItem = Pick<
+  Check,
+  | 'id'
+  | 'type'
+  | 'status'
+  | 'required'
+  | 'verdict'
+  | 'score'
+  | 'providerTier'
+  | 'reasonCodes'
+  | 'findings'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'position'
+>;
 
 interface CheckRow {
   id: string;
@@ -174,7 +216,10 @@ interface CheckRow {
  * managed entities cost more than the rest of the request; nothing in a read writes them back.
  * tenantSql binds the account and environments.
  */
-export async function checksOfVerifications(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, CheckItem[]>> {
+export async function checksOfVerifications(
+  ctx: ServiceContext,
+  ids: readonly string[],
+): Promise<Map<string, CheckItem[]>> {
   const grouped = new Map<string, CheckItem[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return grouped;
   const rows = await tenantSql(ctx).query<CheckRow>(
@@ -204,7 +249,10 @@ export async function checksOfVerifications(ctx: ServiceContext, ids: readonly s
 }
 
 /** Plain rows of several of the context's verifications in one statement (a GraphQL page's); unknown ids are absent. */
-export async function verificationItemsByIds(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, VerificationListItem>> {
+export async function verificationItemsByIds(
+  ctx: ServiceContext,
+  ids: readonly string[],
+): Promise<Map<string, VerificationListItem>> {
   if (ids.length === 0) return new Map();
   const rows = await tenantSql(ctx).query<Row>(
     `select ${COLUMNS} from verifications v where v.merchant_id = $1 and v.mode = any($2::text[]) and v.id = any($3::text[])`,

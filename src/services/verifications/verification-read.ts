@@ -15,23 +15,38 @@ export interface Included {
 }
 
 /** Reads what `include=` asks for (the caller has been authorised for it). */
-export async function readIncluded(ctx: ServiceContext, v: Pick<VerificationListItem, 'id' | 'identityVersion'>, include: Include[], urlSeconds = KEY_EVIDENCE_URL_SECONDS): Promise<Included> {
+export async function readIncluded(
+  ctx: ServiceContext,
+  v: Pick<VerificationListItem, 'id' | 'identityVersion'>,
+  include: Include[],
+  urlSeconds = KEY_EVIDENCE_URL_SECONDS,
+): Promise<Included> {
   const included: Included = {};
   if (include.includes('applicant')) {
     const identity = await identityOf(ctx, v.id);
-    included.applicant = { version: Math.max(1, v.identityVersion), fields: identity ? applicantFields(identity) : null };
+    included.applicant = {
+      version: Math.max(1, v.identityVersion),
+      fields: identity ? applicantFields(identity) : null,
+    };
   }
   if (include.includes('documents')) {
     const uploads = await uploadedEvidence(ctx, v.id);
     included.evidence = await Promise.all(
-      uploads.map(async (upload) => ({ upload, url: await ctx.runtime.storage.presignGet(ctx.runtime.storage.evidenceKey(upload), urlSeconds), expiresIn: urlSeconds })),
+      uploads.map(async (upload) => ({
+        upload,
+        url: await ctx.runtime.storage.presignGet(ctx.runtime.storage.evidenceKey(upload), urlSeconds),
+        expiresIn: urlSeconds,
+      })),
     );
   }
   return included;
 }
 
 /** The checks and tag references of plain verification items, two statements for any number of them. */
-export async function relationsOf(ctx: ServiceContext, ids: string[]): Promise<{ checks: Map<string, CheckItem[]>; tags: Map<string, TagReference[]> }> {
+export async function relationsOf(
+  ctx: ServiceContext,
+  ids: string[],
+): Promise<{ checks: Map<string, CheckItem[]>; tags: Map<string, TagReference[]> }> {
   const [checks, tags] = [await checksOfVerifications(ctx, ids), await tagReferencesFor(ctx, ids)];
   return { checks, tags };
 }

@@ -8,7 +8,15 @@ import { randomBase62 } from '../../ids.js';
 import { resolveCreateFlow, type SnapshotSource } from '../catalog/index.js';
 import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
-import { actingEnvironment, type ServiceContext, markAnswered, type IdempotencyClaim, inTransaction, withConnection, tenantSql } from '../shared/index.js';
+import {
+  actingEnvironment,
+  type ServiceContext,
+  markAnswered,
+  type IdempotencyClaim,
+  inTransaction,
+  withConnection,
+  tenantSql,
+} from '../shared/index.js';
 import { sealIdentity } from './identity.js';
 import { callerKeyId } from '../webhooks/index.js';
 import { RUN_CHECKS_JOB, scheduleExpiry } from './verification-lifecycle.js';
@@ -43,7 +51,12 @@ export function checkedReturnUrl(raw: string, mode: Mode): string {
   const local = LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost');
   const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && local && mode === 'sandbox');
   if (!allowed) {
-    throw parameterInvalid('return_url', mode === 'sandbox' ? 'return_url must be an https URL (http only on localhost in sandbox).' : 'return_url must be an https URL.');
+    throw parameterInvalid(
+      'return_url',
+      mode === 'sandbox'
+        ? 'return_url must be an https URL (http only on localhost in sandbox).'
+        : 'return_url must be an https URL.',
+    );
   }
   if (url.username || url.password) throw parameterInvalid('return_url', 'return_url must not carry credentials.');
   return raw;
@@ -63,7 +76,15 @@ export function canonicalLocale(tag: string): string {
 /** A valid specimen for sandbox sessions that name no document; a fresh number each time. */
 function sandboxSpecimen(): DocumentRead {
   const expiry = new Date(Date.now() + 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
-  return { type: 'passport', number: `SBX${randomBase62(9).toUpperCase()}`, issuing_country: 'UTO', date_of_birth: '1990-01-01', expiry_date: expiry, first_name: 'Sandbox', last_name: 'Applicant' };
+  return {
+    type: 'passport',
+    number: `SBX${randomBase62(9).toUpperCase()}`,
+    issuing_country: 'UTO',
+    date_of_birth: '1990-01-01',
+    expiry_date: expiry,
+    first_name: 'Sandbox',
+    last_name: 'Applicant',
+  };
 }
 
 /** The identity a create stores: email and reference as given, a sandbox document when one is read. */
@@ -95,7 +116,11 @@ export interface CreateIdempotency {
  * claiming the Idempotency-Key and storing its answer in the same transaction. A sandbox
  * outcome other than `pending` runs at once, as if the applicant had completed it.
  */
-export async function createVerification(ctx: ServiceContext, input: CreateVerificationInput, idempotency?: CreateIdempotency): Promise<CreatedVerification> {
+export async function createVerification(
+  ctx: ServiceContext,
+  input: CreateVerificationInput,
+  idempotency?: CreateIdempotency,
+): Promise<CreatedVerification> {
   const mode = actingEnvironment(ctx);
   if (input.sandbox && mode === 'live') throw parameterUnknown('sandbox');
   const locale = input.locale ? canonicalLocale(input.locale) : 'en';
@@ -109,8 +134,20 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
   const outcome = await withConnection(ctx.runtime.orm, (sql) =>
     inTransaction(sql, async () => {
       const open = { claim, personLocks: personLockKeys(scope, sealed.fingerprints) };
-      const flow = await resolveCreateFlow(sql, ctx.merchantId, mode, { flowId: input.flow, checks: input.checks }, open);
-      const gate = await gateCreateRaw(sql, scope, flow, sealed.fingerprints, (r) => claim?.answer(r.status, { error: r.toEnvelope(ctx.requestId) }) ?? null);
+      const flow = await resolveCreateFlow(
+        sql,
+        ctx.merchantId,
+        mode,
+        { flowId: input.flow, checks: input.checks },
+        open,
+      );
+      const gate = await gateCreateRaw(
+        sql,
+        scope,
+        flow,
+        sealed.fingerprints,
+        (r) => claim?.answer(r.status, { error: r.toEnvelope(ctx.requestId) }) ?? null,
+      );
       if (gate.refusal) {
         // ALREADY_VERIFIED wrote its event (and stored answer): commit, then answer 409. Other refusals wrote nothing.
         if (gate.refusal.code !== 'ALREADY_VERIFIED') throw gate.refusal;
@@ -133,7 +170,12 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
         returnUrl,
       });
       const created = { verification: session.verification, clientToken: session.clientToken };
-      await insertSession(sql, session, gate.grantId ?? null, idempotency ? idempotency.claim.answer(201, idempotency.present(created)) : null);
+      await insertSession(
+        sql,
+        session,
+        gate.grantId ?? null,
+        idempotency ? idempotency.claim.answer(201, idempotency.present(created)) : null,
+      );
       return { created };
     }),
   );
@@ -147,7 +189,10 @@ export async function createVerification(ctx: ServiceContext, input: CreateVerif
  * environment, the preview lifetime, no applicant, written by the same statement as every
  * other new session.
  */
-export async function createPreviewSession(ctx: ServiceContext, flow: SnapshotSource & { id: string }): Promise<CreatedVerification> {
+export async function createPreviewSession(
+  ctx: ServiceContext,
+  flow: SnapshotSource & { id: string },
+): Promise<CreatedVerification> {
   const session = buildSession({
     merchantId: ctx.merchantId,
     mode: 'sandbox',
@@ -176,9 +221,11 @@ export async function createPreviewSession(ctx: ServiceContext, flow: SnapshotSo
 async function afterCreate(ctx: ServiceContext, v: NewVerification, runsNow: boolean): Promise<void> {
   await scheduleExpiry(ctx.runtime, v);
   if (!runsNow) return;
-  await ctx.runtime.jobs.now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode: v.mode }).catch((error: Error) => {
-    ctx.log.warn({ err: error }, `run-checks job for ${v.id} not queued; the sweep re-queues it`);
-  });
+  await ctx.runtime.jobs
+    .now(RUN_CHECKS_JOB, { verificationId: v.id, merchantId: ctx.merchantId, mode: v.mode })
+    .catch((error: Error) => {
+      ctx.log.warn({ err: error }, `run-checks job for ${v.id} not queued; the sweep re-queues it`);
+    });
 }
 
 export type Include = 'applicant' | 'documents';
@@ -194,7 +241,10 @@ export async function getVerification(ctx: ServiceContext, id: string): Promise<
 export function assertMayInclude(ctx: ServiceContext, include: Include[]): void {
   if (include.length === 0 || ctx.caller.kind !== 'key') return;
   if (!ctx.caller.permissions.includes('applicant:read')) {
-    throw permissionError('INSUFFICIENT_PERMISSIONS', `include=${include.join(',')} needs the permission "applicant:read", which this key does not hold.`);
+    throw permissionError(
+      'INSUFFICIENT_PERMISSIONS',
+      `include=${include.join(',')} needs the permission "applicant:read", which this key does not hold.`,
+    );
   }
 }
 
@@ -211,4 +261,3 @@ export async function identityOf(ctx: ServiceContext, verificationId: string): P
 export async function uploadedEvidence(ctx: ServiceContext, verificationId: string): Promise<Upload[]> {
   return ctx.em.find(Upload, { verification: verificationId, status: 'uploaded' }, { orderBy: { createdAt: 'asc' } });
 }
-

@@ -29,7 +29,10 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event says about its verification: an entity, or a row the create path wrote itself. */
-export type EventSubject = Pick<Verification, 'id' | 'status' | 'verdict' | 'declineType' | 'reasonCodes' | 'changeReason' | 'sequence'> & { flow: { id: string } };
+export type EventSubject = Pick<
+  Verification,
+  'id' | 'status' | 'verdict' | 'declineType' | 'reasonCodes' | 'changeReason' | 'sequence'
+> & { flow: { id: string } };
 
 /** The verification part of an event's `data` (decisions.md): ids and outcome facts, never identity. */
 export function verificationEventData(v: EventSubject): Record<string, unknown> {
@@ -52,13 +55,20 @@ export interface EventSource {
 }
 
 /** The key of a key-authenticated caller; null for members and the system. */
-export const callerKeyId = (ctx: ServiceContext): string | null => (ctx.caller.kind === 'key' ? ctx.caller.keyId : null);
+export const callerKeyId = (ctx: ServiceContext): string | null =>
+  ctx.caller.kind === 'key' ? ctx.caller.keyId : null;
 
 /**
  * Writes an event about a verification into the outbox, in the caller's transaction. Bumps
  * the verification's `sequence` first, so every event carries a number larger than the last.
  */
-export function recordVerificationEvent(em: EntityManager, verification: Verification, type: EventType, extra: Record<string, unknown> = {}, source: EventSource = {}): Event {
+export function recordVerificationEvent(
+  em: EntityManager,
+  verification: Verification,
+  type: EventType,
+  extra: Record<string, unknown> = {},
+  source: EventSource = {},
+): Event {
   verification.sequence += 1;
   return em.create(Event, {
     merchant: em.getReference(Merchant, verification.merchant.id),

@@ -8,16 +8,36 @@ import net from 'node:net';
  */
 const blocked = new net.BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
   // Teredo (tunnels to an obfuscated IPv4) and local-use NAT64 (RFC 8215): never a public receiver.
-  ['2001::', 32], ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }
@@ -90,7 +110,8 @@ const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
 export async function checkWebhookTarget(url: URL, allowPrivate: boolean): Promise<string | undefined> {
   if (allowPrivate) return undefined;
   const host = hostOf(url);
-  if (net.isIP(host)) return isForbiddenAddress(host) ? 'url points at a private, loopback, link-local or reserved address.' : undefined;
+  if (net.isIP(host))
+    return isForbiddenAddress(host) ? 'url points at a private, loopback, link-local or reserved address.' : undefined;
   let addresses: dns.LookupAddress[];
   try {
     addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
@@ -98,7 +119,8 @@ export async function checkWebhookTarget(url: URL, allowPrivate: boolean): Promi
     return `url host ${host} could not be resolved.`;
   }
   if (addresses.length === 0) return `url host ${host} could not be resolved.`;
-  if (addresses.some((a) => isForbiddenAddress(a.address))) return 'url resolves to a private, loopback, link-local or reserved address.';
+  if (addresses.some((a) => isForbiddenAddress(a.address)))
+    return 'url resolves to a private, loopback, link-local or reserved address.';
   return undefined;
 }
 
@@ -115,11 +137,13 @@ export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       const list = addresses as unknown as dns.LookupAddress[];
       if (error) return callback(error, '', 4);
-      if (!list || list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+      if (!list || list.length === 0)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
       if (!allowPrivate && list.some((a) => isForbiddenAddress(a.address))) {
         return callback(new ForbiddenAddressError(`${hostname} resolves to a forbidden address`), '', 4);
       }
-      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      if ((options as dns.LookupOptions).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
   };

@@ -41,7 +41,15 @@ export interface EnvelopeSource {
 
 /** The decisions.md envelope, serialised once: these exact bytes are signed and sent on every attempt. */
 export function buildEnvelopeBody(event: EnvelopeSource): string {
-  return JSON.stringify({ id: event.id, object: 'event', type: event.type, created_at: event.createdAt.toISOString(), mode: event.mode, test: event.test, data: event.payload });
+  return JSON.stringify({
+    id: event.id,
+    object: 'event',
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    mode: event.mode,
+    test: event.test,
+    data: event.payload,
+  });
 }
 
 /** Standard Webhooks: base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed by the secret's decoded bytes. */
@@ -53,7 +61,11 @@ export function signPayload(secret: string, id: string, timestamp: number, body:
 /** Standard Webhooks headers for one attempt, signed with a fresh timestamp. */
 export function signedHeaders(secret: string, eventId: string, body: string): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
-  return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signPayload(secret, eventId, timestamp, body) };
+  return {
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signPayload(secret, eventId, timestamp, body),
+  };
 }
 
 /**
@@ -69,9 +81,13 @@ export interface DeliverJobData {
 export async function queueDeliveries(runtime: Runtime, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await withConnection(runtime.orm, (sql) =>
-    sql.query<{ id: string; endpoint_id: string }>(`select id, endpoint_id from webhook_deliveries where id = any($1::text[])`, [ids]),
+    sql.query<{ id: string; endpoint_id: string }>(
+      `select id, endpoint_id from webhook_deliveries where id = any($1::text[])`,
+      [ids],
+    ),
   );
-  for (const row of rows) await runtime.jobs.now<DeliverJobData>(DELIVER_WEBHOOK_JOB, { deliveryId: row.id, endpointId: row.endpoint_id });
+  for (const row of rows)
+    await runtime.jobs.now<DeliverJobData>(DELIVER_WEBHOOK_JOB, { deliveryId: row.id, endpointId: row.endpoint_id });
 }
 
 /**
@@ -99,10 +115,16 @@ async function parkEndpoint(runtime: Runtime, endpointId: string): Promise<void>
 export async function scheduleRetries(runtime: Runtime, recorded: Recorded): Promise<void> {
   const paused = new Set(recorded.paused.map((p) => p.endpointId));
   for (const retry of recorded.retries) {
-    if (!paused.has(retry.endpointId)) await runtime.jobs.schedule<DeliverJobData>(retry.at, DELIVER_WEBHOOK_JOB, { deliveryId: retry.deliveryId, endpointId: retry.endpointId });
+    if (!paused.has(retry.endpointId))
+      await runtime.jobs.schedule<DeliverJobData>(retry.at, DELIVER_WEBHOOK_JOB, {
+        deliveryId: retry.deliveryId,
+        endpointId: retry.endpointId,
+      });
   }
   for (const pause of recorded.paused) {
-    runtime.logger.warn(`webhooks: endpoint ${pause.endpointId} paused until ${pause.until.toISOString()} after failing repeatedly; its deliveries wait (no attempt spent) and one probe is sent then`);
+    runtime.logger.warn(
+      `webhooks: endpoint ${pause.endpointId} paused until ${pause.until.toISOString()} after failing repeatedly; its deliveries wait (no attempt spent) and one probe is sent then`,
+    );
     await parkEndpoint(runtime, pause.endpointId);
     await runtime.jobs.schedule(pause.until, RESUME_ENDPOINT_JOB, { endpointId: pause.endpointId });
   }
@@ -117,21 +139,35 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 /** Keep-alive agents; idle sockets are unref'd by Node, so they never hold a process open. */
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }) };
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 }),
+};
 
 /**
  * One POST, bounded by the timeout from lookup to the last response byte. Redirects are not
  * followed, and the address actually connected is validated by the guarded lookup. `signal`
  * lets a stopping process abandon the attempt (its lease then hands the delivery on).
  */
-export function postWebhook(urlText: string, headers: Record<string, string>, body: string, allowPrivate: boolean, signal?: AbortSignal): Promise<SendResult> {
+export function postWebhook(
+  urlText: string,
+  headers: Record<string, string>,
+  body: string,
+  allowPrivate: boolean,
+  signal?: AbortSignal,
+): Promise<SendResult> {
   const started = Date.now();
-  const done = (statusCode: number | null, error: string | null, retryAfterSeconds: number | null = null): SendResult => ({ statusCode, error, durationMs: Date.now() - started, retryAfterSeconds });
+  const done = (
+    statusCode: number | null,
+    error: string | null,
+    retryAfterSeconds: number | null = null,
+  ): SendResult => ({ statusCode, error, durationMs: Date.now() - started, retryAfterSeconds });
   const url = parseWebhookUrl(urlText);
   if (!(url instanceof URL)) return Promise.resolve(done(null, url.reason));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // A literal IP never goes through `lookup`, so it is checked here.
-  if (!allowPrivate && net.isIP(host) && isForbiddenAddress(host)) return Promise.resolve(done(null, 'forbidden address'));
+  if (!allowPrivate && net.isIP(host) && isForbiddenAddress(host))
+    return Promise.resolve(done(null, 'forbidden address'));
   return new Promise((resolve) => {
     const transport = url.protocol === 'https:' ? https : http;
     const req = transport.request(url, {
@@ -139,15 +175,28 @@ export function postWebhook(urlText: string, headers: Record<string, string>, bo
       agent: url.protocol === 'https:' ? agents.https : agents.http,
       signal,
       lookup: guardedLookup(allowPrivate),
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'idv-platform-webhooks/1' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'idv-platform-webhooks/1',
+      },
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), DELIVERY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+      DELIVERY_TIMEOUT_MS,
+    );
     req.on('response', (res) => {
       res.resume(); // the body is not kept: it may echo anything
       res.on('end', () => {
         clearTimeout(timer);
         const status = res.statusCode ?? 0;
-        const error = status >= 300 && status < 400 ? 'redirect not followed' : status >= 200 && status < 300 ? null : `HTTP ${status}`;
+        const error =
+          status >= 300 && status < 400
+            ? 'redirect not followed'
+            : status >= 200 && status < 300
+              ? null
+              : `HTTP ${status}`;
         resolve(done(status, error, parseRetryAfter(res.headers['retry-after'] as string | undefined)));
       });
       res.on('error', (e) => {
@@ -164,7 +213,9 @@ export function postWebhook(urlText: string, headers: Record<string, string>, bo
 }
 
 const describe = (e: Error): string =>
-  e instanceof ForbiddenAddressError ? 'forbidden address' : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 300);
+  e instanceof ForbiddenAddressError
+    ? 'forbidden address'
+    : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 300);
 
 /** Up to +10% jitter, so receivers recovering from an outage are not hit by a thundering herd. */
 const jitter = (seconds: number): number => seconds * (1 + Math.random() * 0.1);
@@ -173,23 +224,48 @@ const jitter = (seconds: number): number => seconds * (1 + Math.random() * 0.1);
  * What to do after one attempt: the decisions.md ladder (schedule[i] = wait before attempt
  * i+1), 429/503 deferrals that consume no attempt within their budget, 410 as gone.
  */
-export function decide(result: SendResult, state: { attemptCount: number; deferredSeconds: number }, schedule: number[]): Decision {
+export function decide(
+  result: SendResult,
+  state: { attemptCount: number; deferredSeconds: number },
+  schedule: number[],
+): Decision {
   const code = result.statusCode;
   if (code !== null && code >= 200 && code < 300) return { kind: 'delivered' };
   if (code === 410) return { kind: 'gone' };
   const nextDelay = schedule[Math.min(state.attemptCount + 1, schedule.length - 1)] ?? 0;
   if (code === 429 || code === 503) {
     const budget = MAX_TOTAL_DEFERRAL_SECONDS - state.deferredSeconds;
-    if (budget > 0) return { kind: 'defer', delaySeconds: Math.max(1, Math.min(result.retryAfterSeconds ?? nextDelay, MAX_DEFERRAL_SECONDS, budget)) };
+    if (budget > 0)
+      return {
+        kind: 'defer',
+        delaySeconds: Math.max(1, Math.min(result.retryAfterSeconds ?? nextDelay, MAX_DEFERRAL_SECONDS, budget)),
+      };
   }
   if (state.attemptCount + 1 >= schedule.length) return { kind: 'failed' };
   return { kind: 'retry', delaySeconds: jitter(nextDelay) };
 }
 
-interface ClaimedDelivery { id: string; endpoint_id: string; event_id: string; body: string; attempt_count: number; deferred_seconds: number }
-interface EndpointState { url: string; status: string; deleted_at: Date | string | null; secret_ciphertext: string; failing_since: Date | string | null }
+interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  body: string;
+  attempt_count: number;
+  deferred_seconds: number;
+}
+interface EndpointState {
+  url: string;
+  status: string;
+  deleted_at: Date | string | null;
+  secret_ciphertext: string;
+  failing_since: Date | string | null;
+}
 
-type Claim = { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'parked' } | { kind: 'busy'; endpointId: string } | { kind: 'none' };
+type Claim =
+  | { kind: 'claimed'; delivery: ClaimedDelivery }
+  | { kind: 'parked' }
+  | { kind: 'busy'; endpointId: string }
+  | { kind: 'none' };
 
 /**
  * Takes the delivery for one attempt, unless it is done, not yet due, or another sender holds
@@ -236,13 +312,20 @@ async function rescheduleIfEarly(runtime: Runtime, deliveryId: string): Promise<
       [deliveryId],
     ),
   );
-  if (row) await runtime.jobs.schedule<DeliverJobData>(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: row.endpoint_id });
+  if (row)
+    await runtime.jobs.schedule<DeliverJobData>(new Date(row.next_attempt_at), DELIVER_WEBHOOK_JOB, {
+      deliveryId,
+      endpointId: row.endpoint_id,
+    });
 }
 
 /** Closes a delivery without an attempt (endpoint deleted or disabled: deliveries stop). */
 async function abandon(runtime: Runtime, id: string, token: string, reason: string): Promise<void> {
   await withConnection(runtime.orm, (sql) =>
-    sql.query(`update webhook_deliveries set status = 'failed', last_error = $1, lease_until = null, claim_token = null, updated_at = now() where id = $2 and claim_token = $3`, [reason, id, token]),
+    sql.query(
+      `update webhook_deliveries set status = 'failed', last_error = $1, lease_until = null, claim_token = null, updated_at = now() where id = $2 and claim_token = $3`,
+      [reason, id, token],
+    ),
   );
 }
 
@@ -256,18 +339,41 @@ export async function deliverWebhook(runtime: Runtime, deliveryId: string): Prom
   if (claimed.kind === 'none') return rescheduleIfEarly(runtime, deliveryId);
   if (claimed.kind === 'parked') return;
   if (claimed.kind === 'busy') {
-    return runtime.jobs.schedule<DeliverJobData>(new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random())), DELIVER_WEBHOOK_JOB, { deliveryId, endpointId: claimed.endpointId });
+    return runtime.jobs.schedule<DeliverJobData>(
+      new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random())),
+      DELIVER_WEBHOOK_JOB,
+      { deliveryId, endpointId: claimed.endpointId },
+    );
   }
   const delivery = claimed.delivery;
   const [endpoint] = await withConnection(runtime.orm, (sql) =>
-    sql.query<EndpointState>(`select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = $1`, [delivery.endpoint_id]),
+    sql.query<EndpointState>(
+      `select url, status, deleted_at, secret_ciphertext, failing_since from webhook_endpoints where id = $1`,
+      [delivery.endpoint_id],
+    ),
   );
   if (!endpoint || endpoint.deleted_at) return abandon(runtime, delivery.id, token, 'endpoint deleted');
   if (endpoint.status !== 'active') return abandon(runtime, delivery.id, token, 'endpoint disabled');
   const secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext);
-  const result = await postWebhook(endpoint.url, signedHeaders(secret, delivery.event_id, delivery.body), delivery.body, runtime.config.webhookAllowPrivateNetworks);
-  const decision = decide(result, { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds }, runtime.config.webhookRetrySchedule);
-  const outcome = { deliveryId: delivery.id, claimToken: token, endpointId: delivery.endpoint_id, result, decision, finishedAt: Date.now() };
+  const result = await postWebhook(
+    endpoint.url,
+    signedHeaders(secret, delivery.event_id, delivery.body),
+    delivery.body,
+    runtime.config.webhookAllowPrivateNetworks,
+  );
+  const decision = decide(
+    result,
+    { attemptCount: delivery.attempt_count, deferredSeconds: delivery.deferred_seconds },
+    runtime.config.webhookRetrySchedule,
+  );
+  const outcome = {
+    deliveryId: delivery.id,
+    claimToken: token,
+    endpointId: delivery.endpoint_id,
+    result,
+    decision,
+    finishedAt: Date.now(),
+  };
   await scheduleRetries(runtime, await recordOutcomes(runtime.orm, [outcome]));
 }
 
@@ -299,5 +405,8 @@ export async function resumeEndpoint(runtime: Runtime, endpointId: string): Prom
       [endpointId, RESUME_BATCH],
     ),
   );
-  await queueDeliveries(runtime, waiting.map((w) => w.id));
+  await queueDeliveries(
+    runtime,
+    waiting.map((w) => w.id),
+  );
 }

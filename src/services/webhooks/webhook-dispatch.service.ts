@@ -22,8 +22,26 @@ const ROOM_WAIT_MS = 500;
  */
 const MAX_LEASED_PER_BATCH = 400;
 
-interface EventRow { id: string; merchant_id: string; mode: string; type: string; api_key_id: string | null; payload: unknown; test: boolean; created_at: Date }
-interface EndpointRow { id: string; merchant_id: string; mode: string; events: string[]; api_key_ids: string[]; url: string; secret_ciphertext: string; paused_until: Date | null }
+interface EventRow {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  type: string;
+  api_key_id: string | null;
+  payload: unknown;
+  test: boolean;
+  created_at: Date;
+}
+interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  events: string[];
+  api_key_ids: string[];
+  url: string;
+  secret_ciphertext: string;
+  paused_until: Date | null;
+}
 
 const subscribes = (endpoint: EndpointRow, event: EventRow): boolean =>
   endpoint.merchant_id === event.merchant_id &&
@@ -87,11 +105,25 @@ export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, l
       const planned = events.flatMap((event) => {
         const endpointsOf = endpoints.filter((endpoint) => subscribes(endpoint, event));
         if (endpointsOf.length === 0) return [];
-        const body = buildEnvelopeBody({ id: event.id, type: event.type, createdAt: new Date(event.created_at), mode: event.mode, test: event.test, payload: event.payload });
+        const body = buildEnvelopeBody({
+          id: event.id,
+          type: event.type,
+          createdAt: new Date(event.created_at),
+          mode: event.mode,
+          test: event.test,
+          payload: event.payload,
+        });
         return endpointsOf.map((endpoint) => ({
           endpoint,
           row: {
-            id: newId('del'), merchant_id: event.merchant_id, mode: event.mode, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, test: event.test, body,
+            id: newId('del'),
+            merchant_id: event.merchant_id,
+            mode: event.mode,
+            endpoint_id: endpoint.id,
+            event_id: event.id,
+            event_type: event.type,
+            test: event.test,
+            body,
             claim_token: endpoint.paused_until ? null : leaseNext(),
             paused_until: endpoint.paused_until,
           },
@@ -99,27 +131,56 @@ export async function fanOutBatch(runtime: Runtime, batchSize = FAN_OUT_BATCH, l
       });
       let inserted = new Set<string>();
       if (planned.length > 0) {
-        const rows = await sql.query<{ id: string }>(INSERT_DELIVERIES, [JSON.stringify(planned.map((p) => p.row)), now, LEASE_SECONDS]);
+        const rows = await sql.query<{ id: string }>(INSERT_DELIVERIES, [
+          JSON.stringify(planned.map((p) => p.row)),
+          now,
+          LEASE_SECONDS,
+        ]);
         inserted = new Set(rows.map((r) => r.id));
       }
-      await sql.query('update events set dispatched_at = $1 where id = any($2::text[])', [now, events.map((e) => e.id)]);
+      await sql.query('update events set dispatched_at = $1 where id = any($2::text[])', [
+        now,
+        events.map((e) => e.id),
+      ]);
       const created = planned.filter((p) => inserted.has(p.row.id));
-      const leased = leasedDeliveries(runtime, created.filter((p) => p.row.claim_token), startByFor(leasedAt));
+      const leased = leasedDeliveries(
+        runtime,
+        created.filter((p) => p.row.claim_token),
+        startByFor(leasedAt),
+      );
       // A paused endpoint's deliveries get no job: its probe wakes them.
-      return { events: events.length, deliveryIds: created.filter((p) => !p.row.claim_token && !p.row.paused_until).map((p) => p.row.id), leased };
+      return {
+        events: events.length,
+        deliveryIds: created.filter((p) => !p.row.claim_token && !p.row.paused_until).map((p) => p.row.id),
+        leased,
+      };
     }),
   );
 }
 
 /** What the sender needs for each leased delivery; each endpoint's secret is decrypted once. */
-function leasedDeliveries(runtime: Runtime, planned: { endpoint: EndpointRow; row: { id: string; event_id: string; body: string; claim_token: string | null } }[], startBy: number): LeasedDelivery[] {
+function leasedDeliveries(
+  runtime: Runtime,
+  planned: { endpoint: EndpointRow; row: { id: string; event_id: string; body: string; claim_token: string | null } }[],
+  startBy: number,
+): LeasedDelivery[] {
   const secrets = new Map<string, string>();
   const secretOf = (endpoint: EndpointRow): string => {
     let secret = secrets.get(endpoint.id);
-    if (secret === undefined) secrets.set(endpoint.id, (secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext)));
+    if (secret === undefined)
+      secrets.set(endpoint.id, (secret = runtime.vault.decrypt<string>(endpoint.secret_ciphertext)));
     return secret;
   };
-  return planned.map(({ endpoint, row }) => ({ id: row.id, claimToken: row.claim_token!, endpointId: endpoint.id, eventId: row.event_id, body: row.body, url: endpoint.url, secret: secretOf(endpoint), startBy }));
+  return planned.map(({ endpoint, row }) => ({
+    id: row.id,
+    claimToken: row.claim_token!,
+    endpointId: endpoint.id,
+    eventId: row.event_id,
+    body: row.body,
+    url: endpoint.url,
+    secret: secretOf(endpoint),
+    startBy,
+  }));
 }
 
 /**
@@ -130,14 +191,14 @@ function leasedDeliveries(runtime: Runtime, planned: { endpoint: EndpointRow; ro
 export async function recoverStaleDeliveries(runtime: Runtime, limit = 200): Promise<string[]> {
   const rows = await withConnection(runtime.orm, (sql) =>
     sql.query<{ id: string }>(
-    `with stale as (
+      `with stale as (
        select id from webhook_deliveries
        where status = 'pending' and ((lease_until is not null and lease_until < now()) or (lease_until is null and next_attempt_at < now() - interval '60 seconds'))
          and not exists (select 1 from webhook_endpoints e where e.id = webhook_deliveries.endpoint_id and e.paused_until > now())
        order by next_attempt_at limit $1 for update skip locked)
      update webhook_deliveries d set lease_until = null, claim_token = null, next_attempt_at = now(), updated_at = now()
      from stale where d.id = stale.id returning d.id`,
-    [limit],
+      [limit],
     ),
   );
   return rows.map((r) => r.id);

@@ -77,7 +77,10 @@ function deliveryRow(o: AttemptOutcome): DeliveryRow {
     duration_ms: result.durationMs,
     ...(decision.kind === 'defer' ? { deferred: true } : {}),
   };
-  const next = decision.kind === 'defer' || decision.kind === 'retry' ? new Date(o.finishedAt + decision.delaySeconds * 1000) : null;
+  const next =
+    decision.kind === 'defer' || decision.kind === 'retry'
+      ? new Date(o.finishedAt + decision.delaySeconds * 1000)
+      : null;
   const status = decision.kind === 'delivered' ? 'delivered' : next ? 'pending' : 'failed';
   return {
     id: o.deliveryId,
@@ -107,7 +110,8 @@ export function endpointActions(outcomes: AttemptOutcome[]): Map<string, { actio
     if (before?.action === 'gone' || o.decision.kind === 'defer') continue;
     if (o.decision.kind === 'gone') actions.set(o.endpointId, { action: 'gone', failures: 0 });
     else if (o.decision.kind === 'delivered') actions.set(o.endpointId, { action: 'ok', failures: 0 });
-    else if (before?.action === 'ok' || before?.action === 'restart') actions.set(o.endpointId, { action: 'restart', failures: before.failures + 1 });
+    else if (before?.action === 'ok' || before?.action === 'restart')
+      actions.set(o.endpointId, { action: 'restart', failures: before.failures + 1 });
     else actions.set(o.endpointId, { action: 'fail', failures: (before?.failures ?? 0) + 1 });
   }
   return actions;
@@ -115,11 +119,34 @@ export function endpointActions(outcomes: AttemptOutcome[]): Map<string, { actio
 
 /** `($1, $2::text), ($3, $4::text)...` for `rows` rows of the given column casts. */
 const valuesList = (rows: number, casts: string[]) =>
-  Array.from({ length: rows }, (_, r) => `(${casts.map((cast, c) => `$${r * casts.length + c + 1}${cast}`).join(', ')})`).join(', ');
+  Array.from(
+    { length: rows },
+    (_, r) => `(${casts.map((cast, c) => `$${r * casts.length + c + 1}${cast}`).join(', ')})`,
+  ).join(', ');
 
 async function updateDeliveries(sql: RawSql, rows: DeliveryRow[]): Promise<Set<string>> {
-  const values = valuesList(rows.length, ['', '', '::text', '::int', '::int', '::timestamptz', '::jsonb', '::timestamptz', '::text']);
-  const bindings = rows.flatMap((r) => [r.id, r.token, r.status, r.consumed, r.deferred, r.next, r.attempt, r.deliveredAt, r.error]);
+  const values = valuesList(rows.length, [
+    '',
+    '',
+    '::text',
+    '::int',
+    '::int',
+    '::timestamptz',
+    '::jsonb',
+    '::timestamptz',
+    '::text',
+  ]);
+  const bindings = rows.flatMap((r) => [
+    r.id,
+    r.token,
+    r.status,
+    r.consumed,
+    r.deferred,
+    r.next,
+    r.attempt,
+    r.deliveredAt,
+    r.error,
+  ]);
   const updated = await sql.query<{ id: string }>(
     `update webhook_deliveries d set status = v.status, attempt_count = d.attempt_count + v.consumed,
        deferred_seconds = d.deferred_seconds + v.deferred, next_attempt_at = coalesce(v.next, d.next_attempt_at),
@@ -139,7 +166,10 @@ async function updateDeliveries(sql: RawSql, rows: DeliveryRow[]): Promise<Set<s
  * deliveries wait, spending no attempt) for PAUSE_BASE_SECONDS, doubled by each further failure
  * up to PAUSE_MAX_SECONDS; a success ends the pause. Returns the endpoints paused now.
  */
-async function updateEndpoints(sql: RawSql, actions: Map<string, { action: EndpointAction; failures: number }>): Promise<EndpointPause[]> {
+async function updateEndpoints(
+  sql: RawSql,
+  actions: Map<string, { action: EndpointAction; failures: number }>,
+): Promise<EndpointPause[]> {
   if (actions.size === 0) return [];
   const values = valuesList(actions.size, ['', '::text', '::int']);
   const failingTooLong = `e.failing_since <= now() - make_interval(secs => ${FAILING_DISABLE_SECONDS})`;
@@ -161,7 +191,9 @@ async function updateEndpoints(sql: RawSql, actions: Map<string, { action: Endpo
      returning e.id, e.paused_until, (v.action in ('fail', 'restart') and e.consecutive_failures >= ${PAUSE_AFTER_FAILURES}) as pausing`,
     [...actions].flatMap(([id, a]) => [id, a.action, a.failures]),
   );
-  return rows.filter((r) => r.pausing && r.paused_until).map((r) => ({ endpointId: r.id, until: new Date(r.paused_until!) }));
+  return rows
+    .filter((r) => r.pausing && r.paused_until)
+    .map((r) => ({ endpointId: r.id, until: new Date(r.paused_until!) }));
 }
 
 /**
@@ -177,10 +209,13 @@ export async function recordOutcomes(orm: Runtime['orm'], outcomes: AttemptOutco
     await withConnection(orm, (sql) =>
       inTransaction(sql, async () => {
         const written = await updateDeliveries(sql, rows);
-        recorded.paused.push(...(await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))))));
+        recorded.paused.push(
+          ...(await updateEndpoints(sql, endpointActions(chunk.filter((o) => written.has(o.deliveryId))))),
+        );
         chunk.forEach((o, i) => {
           const row = rows[i]!;
-          if (row.next && written.has(row.id)) recorded.retries.push({ deliveryId: row.id, endpointId: o.endpointId, at: row.next });
+          if (row.next && written.has(row.id))
+            recorded.retries.push({ deliveryId: row.id, endpointId: o.endpointId, at: row.next });
         });
       }),
     );

@@ -1,6 +1,14 @@
 import { withConnection } from '../shared/index.js';
 import type { Runtime } from '../../runtime.js';
-import { decide, DELIVERY_TIMEOUT_MS, LEASE_SECONDS, MAX_IN_FLIGHT_PER_ENDPOINT, postWebhook, scheduleRetries, signedHeaders } from './webhook-delivery.service.js';
+import {
+  decide,
+  DELIVERY_TIMEOUT_MS,
+  LEASE_SECONDS,
+  MAX_IN_FLIGHT_PER_ENDPOINT,
+  postWebhook,
+  scheduleRetries,
+  signedHeaders,
+} from './webhook-delivery.service.js';
 import { recordOutcomes, type AttemptOutcome } from './webhook-outcomes.js';
 
 /** A delivery inserted already leased by the fan-out, with what its first attempt needs. */
@@ -34,7 +42,8 @@ export interface SenderOptions {
 const LEASE_MARGIN_MS = 2_000;
 
 /** The local deadline for starting a first attempt leased at `leasedAt` (see LeasedDelivery.startBy). */
-export const startByFor = (leasedAt: number): number => leasedAt + LEASE_SECONDS * 1000 - DELIVERY_TIMEOUT_MS - LEASE_MARGIN_MS;
+export const startByFor = (leasedAt: number): number =>
+  leasedAt + LEASE_SECONDS * 1000 - DELIVERY_TIMEOUT_MS - LEASE_MARGIN_MS;
 
 /**
  * First attempts of freshly fanned-out deliveries, sent from the dispatcher's process with
@@ -61,7 +70,10 @@ export class DeliverySender {
   private readonly aborter = new AbortController();
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly runtime: Runtime, options: SenderOptions = {}) {
+  constructor(
+    private readonly runtime: Runtime,
+    options: SenderOptions = {},
+  ) {
     this.concurrency = options.concurrency ?? 64;
     this.capacity = options.capacity ?? 200;
     this.maxUnwritten = options.maxUnwritten ?? 1_000;
@@ -129,11 +141,22 @@ export class DeliverySender {
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight < this.concurrency && this.queue.length > this.head && this.unwritten.length < this.maxUnwritten) {
+    while (
+      !this.closed &&
+      this.inFlight < this.concurrency &&
+      this.queue.length > this.head &&
+      this.unwritten.length < this.maxUnwritten
+    ) {
       const delivery = this.queue[this.head++]!;
       if (Date.now() > delivery.startBy) this.handBack.push(delivery);
       else if ((this.inFlightOf.get(delivery.endpointId) ?? 0) >= this.perEndpoint) this.hold(delivery);
-      else void this.send(delivery).catch((error: Error) => this.runtime.logger.error({ err: error }, `webhooks: attempt of ${delivery.id} failed to run, its lease will redeliver`));
+      else
+        void this.send(delivery).catch((error: Error) =>
+          this.runtime.logger.error(
+            { err: error },
+            `webhooks: attempt of ${delivery.id} failed to run, its lease will redeliver`,
+          ),
+        );
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -155,11 +178,28 @@ export class DeliverySender {
     this.inFlight++;
     this.inFlightOf.set(d.endpointId, (this.inFlightOf.get(d.endpointId) ?? 0) + 1);
     try {
-      const result = await postWebhook(d.url, signedHeaders(d.secret, d.eventId, d.body), d.body, this.runtime.config.webhookAllowPrivateNetworks, this.aborter.signal);
+      const result = await postWebhook(
+        d.url,
+        signedHeaders(d.secret, d.eventId, d.body),
+        d.body,
+        this.runtime.config.webhookAllowPrivateNetworks,
+        this.aborter.signal,
+      );
       // An attempt cut short by shutdown is not an attempt: the lease hands the delivery on.
       if (this.aborter.signal.aborted) return;
-      const decision = decide(result, { attemptCount: 0, deferredSeconds: 0 }, this.runtime.config.webhookRetrySchedule);
-      this.unwritten.push({ deliveryId: d.id, claimToken: d.claimToken, endpointId: d.endpointId, result, decision, finishedAt: Date.now() });
+      const decision = decide(
+        result,
+        { attemptCount: 0, deferredSeconds: 0 },
+        this.runtime.config.webhookRetrySchedule,
+      );
+      this.unwritten.push({
+        deliveryId: d.id,
+        claimToken: d.claimToken,
+        endpointId: d.endpointId,
+        result,
+        decision,
+        finishedAt: Date.now(),
+      });
       this.write();
     } finally {
       this.inFlight--;
@@ -182,7 +222,12 @@ export class DeliverySender {
     const outcomes = this.unwritten.splice(0);
     const handBack = this.handBack.splice(0);
     this.writing = this.writeBatch(outcomes, handBack)
-      .catch((error: Error) => this.runtime.logger.error({ err: error }, `webhooks: writing ${outcomes.length} attempt(s) failed, their leases will redeliver`))
+      .catch((error: Error) =>
+        this.runtime.logger.error(
+          { err: error },
+          `webhooks: writing ${outcomes.length} attempt(s) failed, their leases will redeliver`,
+        ),
+      )
       .finally(() => {
         this.writing = null;
         this.pump();

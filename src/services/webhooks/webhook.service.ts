@@ -17,16 +17,36 @@ const placeholder = (prefix: string) => `${prefix}_test${'0'.repeat(18)}`;
 /** `data` of a test event: the real shape, every resource id a placeholder (vs_test000000000000000000). */
 export function sampleEventData(type: EventType): Record<string, unknown> {
   const verification = {
-    id: placeholder('vs'), status: 'approved', verdict: 'approve', decline_type: null, reason_codes: [],
-    changeReason: 'engine', flow: placeholder('flw'), sequence: 1,
+    id: placeholder('vs'),
+    status: 'approved',
+    verdict: 'approve',
+    decline_type: null,
+    reason_codes: [],
+    changeReason: 'engine',
+    flow: placeholder('flw'),
+    sequence: 1,
   };
   const extra: Record<string, unknown> = {};
-  if (type === 'check.completed') extra.check = { id: placeholder('chk'), type: 'document', status: 'completed', verdict: 'approve', score: 0.98, reason_codes: [] };
-  if (type === 'verification.tag_added' || type === 'verification.tag_removed') extra.tag = { id: placeholder('tag'), name: 'Example', color: 'slate' };
+  if (type === 'check.completed')
+    extra.check = {
+      id: placeholder('chk'),
+      type: 'document',
+      status: 'completed',
+      verdict: 'approve',
+      score: 0.98,
+      reason_codes: [],
+    };
+  if (type === 'verification.tag_added' || type === 'verification.tag_removed')
+    extra.tag = { id: placeholder('tag'), name: 'Example', color: 'slate' };
   if (type === 'verification.data_updated') Object.assign(extra, { changed_fields: ['first_name'], version: 2 });
   if (type === 'verification.already_verified') extra.gate = 'superseded';
-  if (type.startsWith('action.')) extra.review = { id: '00000000-0000-0000-0000-000000000000', status: type === 'action.reviewed' ? 'resolved' : 'queued' };
-  if (type.startsWith('fraud_network.')) return { fraud_network: { id: placeholder('fn'), verification: verification.id } };
+  if (type.startsWith('action.'))
+    extra.review = {
+      id: '00000000-0000-0000-0000-000000000000',
+      status: type === 'action.reviewed' ? 'resolved' : 'queued',
+    };
+  if (type.startsWith('fraud_network.'))
+    return { fraud_network: { id: placeholder('fn'), verification: verification.id } };
   return { verification, ...extra };
 }
 
@@ -73,7 +93,8 @@ async function validatedKeyIds(ctx: ServiceContext, ids: string[], mode: Mode): 
   const keys = await ctx.em.find(ApiKey, { id: { $in: unique }, mode, status: 'active' }, { fields: ['id'] });
   const found = new Set(keys.map((k) => k.id));
   const missing = unique.find((id) => !found.has(id));
-  if (missing !== undefined) throw parameterInvalid('api_key_ids', `No active ${mode} API key ${missing} on this account.`);
+  if (missing !== undefined)
+    throw parameterInvalid('api_key_ids', `No active ${mode} API key ${missing} on this account.`);
   return unique;
 }
 
@@ -87,7 +108,10 @@ export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promi
   return endpoint;
 }
 
-export async function createWebhookEndpoint(ctx: ServiceContext, input: EndpointInput & { url: string; events: string[] }): Promise<EndpointWithSecret> {
+export async function createWebhookEndpoint(
+  ctx: ServiceContext,
+  input: EndpointInput & { url: string; events: string[] },
+): Promise<EndpointWithSecret> {
   const mode = actingEnvironment(ctx);
   const url = await validatedUrl(ctx, input.url);
   const events = validatedEvents(input.events, true);
@@ -107,7 +131,11 @@ export async function createWebhookEndpoint(ctx: ServiceContext, input: Endpoint
 }
 
 /** PATCH: omitted fields stay; `api_key_ids: []` clears routing; re-enabling clears the failing run. */
-export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, input: EndpointInput): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(
+  ctx: ServiceContext,
+  id: string,
+  input: EndpointInput,
+): Promise<WebhookEndpoint> {
   const endpoint = await getWebhookEndpoint(ctx, id);
   if (input.url !== undefined) endpoint.url = await validatedUrl(ctx, input.url);
   if (input.events !== undefined) endpoint.events = validatedEvents(input.events, false);
@@ -147,10 +175,20 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: string): Prom
  * Queues one sample event to this endpoint through the real delivery path. The event row is
  * written already dispatched, so fan-out never sends it to other endpoints.
  */
-export async function sendTestWebhook(ctx: ServiceContext, id: string, eventType: string = 'verification.completed'): Promise<WebhookDelivery> {
-  if (!(EVENT_TYPES as readonly string[]).includes(eventType)) throw parameterInvalid('event', `Unknown event "${eventType}".`);
+export async function sendTestWebhook(
+  ctx: ServiceContext,
+  id: string,
+  eventType: string = 'verification.completed',
+): Promise<WebhookDelivery> {
+  if (!(EVENT_TYPES as readonly string[]).includes(eventType))
+    throw parameterInvalid('event', `Unknown event "${eventType}".`);
   const endpoint = await getWebhookEndpoint(ctx, id);
-  if (endpoint.status !== 'active') throw conflict('WEBHOOK_ENDPOINT_DISABLED', `Webhook endpoint ${endpoint.id} is disabled; enable it before sending a test event.`, { param: 'id' });
+  if (endpoint.status !== 'active')
+    throw conflict(
+      'WEBHOOK_ENDPOINT_DISABLED',
+      `Webhook endpoint ${endpoint.id} is disabled; enable it before sending a test event.`,
+      { param: 'id' },
+    );
   const delivery = await ctx.em.transactional(async (em) => {
     const event = em.create(Event, {
       merchant: em.getReference(Merchant, ctx.merchantId),
@@ -168,7 +206,14 @@ export async function sendTestWebhook(ctx: ServiceContext, id: string, eventType
       eventId: event.id,
       eventType,
       test: true,
-      body: buildEnvelopeBody({ id: event.id, type: eventType, createdAt: event.createdAt, mode: endpoint.mode, test: true, payload: event.payload }),
+      body: buildEnvelopeBody({
+        id: event.id,
+        type: eventType,
+        createdAt: event.createdAt,
+        mode: endpoint.mode,
+        test: true,
+        payload: event.payload,
+      }),
     });
   });
   await queueDeliveries(ctx.runtime, [delivery.id]);
@@ -176,7 +221,11 @@ export async function sendTestWebhook(ctx: ServiceContext, id: string, eventType
 }
 
 /** The delivery log of one endpoint, newest first, with every attempt. */
-export async function listWebhookDeliveries(ctx: ServiceContext, endpointId: string, params: PageParams): Promise<Page<WebhookDelivery>> {
+export async function listWebhookDeliveries(
+  ctx: ServiceContext,
+  endpointId: string,
+  params: PageParams,
+): Promise<Page<WebhookDelivery>> {
   const endpoint = await getWebhookEndpoint(ctx, endpointId);
   return paginate(ctx, WebhookDelivery, { endpointId: endpoint.id }, params);
 }

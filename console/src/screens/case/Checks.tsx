@@ -8,20 +8,30 @@ const VERDICT_COLORS: Record<string, string> = { approve: 'green', reject: 'red'
 
 function Finding({ finding }: { finding: Record<string, unknown> }) {
   if (finding.code === 'FRAUD_NETWORK') {
-    return <Text size="sm">{reasonInWords('FRAUD_NETWORK')}{finding.matched_on ? ` (matched on ${String(finding.matched_on)})` : ''}</Text>;
+    return (
+      <Text size="sm">
+        {reasonInWords('FRAUD_NETWORK')}
+        {finding.matched_on ? ` (matched on ${String(finding.matched_on)})` : ''}
+      </Text>
+    );
   }
   if (typeof finding.list === 'string') {
     const score = typeof finding.score === 'number' ? ` score ${finding.score.toFixed(2)}` : '';
     return (
       <Text size="sm">
-        {reasonInWords(String(finding.code ?? 'WATCHLIST_MATCH'))}: list <b>{finding.list}</b>, entry {String(finding.entry_id)}
+        {reasonInWords(String(finding.code ?? 'WATCHLIST_MATCH'))}: list <b>{finding.list}</b>, entry{' '}
+        {String(finding.entry_id)}
         {score}
         {finding.date_of_birth ? `, date of birth ${String(finding.date_of_birth)}` : ''}
         {finding.nationality_match ? ', nationality matches' : ''}
       </Text>
     );
   }
-  return <Text size="sm" className="mono">{JSON.stringify(finding)}</Text>;
+  return (
+    <Text size="sm" className="mono">
+      {JSON.stringify(finding)}
+    </Text>
+  );
 }
 
 export function Checks({ checks }: { checks: Check[] }) {
@@ -62,13 +72,25 @@ export function Checks({ checks }: { checks: Check[] }) {
         <Text component="h3" id="aml-heading" fw={700}>
           AML findings
         </Text>
-        {aml.length ? aml.map((f, i) => <Finding key={i} finding={f} />) : <Text size="sm" c="dimmed">None.</Text>}
+        {aml.length ? (
+          aml.map((f, i) => <Finding key={i} finding={f} />)
+        ) : (
+          <Text size="sm" c="dimmed">
+            None.
+          </Text>
+        )}
       </section>
       <section aria-labelledby="network-heading">
         <Text component="h3" id="network-heading" fw={700}>
           Fraud-network findings
         </Text>
-        {network.length ? network.map((f, i) => <Finding key={i} finding={f} />) : <Text size="sm" c="dimmed">None.</Text>}
+        {network.length ? (
+          network.map((f, i) => <Finding key={i} finding={f} />)
+        ) : (
+          <Text size="sm" c="dimmed">
+            None.
+          </Text>
+        )}
       </section>
     </Stack>
   );

@@ -17,19 +17,37 @@ function EvidenceImage({ image }: { image: Image }) {
           {label}
         </Text>
         <Group gap={4}>
-          <ActionIcon variant="default" aria-label={`Zoom out ${label}`} onClick={() => setZoom((z) => Math.max(0.5, z - 0.25))}>
+          <ActionIcon
+            variant="default"
+            aria-label={`Zoom out ${label}`}
+            onClick={() => setZoom((z) => Math.max(0.5, z - 0.25))}
+          >
             −
           </ActionIcon>
-          <ActionIcon variant="default" aria-label={`Zoom in ${label}`} onClick={() => setZoom((z) => Math.min(4, z + 0.25))}>
+          <ActionIcon
+            variant="default"
+            aria-label={`Zoom in ${label}`}
+            onClick={() => setZoom((z) => Math.min(4, z + 0.25))}
+          >
             +
           </ActionIcon>
-          <ActionIcon variant="default" aria-label={`Rotate ${label}`} onClick={() => setRotation((r) => (r + 90) % 360)}>
+          <ActionIcon
+            variant="default"
+            aria-label={`Rotate ${label}`}
+            onClick={() => setRotation((r) => (r + 90) % 360)}
+          >
             ⟳
           </ActionIcon>
         </Group>
       </Group>
       <div className="evidence-frame">
-        <img src={image.url} alt={label} style={{ transform: `scale(${zoom}) rotate(${rotation}deg)` }} data-zoom={zoom} data-rotation={rotation} />
+        <img
+          src={image.url}
+          alt={label}
+          style={{ transform: `scale(${zoom}) rotate(${rotation}deg)` }}
+          data-zoom={zoom}
+          data-rotation={rotation}
+        />
       </div>
     </Card>
   );

@@ -12,7 +12,17 @@ const label = (field: string) => field.replace(/_/g, ' ').replace(/^./, (c) => c
  * The fields read off the document, shown only after "Reveal identity" (audited) and kept in
  * this component's state alone: leaving the case page drops them.
  */
-export function Identity({ verificationId, canReveal, onChanged, revealRef }: { verificationId: string; canReveal: boolean; onChanged: () => void; revealRef?: { current: (() => void) | null } }) {
+export function Identity({
+  verificationId,
+  canReveal,
+  onChanged,
+  revealRef,
+}: {
+  verificationId: string;
+  canReveal: boolean;
+  onChanged: () => void;
+  revealRef?: { current: (() => void) | null };
+}) {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const [draft, setDraft] = useState<Record<string, string> | null>(null);
   const [error, setError] = useState<Error | null>(null);
@@ -37,7 +47,8 @@ export function Identity({ verificationId, canReveal, onChanged, revealRef }: { 
     if (!revealed || !draft) return;
     const fields = revealed.fields ?? {};
     const changed: Record<string, string | null> = {};
-    for (const [name, value] of Object.entries(draft)) if (value !== String(fields[name] ?? '')) changed[name] = value === '' ? null : value;
+    for (const [name, value] of Object.entries(draft))
+      if (value !== String(fields[name] ?? '')) changed[name] = value === '' ? null : value;
     if (Object.keys(changed).length === 0) return setDraft(null);
     setBusy(true);
     setConflict(null);
@@ -67,7 +78,11 @@ export function Identity({ verificationId, canReveal, onChanged, revealRef }: { 
         </Text>
         <Group gap="xs">
           {revealed && fields && !draft && (
-            <Button size="xs" variant="default" onClick={() => setDraft(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? '')])))}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setDraft(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v ?? '')])))}
+            >
               Edit identity
             </Button>
           )}
@@ -82,7 +97,11 @@ export function Identity({ verificationId, canReveal, onChanged, revealRef }: { 
           {conflict}
         </Alert>
       )}
-      {!revealed && <Text c="dimmed" size="sm">Hidden. Revealing is recorded in the audit trail and shown in the timeline.</Text>}
+      {!revealed && (
+        <Text c="dimmed" size="sm">
+          Hidden. Revealing is recorded in the audit trail and shown in the timeline.
+        </Text>
+      )}
       {revealed && !fields && <Text c="dimmed">Nothing is held for this verification.</Text>}
       {fields && (
         <Table withRowBorders={false} aria-label="Identity fields" data-version={revealed!.version}>
@@ -92,7 +111,12 @@ export function Identity({ verificationId, canReveal, onChanged, revealRef }: { 
                 <Table.Th w="40%">{label(name)}</Table.Th>
                 <Table.Td>
                   {draft ? (
-                    <TextInput aria-label={label(name)} size="xs" value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })} />
+                    <TextInput
+                      aria-label={label(name)}
+                      size="xs"
+                      value={draft[name] ?? ''}
+                      onChange={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}
+                    />
                   ) : (
                     String(value ?? '—')
                   )}

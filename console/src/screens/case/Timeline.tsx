@@ -16,16 +16,24 @@ export function Timeline({ data, names }: { data: CaseTimelineQuery | null; name
   const who = (id: string | null | undefined) => (id ? (names.get(id) ?? 'A team member') : 'The service');
   const entries: Entry[] = [
     ...data.verificationEvents.map((e): Entry => ({ id: e.id, at: e.createdAt, kind: 'event', title: e.type })),
-    ...data.activity.nodes.map((a): Entry => ({ id: a.id, at: a.createdAt, kind: 'activity', title: `${who(a.memberId)}: ${a.action.replace(/[._]/g, ' ')}`, detail: `through ${a.surface}` })),
-    ...data.auditEvents.nodes.map(
-      (a): Entry => ({
-        id: a.id,
-        at: a.createdAt,
-        kind: 'audit',
-        title: `${who(a.memberId)}: ${actionInWords(a.action)}`,
-        detail: a.fieldNames?.length ? `fields: ${a.fieldNames.join(', ')}` : a.imageCount != null ? `${a.imageCount} images` : undefined,
-      }),
-    ),
+    ...data.activity.nodes.map((a): Entry => ({
+      id: a.id,
+      at: a.createdAt,
+      kind: 'activity',
+      title: `${who(a.memberId)}: ${a.action.replace(/[._]/g, ' ')}`,
+      detail: `through ${a.surface}`,
+    })),
+    ...data.auditEvents.nodes.map((a): Entry => ({
+      id: a.id,
+      at: a.createdAt,
+      kind: 'audit',
+      title: `${who(a.memberId)}: ${actionInWords(a.action)}`,
+      detail: a.fieldNames?.length
+        ? `fields: ${a.fieldNames.join(', ')}`
+        : a.imageCount != null
+          ? `${a.imageCount} images`
+          : undefined,
+    })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return (
     <section aria-labelledby="timeline-heading">
@@ -36,7 +44,12 @@ export function Timeline({ data, names }: { data: CaseTimelineQuery | null; name
         {entries.map((entry) => (
           <MantineTimeline.Item key={entry.id} title={entry.title} data-kind={entry.kind}>
             <Text size="xs" c="dimmed">
-              <Badge size="xs" variant="outline" color={entry.kind === 'audit' ? 'orange' : entry.kind === 'event' ? 'blue' : 'gray'} autoContrast>
+              <Badge
+                size="xs"
+                variant="outline"
+                color={entry.kind === 'audit' ? 'orange' : entry.kind === 'event' ? 'blue' : 'gray'}
+                autoContrast
+              >
                 {entry.kind}
               </Badge>{' '}
               {when(entry.at)}
