@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const run = (args) => {
-  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+const run = (args, env = process.env) => {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
@@ -34,6 +34,10 @@ if (!process.argv.includes('--server')) {
   const built = fs.statSync('console/dist/index.html', { throwIfNoEntry: false })?.mtimeMs ?? 0;
   if (newest(['console/src', 'console/index.html', 'console/vite.config.ts', 'package-lock.json']) > built) {
     console.log('Building the console app into console/dist/ (about 20 s; only after a change to console/)');
-    run(['node_modules/vite/bin/vite.js', 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn']);
+    // A production build whatever NODE_ENV the caller runs under (jest sets test).
+    run(['node_modules/vite/bin/vite.js', 'build', '--config', 'console/vite.config.ts', '--logLevel', 'warn'], {
+      ...process.env,
+      NODE_ENV: 'production',
+    });
   }
 }

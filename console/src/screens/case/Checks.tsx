@@ -51,7 +51,7 @@ export function Checks({ checks }: { checks: Check[] }) {
                 </Text>
               )}
             </Text>
-            <Text size="sm">
+            <Text component="div" size="sm">
               Verdict:{' '}
               <Badge variant="light" color={VERDICT_COLORS[check.verdict ?? ''] ?? 'gray'} autoContrast>
                 {check.verdict ? VERDICT_WORDS[check.verdict] : check.status}

@@ -43,7 +43,7 @@ export function Timeline({ data, names }: { data: CaseTimelineQuery | null; name
       <MantineTimeline bulletSize={14} lineWidth={2} aria-label="Case timeline">
         {entries.map((entry) => (
           <MantineTimeline.Item key={entry.id} title={entry.title} data-kind={entry.kind}>
-            <Text size="xs" c="dimmed">
+            <Text component="div" size="xs" c="dimmed">
               <Badge
                 size="xs"
                 variant="outline"
