@@ -10,6 +10,7 @@ import {
   getFlow,
   listFlows,
   normaliseFlowFields,
+  previewFlow,
   updateFlow,
   updateFlowInput,
 } from '../services/catalog/index.js';
@@ -18,6 +19,7 @@ import {
   CreateFlowInput,
   DeletedFlowType,
   FlowConnection,
+  FlowPreviewType,
   FlowStepType,
   FlowType,
   UpdateFlowInput,
@@ -102,6 +104,22 @@ export class FlowResolver {
     @Arg('version', () => Int, { nullable: true }) version?: number,
   ): Promise<FlowType> {
     return asType(await updateFlow(ctx, id, { status: 'archived', version: version ?? undefined }));
+  }
+
+  @Authorized('settings.manage')
+  @Mutation(() => FlowPreviewType, {
+    description:
+      'Starts a short-lived sandbox session of the flow for its hosted page; FLOW_EMPTY without steps, FLOW_ARCHIVED when archived.',
+  })
+  async previewFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<FlowPreviewType> {
+    const preview = await previewFlow(ctx, id);
+    const expires = preview.verification.expiresAt;
+    return {
+      id: preview.verification.id,
+      flowId: preview.flow.id,
+      url: preview.url,
+      expiresAt: expires ? new Date(expires).toISOString() : null,
+    };
   }
 
   @Authorized()

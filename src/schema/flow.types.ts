@@ -71,6 +71,15 @@ export class DeletedFlowType {
   @Field(() => Boolean) deleted!: boolean;
 }
 
+@ObjectType('FlowPreview', { description: 'A short-lived sandbox session of a flow on the hosted page.' })
+export class FlowPreviewType {
+  @Field(() => ID, { description: 'The preview verification.' }) id!: string;
+  @Field(() => ID) flowId!: string;
+  @Field(() => String, { description: 'The hosted page, its client token in the fragment; open it in a new tab.' })
+  url!: string;
+  @Field(() => String, { nullable: true }) expiresAt?: string | null;
+}
+
 @InputType('FlowStepInput')
 export class FlowStepInput {
   @Field(() => String) type!: string;

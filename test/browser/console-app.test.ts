@@ -454,6 +454,72 @@ describe('the console in Chromium', () => {
     await expectAccessible(page, 'settings with secrets');
   }, 180_000);
 
+  it('settings: an owner creates a flow with two steps, renames it and previews it on the hosted page; an empty draft saves but has nothing to preview; a member without settings.manage only reads the list', async () => {
+    const { page, problems } = await newPage();
+    await signIn(page, account.member.email, account.member.password);
+    await click(page, 'a', 'Settings');
+    await see(page, 'Review policy');
+    await click(page, 'button', 'New flow');
+    await typeInto(page, 'Flow name', 'Console flow');
+    await click(page, 'button', 'Add step');
+    await click(page, 'button', 'Add step');
+    await page.waitForSelector('button[aria-label="Remove step 2 (Liveness)"]', { visible: true });
+    await typeInto(page, 'Brand name', 'Acme');
+    await expectAccessible(page, 'flow editor');
+    await page.$eval('section[aria-label="Flow editor"]', (editor: any) => editor.scrollIntoView());
+    await screenshot(page, 'settings-flow-editor');
+    await click(page, 'button', 'Save flow');
+    await see(page, 'Flow saved.');
+    await see(page, 'Edit flow: Console flow');
+    await see(page, 'document → liveness');
+
+    // Rename: the save carries the version read, which the create answered.
+    await typeInto(page, 'Flow name', ' renamed');
+    await click(page, 'button', 'Save flow');
+    const row = await waitFor(
+      async () =>
+        (
+          await server.sql<{ name: string; brand_name: string }>(
+            `select name, brand_name from flows where name = 'Console flow renamed'`,
+          )
+        )[0],
+      20_000,
+      'the renamed flow',
+    );
+    expect(row).toMatchObject({ name: 'Console flow renamed', brand_name: 'Acme' });
+    await page.waitForSelector('button[aria-label="Edit Console flow renamed"]', { visible: true });
+
+    // Preview opens the hosted page in a new tab.
+    const opened = page
+      .browserContext()
+      .waitForTarget((target) => target.url().includes('/verify/'), { timeout: 20_000 });
+    await click(page, 'button', 'Preview');
+    const target = await opened;
+    // The test service's publicUrl is the configured one, not the test port: the path and the token are what count.
+    expect(new URL(target.url()).pathname).toMatch(/^\/verify\/vs_/);
+    expect(new URL(target.url()).hash).toMatch(/^#token=/);
+    await see(page, 'Preview opened in a new tab.');
+    await (await target.page())?.close();
+
+    // A flow with no steps is a draft: it saves, and its preview is explained.
+    await click(page, 'button', 'Close editor');
+    await click(page, 'button', 'New flow');
+    await typeInto(page, 'Flow name', 'Empty draft');
+    await click(page, 'button', 'Save flow');
+    await see(page, 'Edit flow: Empty draft');
+    await click(page, 'button', 'Preview');
+    await see(page, 'This flow has no steps yet, so there is nothing to preview.');
+    expect(problems.filter((p) => !/status of (400|409|422)/.test(p))).toEqual([]);
+
+    const { page: reader } = await newPage();
+    await signIn(reader, await member([]), PASSWORD);
+    await click(reader, 'a', 'Settings');
+    await see(reader, 'Console flow renamed');
+    expect(await reader.$(byText('button', 'New flow'))).toBeNull();
+    expect(await reader.$('button[aria-label^="Edit "]')).toBeNull();
+    expect(await reader.$('button[aria-label^="Preview "]')).toBeNull();
+  }, 180_000);
+
   it('signs out after 15 minutes without activity (the clock sped up) and revokes the session', async () => {
     const { page } = await newPage();
     // Timers of 15 minutes or more fire after one second; everything else keeps its delay.

@@ -18,6 +18,30 @@ export type CreateApiKeyInput = {
   permissions?: Array<string> | null | undefined;
 };
 
+export type CreateFlowInput = {
+  accentColor?: string | null | undefined;
+  acceptedDocumentTypes?: Array<string> | null | undefined;
+  brandName?: string | null | undefined;
+  countryPolicy?: Record<string, unknown> | null | undefined;
+  defaultEmailLocale?: string | null | undefined;
+  expiryPolicy?: Record<string, unknown> | null | undefined;
+  /** The previous default of the environment loses the mark. */
+  isDefault?: boolean | null | undefined;
+  languages?: Array<string> | null | undefined;
+  logoUrl?: string | null | undefined;
+  name: string;
+  networkPolicy?: Record<string, unknown> | null | undefined;
+  policyTree?: Record<string, unknown> | null | undefined;
+  /** The privacy notice linked from the hosted consent step (https). */
+  privacyUrl?: string | null | undefined;
+  repeatPolicy?: Record<string, unknown> | null | undefined;
+  sensitivity?: number | null | undefined;
+  status?: FlowStatus | null | undefined;
+  /** Replaced wholesale on update. */
+  steps?: Array<FlowStepInput> | null | undefined;
+  supportUrl?: string | null | undefined;
+};
+
 /** sandbox (test keys) or live */
 export type Environment =
   | 'live'
@@ -27,6 +51,15 @@ export type Environment =
 export type FlowStatus =
   | 'active'
   | 'archived';
+
+export type FlowStepInput = {
+  config?: Record<string, unknown> | null | undefined;
+  /** Default true. */
+  required?: boolean | null | undefined;
+  sensitivity?: number | null | undefined;
+  threshold?: number | null | undefined;
+  type: string;
+};
 
 /** read_only keys are refused on every write */
 export type KeyAccess =
@@ -89,6 +122,32 @@ export type TagColor =
   | 'slate'
   | 'teal'
   | 'yellow';
+
+export type UpdateFlowInput = {
+  accentColor?: string | null | undefined;
+  acceptedDocumentTypes?: Array<string> | null | undefined;
+  brandName?: string | null | undefined;
+  countryPolicy?: Record<string, unknown> | null | undefined;
+  defaultEmailLocale?: string | null | undefined;
+  expiryPolicy?: Record<string, unknown> | null | undefined;
+  /** The previous default of the environment loses the mark. */
+  isDefault?: boolean | null | undefined;
+  languages?: Array<string> | null | undefined;
+  logoUrl?: string | null | undefined;
+  name?: string | null | undefined;
+  networkPolicy?: Record<string, unknown> | null | undefined;
+  policyTree?: Record<string, unknown> | null | undefined;
+  /** The privacy notice linked from the hosted consent step (https). */
+  privacyUrl?: string | null | undefined;
+  repeatPolicy?: Record<string, unknown> | null | undefined;
+  sensitivity?: number | null | undefined;
+  status?: FlowStatus | null | undefined;
+  /** Replaced wholesale on update. */
+  steps?: Array<FlowStepInput> | null | undefined;
+  supportUrl?: string | null | undefined;
+  /** The version read; another version applies nothing (STALE_VERSION). */
+  version?: number | null | undefined;
+};
 
 /** Only what is sent changes; send reverificationPeriodDays: null to turn the period off. */
 export type UpdateSettingsInput = {
@@ -344,7 +403,7 @@ export type SettingsQueryVariables = Exact<{
 }>;
 
 
-export type SettingsQuery = { settings: { version: number, retentionDays: number, reverificationPeriodDays: number | null, repeatVerification: { enabled: boolean, scope: RepeatScope }, reviewPolicy: { claimRequired: boolean, claimLeaseMinutes: number, presenceTtlMs: number, presenceHeartbeatMs: number } }, flows: { nodes: Array<{ id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, steps: Array<{ type: string, required: boolean }> }> }, apiKeys: { nodes: Array<{ id: string, name: string, keyPrefix: string, environment: Environment, access: KeyAccess, status: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> } };
+export type SettingsQuery = { settings: { version: number, retentionDays: number, reverificationPeriodDays: number | null, repeatVerification: { enabled: boolean, scope: RepeatScope }, reviewPolicy: { claimRequired: boolean, claimLeaseMinutes: number, presenceTtlMs: number, presenceHeartbeatMs: number } }, flows: { nodes: Array<{ id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, version: number, acceptedDocumentTypes: Array<string>, brandName: string | null, accentColor: string | null, logoUrl: string | null, supportUrl: string | null, privacyUrl: string | null, steps: Array<{ type: string, required: boolean }> }> }, apiKeys: { nodes: Array<{ id: string, name: string, keyPrefix: string, environment: Environment, access: KeyAccess, status: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> } };
 
 export type UpdateSettingsMutationVariables = Exact<{
   input: UpdateSettingsInput;
@@ -397,6 +456,39 @@ export type TestWebhookEndpointMutationVariables = Exact<{
 
 
 export type TestWebhookEndpointMutation = { testWebhookEndpoint: { deliveryId: string, event: string, status: string } };
+
+export type ConsoleFlowFragment = { id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, version: number, acceptedDocumentTypes: Array<string>, brandName: string | null, accentColor: string | null, logoUrl: string | null, supportUrl: string | null, privacyUrl: string | null, steps: Array<{ type: string, required: boolean }> };
+
+export type CreateFlowMutationVariables = Exact<{
+  environment: Environment;
+  input: CreateFlowInput;
+}>;
+
+
+export type CreateFlowMutation = { createFlow: { id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, version: number, acceptedDocumentTypes: Array<string>, brandName: string | null, accentColor: string | null, logoUrl: string | null, supportUrl: string | null, privacyUrl: string | null, steps: Array<{ type: string, required: boolean }> } };
+
+export type UpdateFlowMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateFlowInput;
+}>;
+
+
+export type UpdateFlowMutation = { updateFlow: { id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, version: number, acceptedDocumentTypes: Array<string>, brandName: string | null, accentColor: string | null, logoUrl: string | null, supportUrl: string | null, privacyUrl: string | null, steps: Array<{ type: string, required: boolean }> } };
+
+export type ArchiveFlowMutationVariables = Exact<{
+  id: string | number;
+  version?: number | null | undefined;
+}>;
+
+
+export type ArchiveFlowMutation = { archiveFlow: { id: string, name: string, status: FlowStatus, isDefault: boolean, isPreset: boolean, environment: Environment, version: number, acceptedDocumentTypes: Array<string>, brandName: string | null, accentColor: string | null, logoUrl: string | null, supportUrl: string | null, privacyUrl: string | null, steps: Array<{ type: string, required: boolean }> } };
+
+export type PreviewFlowMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PreviewFlowMutation = { previewFlow: { id: string, url: string } };
 
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -538,6 +630,27 @@ export const VerificationDetailFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"VerificationDetail"}) as unknown as TypedDocumentString<VerificationDetailFragment, unknown>;
+export const ConsoleFlowFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleFlow on Flow {
+  id
+  name
+  status
+  isDefault
+  isPreset
+  environment
+  version
+  steps {
+    type
+    required
+  }
+  acceptedDocumentTypes
+  brandName
+  accentColor
+  logoUrl
+  supportUrl
+  privacyUrl
+}
+    `, {"fragmentName":"ConsoleFlow"}) as unknown as TypedDocumentString<ConsoleFlowFragment, unknown>;
 export const AuditDocument = new TypedDocumentString(`
     query Audit($verificationId: ID, $memberId: ID, $after: String) {
   auditEvents(
@@ -1277,16 +1390,7 @@ export const SettingsDocument = new TypedDocumentString(`
   }
   flows(environment: $environment, first: 50) {
     nodes {
-      id
-      name
-      status
-      isDefault
-      isPreset
-      environment
-      steps {
-        type
-        required
-      }
+      ...ConsoleFlow
     }
   }
   apiKeys(environment: $environment, first: 50) {
@@ -1303,7 +1407,25 @@ export const SettingsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<SettingsQuery, SettingsQueryVariables>;
+    fragment ConsoleFlow on Flow {
+  id
+  name
+  status
+  isDefault
+  isPreset
+  environment
+  version
+  steps {
+    type
+    required
+  }
+  acceptedDocumentTypes
+  brandName
+  accentColor
+  logoUrl
+  supportUrl
+  privacyUrl
+}`) as unknown as TypedDocumentString<SettingsQuery, SettingsQueryVariables>;
 export const UpdateSettingsDocument = new TypedDocumentString(`
     mutation UpdateSettings($input: UpdateSettingsInput!) {
   updateSettings(input: $input) {
@@ -1394,6 +1516,89 @@ export const TestWebhookEndpointDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TestWebhookEndpointMutation, TestWebhookEndpointMutationVariables>;
+export const CreateFlowDocument = new TypedDocumentString(`
+    mutation CreateFlow($environment: Environment!, $input: CreateFlowInput!) {
+  createFlow(environment: $environment, input: $input) {
+    ...ConsoleFlow
+  }
+}
+    fragment ConsoleFlow on Flow {
+  id
+  name
+  status
+  isDefault
+  isPreset
+  environment
+  version
+  steps {
+    type
+    required
+  }
+  acceptedDocumentTypes
+  brandName
+  accentColor
+  logoUrl
+  supportUrl
+  privacyUrl
+}`) as unknown as TypedDocumentString<CreateFlowMutation, CreateFlowMutationVariables>;
+export const UpdateFlowDocument = new TypedDocumentString(`
+    mutation UpdateFlow($id: ID!, $input: UpdateFlowInput!) {
+  updateFlow(id: $id, input: $input) {
+    ...ConsoleFlow
+  }
+}
+    fragment ConsoleFlow on Flow {
+  id
+  name
+  status
+  isDefault
+  isPreset
+  environment
+  version
+  steps {
+    type
+    required
+  }
+  acceptedDocumentTypes
+  brandName
+  accentColor
+  logoUrl
+  supportUrl
+  privacyUrl
+}`) as unknown as TypedDocumentString<UpdateFlowMutation, UpdateFlowMutationVariables>;
+export const ArchiveFlowDocument = new TypedDocumentString(`
+    mutation ArchiveFlow($id: ID!, $version: Int) {
+  archiveFlow(id: $id, version: $version) {
+    ...ConsoleFlow
+  }
+}
+    fragment ConsoleFlow on Flow {
+  id
+  name
+  status
+  isDefault
+  isPreset
+  environment
+  version
+  steps {
+    type
+    required
+  }
+  acceptedDocumentTypes
+  brandName
+  accentColor
+  logoUrl
+  supportUrl
+  privacyUrl
+}`) as unknown as TypedDocumentString<ArchiveFlowMutation, ArchiveFlowMutationVariables>;
+export const PreviewFlowDocument = new TypedDocumentString(`
+    mutation PreviewFlow($id: ID!) {
+  previewFlow(id: $id) {
+    id
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<PreviewFlowMutation, PreviewFlowMutationVariables>;
 export const TeamDocument = new TypedDocumentString(`
     query Team {
   members(first: 100) {

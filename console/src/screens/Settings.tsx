@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import {
   Alert,
-  Badge,
   Button,
   Card,
   Code,
@@ -29,6 +28,7 @@ import {
 import { useSession } from '../session';
 import { when } from '../words';
 import { Failure, Loading, PageHeader, Scroll } from './shared';
+import { Flows } from './Flows';
 import { Webhooks } from './Webhooks';
 
 type Account = SettingsQuery['settings'];
@@ -173,38 +173,7 @@ export function SettingsScreen() {
           </Card>
         </SimpleGrid>
       )}
-      <Card withBorder>
-        <Title order={3} size="h4" mb="sm">
-          Flows
-        </Title>
-        <Scroll label="Flows">
-          <Table miw={600} aria-label="Flows">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Steps</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(data.data?.flows.nodes ?? []).map((f) => (
-                <Table.Tr key={f.id}>
-                  <Table.Td>
-                    {f.name} {f.isDefault && <Badge size="xs">default</Badge>}{' '}
-                    {f.isPreset && (
-                      <Badge size="xs" color="gray">
-                        preset
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{f.steps.map((s) => s.type).join(' → ')}</Table.Td>
-                  <Table.Td>{f.status}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Scroll>
-      </Card>
+      <Flows flows={data.data?.flows.nodes ?? []} reload={data.reload} />
       <Card withBorder>
         <Title order={3} size="h4" mb="sm">
           API keys ({session.environment})
