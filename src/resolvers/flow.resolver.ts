@@ -70,7 +70,7 @@ export class FlowResolver {
     return asType(await getFlow(ctx, id));
   }
 
-  @Authorized()
+  @Authorized('settings.manage')
   @Mutation(() => FlowType, {
     description: 'Creates a flow; isDefault moves the default mark of the environment to it.',
   })
@@ -83,7 +83,7 @@ export class FlowResolver {
     return asType(await createFlow(ctx, { ...normaliseFlowFields(fields), name: fields.name }, environment as Mode));
   }
 
-  @Authorized()
+  @Authorized('settings.manage')
   @Mutation(() => FlowType, {
     description: 'Updates a flow; steps are replaced wholesale; a stale version answers STALE_VERSION.',
   })
@@ -96,7 +96,7 @@ export class FlowResolver {
     return asType(await updateFlow(ctx, id, { ...normaliseFlowFields(fields), version: fields.version }));
   }
 
-  @Authorized()
+  @Authorized('settings.manage')
   @Mutation(() => FlowType, { description: 'Archives a flow: it stays readable and starts no new verification.' })
   async archiveFlow(
     @Ctx() ctx: ServiceContext,
@@ -122,7 +122,7 @@ export class FlowResolver {
     };
   }
 
-  @Authorized()
+  @Authorized('settings.manage')
   @Mutation(() => DeletedFlowType, { description: 'Deletes a flow; verifications that used it are unaffected.' })
   async deleteFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<DeletedFlowType> {
     const flow = await deleteFlow(ctx, id);

@@ -12,6 +12,7 @@ import { gql } from '../support/graphql.js';
 import type { TestServer } from '../support/test-server.js';
 import { withTestAccount } from '../support/account.js';
 import { createVerification } from '../support/factories.js';
+import { signedInMember } from '../support/members.js';
 
 let server: TestServer;
 let account: BootstrapResult;
@@ -712,5 +713,23 @@ describe('a flow without steps is a draft (FLOW_EMPTY only when it would start a
     } finally {
       await post(`/v1/flows/${draft.body.id}`, sandbox, { is_default: false });
     }
+  });
+});
+
+describe('changing flows from a seat needs settings.manage', () => {
+  it('a member without it is refused on GraphQL (permission_error) and nothing is saved; an owner may', async () => {
+    const reviewer = await signedInMember(server, account, []);
+    const name = `Not allowed ${Date.now()}`;
+    const refused = await gql(server, reviewer.token, CreateFlowDocument, {
+      environment: 'sandbox',
+      input: { name, steps: [{ type: 'document' }] },
+    });
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ type: 'permission_error' });
+    expect(await server.sql('select id from flows where name = $1', [name])).toEqual([]);
+    const allowed = await gql(server, account.member.session_token, CreateFlowDocument, {
+      environment: 'sandbox',
+      input: { name, steps: [{ type: 'document' }] },
+    });
+    expect(allowed.body.errors).toBeUndefined();
   });
 });
