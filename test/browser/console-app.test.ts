@@ -249,6 +249,47 @@ describe('the console in Chromium', () => {
     expect(problems).toEqual([]);
   }, 180_000);
 
+  it('a reviewer works a case by keyboard alone: sign in, reach the case, claim (c), approve (a) and confirm', async () => {
+    const { reviewId, verificationId } = await reviewCase();
+    const { page, problems } = await newPage();
+    await page.goto(`${server.url}/console`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector(byText('button', 'Sign in'));
+    /** Presses Tab until the focused element matches, like a person moving through the page. */
+    const tabTo = async (matches: (el: { href: string; text: string }) => boolean, what: string) => {
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const el = document.activeElement as any;
+          return { href: el?.getAttribute?.('href') ?? '', text: (el?.innerText ?? el?.value ?? '').trim() };
+        });
+        if (matches(focused)) return;
+      }
+      throw new Error(`Tab never reached ${what}`);
+    };
+    await tabTo(() => true, 'the first field');
+    await page.keyboard.type(account.member.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(account.member.password);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('nav[aria-label="Sections"]', { timeout: 20_000 });
+    await see(page, 'Waiting since');
+    await tabTo((el) => el.href === `/console/reviews/${reviewId}`, 'the case in the queue');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(byText('button', 'Claim'), { visible: true, timeout: 20_000 });
+    await page.keyboard.press('c');
+    await see(page, 'Claimed by you');
+    await page.keyboard.press('a');
+    await page.waitForSelector('[role="dialog"]', { timeout: 20_000 });
+    await tabTo((el) => el.text === 'Confirm approval', 'Confirm approval');
+    await page.keyboard.press('Enter');
+    await see(page, 'Decision: approve');
+    const decided = await server.sql<{ status: string }>('select status from verifications where id = $1', [
+      verificationId,
+    ]);
+    expect(decided[0]!.status).toBe('approved');
+    expect(problems).toEqual([]);
+  }, 180_000);
+
   it('an identity edit over a stale version is explained and saves nothing; read again, it saves', async () => {
     const { reviewId, verificationId } = await reviewCase();
     const { page } = await newPage();
