@@ -101,15 +101,19 @@ async function typeInto(page: Page, label: string, text: string) {
   await page.type(`[id="${await id.jsonValue()}"]`, text);
 }
 
-/** axe-core in the page: zero serious or critical violations. */
-async function expectAccessible(page: Page, where: string) {
+/** axe-core in the page: zero serious or critical violations (`skip`: rules left out, each said why at the call). */
+async function expectAccessible(page: Page, where: string, skip: string[] = []) {
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+  const violations = await page.evaluate(async (rules: string[]) => {
+    const options = {
+      resultTypes: ['violations'],
+      rules: Object.fromEntries(rules.map((r) => [r, { enabled: false }])),
+    };
+    const result = await window.axe.run(document, options);
     return result.violations
       .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
       .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
+  }, skip);
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
 
@@ -626,7 +630,12 @@ describe('the console in Chromium', () => {
         if (name === 'reporting') await page.waitForSelector('.recharts-surface');
         if (name === 'graphiql') await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
         await new Promise((r) => setTimeout(r, 300));
-        if (name !== 'graphiql') await expectAccessible(page, `${name} (${size})`);
+        // GraphiQL is the package's markup: its tab bar nests its close button in the tab
+        // (nested-interactive), and on a phone CodeMirror's scrolling pane is not focusable.
+        // Its contrast and editor labels are fixed (graphiql-a11y.css, Graphiql.tsx) and checked
+        // on a desktop; those two are left to the package.
+        if (name !== 'graphiql' || size === 'desktop')
+          await expectAccessible(page, `${name} (${size})`, name === 'graphiql' ? ['nested-interactive'] : []);
         await screenshot(page, `${name}-${size}`);
       }
       expect(problems).toEqual([]);
