@@ -14,6 +14,23 @@ import { closeOutboxSignal, closeSender } from './services/webhooks/index.js';
 import { closeRequestLog } from './services/logs/index.js';
 import { warmAmlIndex } from './engine/aml/lists.js';
 
+/**
+ * What services create on first use and keep for the process: typed slots on the runtime (no
+ * side registries), each filled by the one module that owns it.
+ */
+export interface ProcessParts {
+  /** Applicant outcome emails: SMTP_URL's server, or the log line (services/review). */
+  outcomeTransport?: import('./services/review/applicant-notification.service.js').OutcomeTransport;
+  /** The hosted page's email codes through SMTP_URL (services/hosted). */
+  codeTransport?: import('nodemailer').Transporter;
+  /** The batched request-log writer (services/logs). */
+  requestLog?: import('./services/logs/request-log.writer.js').RequestLogWriter;
+  /** The webhook delivery sender (services/webhooks). */
+  sender?: import('./services/webhooks/webhook-sender.js').DeliverySender;
+  /** The LISTEN/NOTIFY outbox signal (services/webhooks). */
+  outboxSignal?: import('./services/webhooks/outbox-signal.js').OutboxSignal;
+}
+
 /** The long-lived parts of one process: configuration, database, store and job queue. */
 export interface Runtime {
   config: Config;
@@ -33,6 +50,8 @@ export interface Runtime {
   engine: EnginePool;
   /** The process's pino logger; a request's lines go through its child on ServiceContext.log. */
   logger: Logger;
+  /** What services created on first use (see ProcessParts). */
+  parts: ProcessParts;
   stop(): Promise<void>;
 }
 
@@ -107,6 +126,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       databaseUrl,
       appliedMigrations: applied,
       logger,
+      parts: {},
       stop: stopAll,
     };
     jobs.register(runtime);

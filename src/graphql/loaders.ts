@@ -70,5 +70,5 @@ function createLoaders(ctx: ServiceContext): Loaders {
 /** The request's loaders, created on first use and cached on the request's ServiceContext. */
 export function loadersOf(ctx: ServiceContext): Loaders {
   ctx.loaders ??= createLoaders(ctx);
-  return ctx.loaders;
+  return ctx.loaders as Loaders;
 }

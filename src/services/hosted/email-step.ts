@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import { sha256Hex } from '../../crypto.js';
 import type { EmailChallenge, Identity } from '../../engine/types.js';
 import { invalidRequest } from '../../errors.js';
@@ -24,8 +24,6 @@ export interface EmailStepAnswer {
   preview: boolean;
 }
 
-const transports = new WeakMap<Runtime, Transporter>();
-
 /**
  * Sends the code through SMTP_URL's server. Without one, a sandbox session's code is written
  * to the log so a development setup can finish the flow; a live code never is.
@@ -44,8 +42,7 @@ async function sendCode(
     );
     return;
   }
-  let transport = transports.get(runtime);
-  if (!transport) transports.set(runtime, (transport = nodemailer.createTransport(runtime.config.smtpUrl)));
+  const transport = (runtime.parts.codeTransport ??= nodemailer.createTransport(runtime.config.smtpUrl));
   const { subject, text } = codeMessage(language, code);
   await transport.sendMail({
     from: runtime.config.mailFrom,

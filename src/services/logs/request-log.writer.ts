@@ -208,23 +208,19 @@ function columnsOf(batch: RequestLogEntry[]): unknown[] {
   ];
 }
 
-const writers = new WeakMap<Runtime, RequestLogWriter>();
-
 /** The process's request-log writer; null when REQUEST_LOG=false (measuring its cost). */
 export function requestLogOf(runtime: Runtime): RequestLogWriter | null {
   if (!runtime.config.requestLog) return null;
-  let writer = writers.get(runtime);
-  if (!writer) writers.set(runtime, (writer = new RequestLogWriter(runtime.orm, runtime.logger)));
-  return writer;
+  return (runtime.parts.requestLog ??= new RequestLogWriter(runtime.orm, runtime.logger));
 }
 
 /** Writes what the process still holds; the runtime calls it on shutdown, tests to read at once. */
 export async function flushRequestLog(runtime: Runtime): Promise<void> {
-  await writers.get(runtime)?.flush();
+  await runtime.parts.requestLog?.flush();
 }
 
 export async function closeRequestLog(runtime: Runtime): Promise<void> {
-  const writer = writers.get(runtime);
-  writers.delete(runtime);
+  const writer = runtime.parts.requestLog;
+  runtime.parts.requestLog = undefined;
   await writer?.close();
 }

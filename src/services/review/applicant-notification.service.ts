@@ -70,18 +70,11 @@ export function logTransport(runtime: Runtime): OutcomeTransport {
     );
 }
 
-const transports = new WeakMap<Runtime, OutcomeTransport>();
-
 /** SMTP_URL's server when one is configured (one transport per process), else the log line. */
 export function transportFor(runtime: Runtime): OutcomeTransport {
-  let transport = transports.get(runtime);
-  if (!transport) {
-    transport = runtime.config.smtpUrl
-      ? smtpTransport(runtime.config.smtpUrl, runtime.config.mailFrom)
-      : logTransport(runtime);
-    transports.set(runtime, transport);
-  }
-  return transport;
+  return (runtime.parts.outcomeTransport ??= runtime.config.smtpUrl
+    ? smtpTransport(runtime.config.smtpUrl, runtime.config.mailFrom)
+    : logTransport(runtime));
 }
 
 /** Sends through an SMTP server; resolves once the server accepted the message, rejects when it refused it. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config, Mode } from '../../config.js';
 import type { KeyAccess } from '../../entities/api-key.entity.js';
-import type { Loaders } from '../../graphql/loaders.js';
 import type { Logger } from '../../logger.js';
 import type { Runtime } from '../../runtime.js';
 import { parameterMissing, permissionError } from '../../errors.js';
@@ -35,6 +34,9 @@ export type Caller = KeyCaller | MemberCaller | SystemCaller;
  * filters bound), the caller, its account and visible environments, and the request id.
  * Koa middleware and the Apollo context build the same object.
  */
+/** What an adapter keeps per request on the context: opaque to the domain. */
+export type RequestCache = object;
+
 export interface ServiceContext {
   em: EntityManager;
   requestId: string;
@@ -49,8 +51,11 @@ export interface ServiceContext {
   surface?: 'console' | 'graphql' | 'api' | 'cli' | 'hosted';
   /** The client address, where a service needs it (the sign-in throttle). */
   remoteAddress?: string;
-  /** GraphQL only: the request's DataLoaders, created lazily by loadersOf(ctx). */
-  loaders?: Loaders;
+  /**
+   * A per-request cache an adapter may keep on the context (GraphQL keeps its DataLoaders here,
+   * created lazily by its loadersOf(ctx)); the domain never reads it.
+   */
+  loaders?: RequestCache;
 }
 
 /**

@@ -134,17 +134,14 @@ export class OutboxSignal {
   }
 }
 
-const signals = new WeakMap<Runtime, OutboxSignal>();
-
 /** The process's outbox signal, created and connected on first use (the dispatcher's first run). */
 export async function outboxSignalFor(runtime: Runtime): Promise<OutboxSignal> {
-  let signal = signals.get(runtime);
-  if (!signal) signals.set(runtime, (signal = new OutboxSignal(runtime.databaseUrl, runtime.logger)));
+  const signal = (runtime.parts.outboxSignal ??= new OutboxSignal(runtime.databaseUrl, runtime.logger));
   await signal.start();
   return signal;
 }
 
 /** On shutdown, after the jobs stopped (the dispatcher's run ended) and before the database closes. */
 export async function closeOutboxSignal(runtime: Runtime): Promise<void> {
-  await signals.get(runtime)?.close();
+  await runtime.parts.outboxSignal?.close();
 }

@@ -277,16 +277,12 @@ async function expireLeases(runtime: Runtime, deliveries: LeasedDelivery[]): Pro
   );
 }
 
-const senders = new WeakMap<Runtime, DeliverySender>();
-
 /** The process's sender, created on first use. */
 export function senderFor(runtime: Runtime): DeliverySender {
-  let sender = senders.get(runtime);
-  if (!sender) senders.set(runtime, (sender = new DeliverySender(runtime)));
-  return sender;
+  return (runtime.parts.sender ??= new DeliverySender(runtime));
 }
 
 /** On shutdown, after the jobs stopped and before the database closes. */
 export async function closeSender(runtime: Runtime, drainMs?: number): Promise<void> {
-  await senders.get(runtime)?.close(drainMs);
+  await runtime.parts.sender?.close(drainMs);
 }
