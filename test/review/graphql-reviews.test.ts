@@ -74,8 +74,14 @@ describe('GraphQL review workbench (same services as /v1/console/reviews)', () =
       return { nodes: result.body.data!.reviews.nodes, queries };
     };
     await page(1); // warm-up, not counted
-    const small = await page(3);
-    const large = await page(30);
+    // The ORM's query log is the process's: a background job's statement landing in a request's
+    // window adds to its count (never takes away), so each size keeps its fewest of three runs.
+    const fewest = async (first: number) => {
+      const runs = [await page(first), await page(first), await page(first)];
+      return runs.reduce((a, b) => (b.queries.length < a.queries.length ? b : a));
+    };
+    const small = await fewest(3);
+    const large = await fewest(30);
     expect(large.nodes).toHaveLength(30);
     expect(large.nodes.every((n) => n.verification?.checks.length)).toBe(true);
     expect(large.nodes.every((n) => n.claimedBy && n.beingReviewedBy.length === 1)).toBe(true);
