@@ -142,7 +142,7 @@ export function App() {
           <Title order={1}>{title}</Title>
         </VisuallyHidden>
         <PathContext.Provider value={path}>
-          <Suspense fallback={<Loader aria-label="Loading" />}>
+          <Suspense fallback={<Loader role="status" aria-label="Loading" />}>
             {/* Keyed on the path: leaving a screen drops its state, revealed identity included. */}
             <div key={path}>{element}</div>
           </Suspense>

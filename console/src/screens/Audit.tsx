@@ -4,7 +4,7 @@ import { useQuery } from '../hooks';
 import { AuditDocument, CaseMembersDocument } from '../graphql/generated';
 import { Link } from '../router';
 import { actionInWords, shortId, when } from '../words';
-import { Failure, Loading, PageHeader, Scroll } from './shared';
+import { Failure, Loading, PageHeader, DataTable } from './shared';
 
 /** The audit trail: who revealed or exported what and when; filter by case (verification) and member. */
 export function AuditScreen() {
@@ -46,50 +46,41 @@ export function AuditScreen() {
         </Group>
       </form>
       <Failure error={audit.error} />
-      <Scroll label="Audit trail">
-        <Table striped miw={700} aria-label="Audit trail">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Member</Table.Th>
-              <Table.Th>Action</Table.Th>
-              <Table.Th>Case</Table.Th>
-              <Table.Th>What</Table.Th>
-              <Table.Th>Environment</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(audit.data?.auditEvents.nodes ?? []).map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td>{when(a.createdAt)}</Table.Td>
-                <Table.Td>{names.get(a.memberId) ?? shortId(a.memberId)}</Table.Td>
-                <Table.Td>{actionInWords(a.action)}</Table.Td>
-                <Table.Td>
-                  {a.verificationId ? (
-                    <Link to={`/console/verifications/${a.verificationId}`} className="mono">
-                      {shortId(a.verificationId)}
-                    </Link>
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {a.fieldNames?.join(', ') ??
-                    (a.imageCount != null ? `${a.imageCount} images` : a.rowCount != null ? `${a.rowCount} rows` : '—')}
-                </Table.Td>
-                <Table.Td>{a.environment}</Table.Td>
-              </Table.Tr>
-            ))}
-            {audit.data && audit.data.auditEvents.nodes.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text c="dimmed">Nothing recorded.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+      <DataTable
+        label="Audit trail"
+        striped
+        miw={700}
+        headers={['When', 'Member', 'Action', 'Case', 'What', 'Environment']}
+      >
+        {(audit.data?.auditEvents.nodes ?? []).map((a) => (
+          <Table.Tr key={a.id}>
+            <Table.Td>{when(a.createdAt)}</Table.Td>
+            <Table.Td>{names.get(a.memberId) ?? shortId(a.memberId)}</Table.Td>
+            <Table.Td>{actionInWords(a.action)}</Table.Td>
+            <Table.Td>
+              {a.verificationId ? (
+                <Link to={`/console/verifications/${a.verificationId}`} className="mono">
+                  {shortId(a.verificationId)}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </Table.Td>
+            <Table.Td>
+              {a.fieldNames?.join(', ') ??
+                (a.imageCount != null ? `${a.imageCount} images` : a.rowCount != null ? `${a.rowCount} rows` : '—')}
+            </Table.Td>
+            <Table.Td>{a.environment}</Table.Td>
+          </Table.Tr>
+        ))}
+        {audit.data && audit.data.auditEvents.nodes.length === 0 && (
+          <Table.Tr>
+            <Table.Td colSpan={6}>
+              <Text c="dimmed">Nothing recorded.</Text>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </DataTable>
       {audit.data?.auditEvents.pageInfo.hasNextPage && (
         <Button variant="default" mt="sm" onClick={() => setAfter(audit.data!.auditEvents.pageInfo.endCursor)}>
           Next page

@@ -24,7 +24,7 @@ import {
   type ConsoleFlowFragment,
 } from '../graphql/generated';
 import { useSession } from '../session';
-import { Failure, Scroll } from './shared';
+import { Failure, DataTable } from './shared';
 
 const CHECKS = [
   { value: 'document', label: 'Document' },
@@ -336,63 +336,46 @@ export function Flows({ flows, reload }: { flows: ConsoleFlowFragment[]; reload:
           </Stack>
         </Card>
       )}
-      <Scroll label="Flows">
-        <Table miw={600} aria-label="Flows">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Steps</Table.Th>
-              <Table.Th>Status</Table.Th>
-              {manage && <Table.Th>Actions</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {flows.map((f) => (
-              <Table.Tr key={f.id}>
-                <Table.Td>
-                  {f.name} {f.isDefault && <Badge size="xs">default</Badge>}{' '}
-                  {f.isPreset && (
-                    <Badge size="xs" color="gray">
-                      preset
-                    </Badge>
+      <DataTable label="Flows" miw={600} headers={['Name', 'Steps', 'Status', manage && 'Actions']}>
+        {flows.map((f) => (
+          <Table.Tr key={f.id}>
+            <Table.Td>
+              {f.name} {f.isDefault && <Badge size="xs">default</Badge>}{' '}
+              {f.isPreset && (
+                <Badge size="xs" color="gray">
+                  preset
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {f.steps.length ? f.steps.map((s) => s.type).join(' → ') : <Text c="dimmed">no steps (draft)</Text>}
+            </Table.Td>
+            <Table.Td>{f.status}</Table.Td>
+            {manage && (
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  {!f.isPreset && f.status === 'active' && (
+                    <Button size="xs" variant="light" aria-label={`Edit ${f.name}`} onClick={() => open(draftOf(f))}>
+                      Edit
+                    </Button>
                   )}
-                </Table.Td>
-                <Table.Td>
-                  {f.steps.length ? f.steps.map((s) => s.type).join(' → ') : <Text c="dimmed">no steps (draft)</Text>}
-                </Table.Td>
-                <Table.Td>{f.status}</Table.Td>
-                {manage && (
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {!f.isPreset && f.status === 'active' && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          aria-label={`Edit ${f.name}`}
-                          onClick={() => open(draftOf(f))}
-                        >
-                          Edit
-                        </Button>
-                      )}
-                      {f.status === 'active' && (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          aria-label={`Preview ${f.name}`}
-                          disabled={busy}
-                          onClick={() => preview(f.id)}
-                        >
-                          Preview
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+                  {f.status === 'active' && (
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={`Preview ${f.name}`}
+                      disabled={busy}
+                      onClick={() => preview(f.id)}
+                    >
+                      Preview
+                    </Button>
+                  )}
+                </Group>
+              </Table.Td>
+            )}
+          </Table.Tr>
+        ))}
+      </DataTable>
     </Card>
   );
 }

@@ -11,7 +11,7 @@ import {
 } from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
-import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
+import { Failure, Loading, PageHeader, Status, DataTable } from './shared';
 
 function RequestLog() {
   const session = useSession();
@@ -44,34 +44,25 @@ function RequestLog() {
         <Loading when={logs.loading} />
       </Group>
       <Failure error={logs.error} />
-      <Scroll label="Request log">
-        <Table striped miw={760} aria-label="Request log">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Request</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>Request id</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(logs.data?.requestLogs.nodes ?? []).map((l) => (
-              <Table.Tr key={l.id}>
-                <Table.Td>{when(l.createdAt)}</Table.Td>
-                <Table.Td>{l.keyName}</Table.Td>
-                <Table.Td className="mono">
-                  {l.method} {l.route}
-                </Table.Td>
-                <Table.Td>{l.status}</Table.Td>
-                <Table.Td>{Math.round(l.durationMs)} ms</Table.Td>
-                <Table.Td className="mono">{l.requestId}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+      <DataTable
+        label="Request log"
+        striped
+        miw={760}
+        headers={['When', 'Key', 'Request', 'Status', 'Duration', 'Request id']}
+      >
+        {(logs.data?.requestLogs.nodes ?? []).map((l) => (
+          <Table.Tr key={l.id}>
+            <Table.Td>{when(l.createdAt)}</Table.Td>
+            <Table.Td>{l.keyName}</Table.Td>
+            <Table.Td className="mono">
+              {l.method} {l.route}
+            </Table.Td>
+            <Table.Td>{l.status}</Table.Td>
+            <Table.Td>{Math.round(l.durationMs)} ms</Table.Td>
+            <Table.Td className="mono">{l.requestId}</Table.Td>
+          </Table.Tr>
+        ))}
+      </DataTable>
       {logs.data?.requestLogs.nodes.length === 0 && <Text c="dimmed">No calls.</Text>}
     </>
   );
@@ -124,61 +115,52 @@ function DeliveryLog() {
           {note}
         </Text>
       )}
-      <Scroll label="Delivery log">
-        <Table striped miw={760} aria-label="Delivery log">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Attempts</Table.Th>
-              <Table.Th>Response</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(logs.data?.deliveryLogs.nodes ?? []).map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>{when(d.createdAt)}</Table.Td>
-                <Table.Td className="mono">{d.event}</Table.Td>
-                <Table.Td>
-                  <Status value={d.status} />
-                </Table.Td>
-                <Table.Td>{d.attemptCount}</Table.Td>
-                <Table.Td>{d.responseCode ?? d.error ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    {session.can('verifications.reveal') && (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() =>
-                          void act(async () => setBody((await gql(DeliveryBodyDocument, { id: d.id })).deliveryLog))
-                        }
-                      >
-                        Show body
-                      </Button>
-                    )}
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() =>
-                        void act(async () => {
-                          await gql(ReplayDeliveryDocument, { id: d.id });
-                          setNote('Replay scheduled on the normal retry ladder.');
-                          await logs.reload();
-                        })
-                      }
-                    >
-                      Replay
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+      <DataTable
+        label="Delivery log"
+        striped
+        miw={760}
+        headers={['When', 'Event', 'Status', 'Attempts', 'Response', 'Actions']}
+      >
+        {(logs.data?.deliveryLogs.nodes ?? []).map((d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td>{when(d.createdAt)}</Table.Td>
+            <Table.Td className="mono">{d.event}</Table.Td>
+            <Table.Td>
+              <Status value={d.status} />
+            </Table.Td>
+            <Table.Td>{d.attemptCount}</Table.Td>
+            <Table.Td>{d.responseCode ?? d.error ?? '—'}</Table.Td>
+            <Table.Td>
+              <Group gap={4} wrap="nowrap">
+                {session.can('verifications.reveal') && (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() =>
+                      void act(async () => setBody((await gql(DeliveryBodyDocument, { id: d.id })).deliveryLog))
+                    }
+                  >
+                    Show body
+                  </Button>
+                )}
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() =>
+                    void act(async () => {
+                      await gql(ReplayDeliveryDocument, { id: d.id });
+                      setNote('Replay scheduled on the normal retry ladder.');
+                      await logs.reload();
+                    })
+                  }
+                >
+                  Replay
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </DataTable>
       {logs.data?.deliveryLogs.nodes.length === 0 && <Text c="dimmed">No deliveries.</Text>}
       <Modal opened={body !== null} onClose={() => setBody(null)} title="Delivery body" size="lg">
         <Text size="xs" c="dimmed" mb="xs">

@@ -5,7 +5,7 @@ import { ReviewQueueDocument, type ReviewRowFragment } from '../graphql/generate
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { reasonInWords, shortId, when } from '../words';
-import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
+import { Failure, Loading, PageHeader, Status, DataTable } from './shared';
 
 type Filter = 'all' | 'mine' | 'assigned' | 'escalated';
 
@@ -74,89 +74,80 @@ export function ReviewsScreen() {
         ]}
       />
       <Failure error={queue.error} />
-      <Scroll label="Review queue">
-        <Table striped highlightOnHover miw={760} aria-label="Review queue">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Case</Table.Th>
-              <Table.Th>Waiting since</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Reasons</Table.Th>
-              <Table.Th>Claimed by</Table.Th>
-              <Table.Th>Assigned to</Table.Th>
-              <Table.Th>Looking now</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((review: ReviewRowFragment, index) => (
-              <Table.Tr
-                key={review.id}
-                bg={index === selected ? 'var(--mantine-color-indigo-0)' : undefined}
-                data-review-id={review.id}
+      <DataTable
+        label="Review queue"
+        striped
+        highlightOnHover
+        miw={760}
+        headers={['Case', 'Waiting since', 'Status', 'Reasons', 'Claimed by', 'Assigned to', 'Looking now']}
+      >
+        {rows.map((review: ReviewRowFragment, index) => (
+          <Table.Tr
+            key={review.id}
+            bg={index === selected ? 'var(--mantine-color-indigo-0)' : undefined}
+            data-review-id={review.id}
+          >
+            <Table.Td>
+              <Link
+                to={`/console/reviews/${review.id}`}
+                className="mono"
+                aria-label={`Open case ${shortId(review.id)}`}
               >
-                <Table.Td>
-                  <Link
-                    to={`/console/reviews/${review.id}`}
-                    className="mono"
-                    aria-label={`Open case ${shortId(review.id)}`}
-                  >
-                    {shortId(review.id)}
-                  </Link>
-                </Table.Td>
-                <Table.Td>{when(review.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Status value={review.status} />
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {(review.verification?.reasonCodes ?? []).map((code) => (
-                      <Badge key={code} variant="outline" color="gray" title={reasonInWords(code)}>
-                        {code}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  {review.claimedBy ? (
-                    <Text size="sm">
-                      {review.claimedBy.id === me ? 'You' : review.claimedBy.name}
-                      <Text span c="dimmed" size="xs">
-                        {' '}
-                        ({leaseLeft(review.claimExpiresAt, now)} left)
-                      </Text>
-                    </Text>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Unclaimed
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {review.assignedTo ? (
-                    review.assignedTo.id === me ? (
-                      'You'
-                    ) : (
-                      review.assignedTo.name
-                    )
-                  ) : (
-                    <Text c="dimmed" size="sm">
-                      Shared pool
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{review.beingReviewedBy.map((p) => p.member.name).join(', ') || '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-            {queue.data && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={7}>
-                  <Text c="dimmed">No open cases here.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+                {shortId(review.id)}
+              </Link>
+            </Table.Td>
+            <Table.Td>{when(review.createdAt)}</Table.Td>
+            <Table.Td>
+              <Status value={review.status} />
+            </Table.Td>
+            <Table.Td>
+              <Group gap={4}>
+                {(review.verification?.reasonCodes ?? []).map((code) => (
+                  <Badge key={code} variant="outline" color="gray" title={reasonInWords(code)}>
+                    {code}
+                  </Badge>
+                ))}
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              {review.claimedBy ? (
+                <Text size="sm">
+                  {review.claimedBy.id === me ? 'You' : review.claimedBy.name}
+                  <Text span c="dimmed" size="xs">
+                    {' '}
+                    ({leaseLeft(review.claimExpiresAt, now)} left)
+                  </Text>
+                </Text>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  Unclaimed
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {review.assignedTo ? (
+                review.assignedTo.id === me ? (
+                  'You'
+                ) : (
+                  review.assignedTo.name
+                )
+              ) : (
+                <Text c="dimmed" size="sm">
+                  Shared pool
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{review.beingReviewedBy.map((p) => p.member.name).join(', ') || '—'}</Table.Td>
+          </Table.Tr>
+        ))}
+        {queue.data && rows.length === 0 && (
+          <Table.Tr>
+            <Table.Td colSpan={7}>
+              <Text c="dimmed">No open cases here.</Text>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </DataTable>
       <Text size="xs" c="dimmed" mt="sm">
         Keys: <kbd>j</kbd> / <kbd>k</kbd> move, <kbd>Enter</kbd> opens the highlighted case.
       </Text>

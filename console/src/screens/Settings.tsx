@@ -27,7 +27,7 @@ import {
 } from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
-import { Failure, Loading, PageHeader, Scroll } from './shared';
+import { Failure, Loading, PageHeader, DataTable } from './shared';
 import { Flows } from './Flows';
 import { Webhooks } from './Webhooks';
 
@@ -209,48 +209,38 @@ export function SettingsScreen() {
             </Button>
           </Group>
         )}
-        <Scroll label="API keys">
-          <Table miw={600} aria-label="API keys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Prefix</Table.Th>
-                <Table.Th>Access</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>Status</Table.Th>
-                {manage && <Table.Th>Actions</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(data.data?.apiKeys.nodes ?? []).map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>{k.name}</Table.Td>
-                  <Table.Td className="mono">{k.keyPrefix}…</Table.Td>
-                  <Table.Td>{k.access.replace('_', ' ')}</Table.Td>
-                  <Table.Td>{when(k.lastUsedAt)}</Table.Td>
-                  <Table.Td>{k.status}</Table.Td>
-                  {manage && (
-                    <Table.Td>
-                      {!k.revokedAt && (
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          aria-label={`Revoke ${k.name}`}
-                          onClick={() =>
-                            void run('Key revoked.', async () => void (await gql(RevokeApiKeyDocument, { id: k.id })))
-                          }
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Table.Td>
+        <DataTable
+          label="API keys"
+          miw={600}
+          headers={['Name', 'Prefix', 'Access', 'Last used', 'Status', manage && 'Actions']}
+        >
+          {(data.data?.apiKeys.nodes ?? []).map((k) => (
+            <Table.Tr key={k.id}>
+              <Table.Td>{k.name}</Table.Td>
+              <Table.Td className="mono">{k.keyPrefix}…</Table.Td>
+              <Table.Td>{k.access.replace('_', ' ')}</Table.Td>
+              <Table.Td>{when(k.lastUsedAt)}</Table.Td>
+              <Table.Td>{k.status}</Table.Td>
+              {manage && (
+                <Table.Td>
+                  {!k.revokedAt && (
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() =>
+                        void run('Key revoked.', async () => void (await gql(RevokeApiKeyDocument, { id: k.id })))
+                      }
+                    >
+                      Revoke
+                    </Button>
                   )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Scroll>
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </DataTable>
       </Card>
       <Webhooks />
     </Stack>

@@ -25,7 +25,7 @@ import {
 } from '../graphql/generated';
 import { useSession } from '../session';
 import { PERMISSIONS, when } from '../words';
-import { Failure, Loading, PageHeader, Scroll } from './shared';
+import { Failure, Loading, PageHeader, DataTable } from './shared';
 
 type Member = TeamQuery['members']['nodes'][number];
 
@@ -144,68 +144,59 @@ export function TeamScreen() {
           </Group>
         </Alert>
       )}
-      <Scroll label="Team members">
-        <Table striped miw={760} aria-label="Team members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Permissions</Table.Th>
-              <Table.Th>Environments</Table.Th>
-              <Table.Th>Status</Table.Th>
-              {manage && <Table.Th>Actions</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(team.data?.members.nodes ?? []).map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>{m.name}</Table.Td>
-                <Table.Td>{m.email}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {m.permissions.map((p) => (
-                      <Badge key={p} size="sm" variant="light" color="gray" autoContrast>
-                        {p}
-                      </Badge>
-                    ))}
+      <DataTable
+        label="Team members"
+        striped
+        miw={760}
+        headers={['Name', 'Email', 'Permissions', 'Environments', 'Status', manage && 'Actions']}
+      >
+        {(team.data?.members.nodes ?? []).map((m) => (
+          <Table.Tr key={m.id}>
+            <Table.Td>{m.name}</Table.Td>
+            <Table.Td>{m.email}</Table.Td>
+            <Table.Td>
+              <Group gap={4}>
+                {m.permissions.map((p) => (
+                  <Badge key={p} size="sm" variant="light" color="gray" autoContrast>
+                    {p}
+                  </Badge>
+                ))}
+              </Group>
+            </Table.Td>
+            <Table.Td>{m.environments.join(', ')}</Table.Td>
+            <Table.Td>{m.deactivatedAt ? `Deactivated ${when(m.deactivatedAt)}` : 'Active'}</Table.Td>
+            {manage && (
+              <Table.Td>
+                {!m.deactivatedAt && m.id !== viewer.member.id && (
+                  <Group gap={4} wrap="nowrap">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => {
+                        setEditing(m);
+                        setPermissions(m.permissions);
+                        setEnvironments(m.environments);
+                      }}
+                    >
+                      Edit seat
+                    </Button>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      loading={busy}
+                      onClick={() => void run(async () => void (await gql(DeactivateMemberDocument, { id: m.id })))}
+                      aria-label={`Deactivate ${m.name}`}
+                    >
+                      Deactivate
+                    </Button>
                   </Group>
-                </Table.Td>
-                <Table.Td>{m.environments.join(', ')}</Table.Td>
-                <Table.Td>{m.deactivatedAt ? `Deactivated ${when(m.deactivatedAt)}` : 'Active'}</Table.Td>
-                {manage && (
-                  <Table.Td>
-                    {!m.deactivatedAt && m.id !== viewer.member.id && (
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => {
-                            setEditing(m);
-                            setPermissions(m.permissions);
-                            setEnvironments(m.environments);
-                          }}
-                        >
-                          Edit seat
-                        </Button>
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          loading={busy}
-                          onClick={() => void run(async () => void (await gql(DeactivateMemberDocument, { id: m.id })))}
-                          aria-label={`Deactivate ${m.name}`}
-                        >
-                          Deactivate
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
                 )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+              </Table.Td>
+            )}
+          </Table.Tr>
+        ))}
+      </DataTable>
       <Modal opened={inviting} onClose={() => setInviting(false)} title="Invite a member">
         <Stack>
           <TextInput

@@ -6,7 +6,7 @@ import { VerificationDocument, VerificationsDocument, type VerificationStatus } 
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { shortId, when } from '../words';
-import { Failure, Loading, PageHeader, Status, Scroll } from './shared';
+import { Failure, Loading, PageHeader, Status, DataTable } from './shared';
 
 const STATUSES: VerificationStatus[] = ['pending', 'processing', 'manual_review', 'approved', 'rejected', 'expired'];
 
@@ -102,53 +102,45 @@ export function VerificationsScreen() {
         </Group>
       </form>
       <Failure error={lookupError ?? list.error} />
-      <Scroll label="Verifications">
-        <Table striped highlightOnHover miw={700} aria-label="Verifications">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Reference</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Score</Table.Th>
-              <Table.Th>Reasons</Table.Th>
-              <Table.Th>Flow</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((v) => (
-              <Table.Tr key={v.id}>
-                <Table.Td>
-                  <Link to={`/console/verifications/${v.id}`} className="mono">
-                    {shortId(v.id)}
-                  </Link>
-                </Table.Td>
-                <Table.Td>{when(v.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Status value={v.status} />
-                </Table.Td>
-                <Table.Td>{v.score == null ? '—' : v.score.toFixed(2)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {v.reasonCodes.map((c) => (
-                      <Badge key={c} variant="outline" color="gray">
-                        {c}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{v.flow?.name ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-            {list.data && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text c="dimmed">No verifications match.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+      <DataTable
+        label="Verifications"
+        striped
+        highlightOnHover
+        miw={700}
+        headers={['Reference', 'Created', 'Status', 'Score', 'Reasons', 'Flow']}
+      >
+        {rows.map((v) => (
+          <Table.Tr key={v.id}>
+            <Table.Td>
+              <Link to={`/console/verifications/${v.id}`} className="mono">
+                {shortId(v.id)}
+              </Link>
+            </Table.Td>
+            <Table.Td>{when(v.createdAt)}</Table.Td>
+            <Table.Td>
+              <Status value={v.status} />
+            </Table.Td>
+            <Table.Td>{v.score == null ? '—' : v.score.toFixed(2)}</Table.Td>
+            <Table.Td>
+              <Group gap={4}>
+                {v.reasonCodes.map((c) => (
+                  <Badge key={c} variant="outline" color="gray">
+                    {c}
+                  </Badge>
+                ))}
+              </Group>
+            </Table.Td>
+            <Table.Td>{v.flow?.name ?? '—'}</Table.Td>
+          </Table.Tr>
+        ))}
+        {list.data && rows.length === 0 && (
+          <Table.Tr>
+            <Table.Td colSpan={6}>
+              <Text c="dimmed">No verifications match.</Text>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </DataTable>
       {list.data?.verifications.pageInfo.hasNextPage && (
         <Button variant="default" mt="sm" onClick={() => setAfter(list.data!.verifications.pageInfo.endCursor)}>
           Next page

@@ -10,7 +10,7 @@ import {
 } from '../graphql/generated';
 import { useSession } from '../session';
 import { when } from '../words';
-import { Failure, Scroll } from './shared';
+import { Failure, DataTable } from './shared';
 
 const EVENTS = [
   'verification.approved',
@@ -96,60 +96,51 @@ export function Webhooks() {
           </Button>
         </Group>
       )}
-      <Scroll label="Webhook endpoints">
-        <Table miw={640} aria-label="Webhook endpoints">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>URL</Table.Th>
-              <Table.Th>Events</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Created</Table.Th>
-              {manage && <Table.Th>Actions</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(endpoints.data?.webhookEndpoints.nodes ?? []).map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td className="mono">{e.url}</Table.Td>
-                <Table.Td>{e.events.length} events</Table.Td>
-                <Table.Td>{e.status}</Table.Td>
-                <Table.Td>{when(e.createdAt)}</Table.Td>
-                {manage && (
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() =>
-                          void run(async () =>
-                            setSecret(
-                              (await gql(RotateWebhookSecretDocument, { id: e.id })).rotateWebhookSecret.signingSecret,
-                            ),
-                          )
-                        }
-                      >
-                        Rotate secret
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() =>
-                          void run(async () => {
-                            const { testWebhookEndpoint } = await gql(TestWebhookEndpointDocument, { id: e.id });
-                            setNote(`Test ${testWebhookEndpoint.event} queued; see Logs, Delivery log.`);
-                          })
-                        }
-                      >
-                        Send test
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Scroll>
+      <DataTable
+        label="Webhook endpoints"
+        miw={640}
+        headers={['URL', 'Events', 'Status', 'Created', manage && 'Actions']}
+      >
+        {(endpoints.data?.webhookEndpoints.nodes ?? []).map((e) => (
+          <Table.Tr key={e.id}>
+            <Table.Td className="mono">{e.url}</Table.Td>
+            <Table.Td>{e.events.length} events</Table.Td>
+            <Table.Td>{e.status}</Table.Td>
+            <Table.Td>{when(e.createdAt)}</Table.Td>
+            {manage && (
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() =>
+                      void run(async () =>
+                        setSecret(
+                          (await gql(RotateWebhookSecretDocument, { id: e.id })).rotateWebhookSecret.signingSecret,
+                        ),
+                      )
+                    }
+                  >
+                    Rotate secret
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() =>
+                      void run(async () => {
+                        const { testWebhookEndpoint } = await gql(TestWebhookEndpointDocument, { id: e.id });
+                        setNote(`Test ${testWebhookEndpoint.event} queued; see Logs, Delivery log.`);
+                      })
+                    }
+                  >
+                    Send test
+                  </Button>
+                </Group>
+              </Table.Td>
+            )}
+          </Table.Tr>
+        ))}
+      </DataTable>
       {endpoints.data?.webhookEndpoints.nodes.length === 0 && <Text c="dimmed">No endpoints.</Text>}
     </Card>
   );

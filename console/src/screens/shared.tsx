@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Badge, Group, Loader, Title } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Table, Title } from '@mantine/core';
 import type { GraphqlError } from '../api';
 import { STATUS_COLORS } from '../words';
 
@@ -22,7 +22,7 @@ export function Failure({ error }: { error: GraphqlError | Error | null }) {
 }
 
 export function Loading({ when }: { when: boolean }) {
-  return when ? <Loader size="sm" aria-label="Loading" /> : null;
+  return when ? <Loader size="sm" role="status" aria-label="Loading" /> : null;
 }
 
 export function Status({ value }: { value: string | null | undefined }) {
@@ -40,5 +40,36 @@ export function Scroll({ label, children }: { label: string; children: ReactNode
     <div className="scroll-x" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
+  );
+}
+
+/**
+ * A list screen's table: labelled, scrollable on a phone, one header per column (`false` leaves a
+ * column out, e.g. Actions for a member who may not act); the rows are the children.
+ */
+export function DataTable({
+  label,
+  miw,
+  headers,
+  striped,
+  highlightOnHover,
+  children,
+}: {
+  label: string;
+  miw: number;
+  headers: (string | false)[];
+  striped?: boolean;
+  highlightOnHover?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Scroll label={label}>
+      <Table striped={striped} highlightOnHover={highlightOnHover} miw={miw} aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>{headers.map((header) => header !== false && <Table.Th key={header}>{header}</Table.Th>)}</Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Scroll>
   );
 }
