@@ -13,6 +13,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'dist-eval/**',
+      'dist-bench/**',
       'console/dist/**',
       'node_modules/**',
       '.data/**',
@@ -34,9 +35,10 @@ export default tseslint.config(
     },
   },
   {
-    // The benchmark seeds and reads what it measures directly (it is to move out of src/).
+    // Outside services, a domain is entered through its index. (The benchmark, in bench/, seeds and
+    // reads what it measures directly, so it is not held to this.)
     files: ['src/**/*.ts'],
-    ignores: ['src/services/**', 'src/bench/**'],
+    ignores: ['src/services/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [domainsThroughTheirIndex] }] },
   },
   {
