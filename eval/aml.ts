@@ -1,6 +1,6 @@
 // AML rows of `npm run engine:eval`: hit/miss on the synthetic lists by variant, and precision.
-import { evaluateAml } from '../src/engine/aml/evaluate.js';
 import { amlOptions } from '../src/engine/aml/runner.js';
+import { evaluateAml } from './aml-evaluate.js';
 import type { Evaluator } from './run.js';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${Math.round((100 * n) / d)}% (${n}/${d})`);
@@ -9,7 +9,6 @@ export const amlEvaluator: Evaluator = {
   name: 'aml',
   async run(options) {
     const threshold = amlOptions({ config: {}, sensitivity: null, threshold: null } as never, {
-      steps: [],
       acceptedDocumentTypes: [],
     }).threshold;
     const e = await evaluateAml(threshold);

@@ -28,6 +28,20 @@ if (!fs.existsSync('dist/.tsbuildinfo'))
   console.log(
     'Building the service into dist/ (first build after install: about 30 s; later builds only what changed)',
   );
+// Code that has left src/ (the benchmark is bench/, the AML evaluation eval/, the checks'
+// orchestration services/checks) must not linger in dist/ from a build made before it moved.
+const MOVED = [
+  'bench',
+  'engine/eval-aml',
+  'engine/aml/eval-cases',
+  'engine/aml/evaluate',
+  'engine/run-checks',
+  'engine/rollup',
+  'engine/images',
+  'engine/document-record',
+];
+for (const moved of MOVED)
+  for (const suffix of ['', '.js', '.js.map']) fs.rmSync(`dist/${moved}${suffix}`, { recursive: true, force: true });
 run(['node_modules/typescript/bin/tsc', '--build', 'tsconfig.build.json']);
 
 if (!process.argv.includes('--server')) {

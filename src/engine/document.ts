@@ -1,4 +1,3 @@
-import type { FlowSnapshot } from '../entities/verification.entity.js';
 import { analyseDocument, type DocumentAnalysis, type SideAnalysis } from './document/index.js';
 import {
   type CheckInput,
@@ -6,6 +5,7 @@ import {
   type CheckRunner,
   type DocumentRead,
   type EvidenceAnalysis,
+  type FlowSnapshot,
   result,
 } from './types.js';
 

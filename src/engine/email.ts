@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Verdict } from '../entities/verification.entity.js';
-import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
+import { type CheckInput, type CheckResult, type CheckRunner, result, type Verdict } from './types.js';
 
 // mailchecker (maintained, ~56,000 throwaway domains, updated with every release) is CommonJS.
 const require = createRequire(import.meta.url);

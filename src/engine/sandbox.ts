@@ -1,5 +1,4 @@
-import type { SandboxInput, Verdict } from '../entities/verification.entity.js';
-import { type CheckResult, result } from './types.js';
+import { type CheckResult, result, type SandboxInput, type Verdict } from './types.js';
 
 /** Checks whose verdict needs image analysis; the sandbox outcome decides them. */
 export const IMAGE_CHECKS = ['liveness', 'face_match'];

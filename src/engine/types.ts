@@ -1,6 +1,32 @@
-import type { Check } from '../entities/check.entity.js';
-import type { FlowSnapshot, SandboxInput, Verdict } from '../entities/verification.entity.js';
+// The engine's own input and output types. The engine imports no service and no entity: the
+// checks domain (services/checks) maps a verification and its check rows to these, and saves
+// what comes back.
 import type { EnginePool } from './pool/index.js';
+
+/** A check's verdict (a verification's too). */
+export type Verdict = 'approve' | 'reject' | 'review';
+
+/** The sandbox simulation a create asked for (decisions.md): the outcome forced onto one check. */
+export interface SandboxInput {
+  outcome: 'approved' | 'rejected' | 'review' | 'pending';
+  reason_codes?: string[];
+}
+
+/** The flow's rules the checks read, as frozen on the session at create (its steps are the checks). */
+export interface FlowSnapshot {
+  sensitivity?: number | null;
+  acceptedDocumentTypes: string[];
+  expiryPolicy?: Record<string, unknown> | null;
+  policyTree?: Record<string, unknown> | null;
+}
+
+/** The check a runner runs: its type and its step's options. */
+export interface CheckSpec {
+  type: string;
+  config: Record<string, unknown>;
+  sensitivity?: number | null;
+  threshold?: number | null;
+}
 
 /** What the document check read (off the images in live, the sandbox `document` in sandbox). */
 export interface DocumentRead {
@@ -65,7 +91,7 @@ export interface CheckImages {
 }
 
 export interface CheckInput {
-  check: Check;
+  check: CheckSpec;
   snapshot: FlowSnapshot;
   identity: Identity;
   sandbox: SandboxInput | null;

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import type { SessionJobData } from '../engine/run-checks.js';
+import type { SessionJobData } from '../services/checks/index.js';
 import { Verification } from '../entities/verification.entity.js';
 import { scopedFork } from '../orm.js';
 import type { Runtime } from '../runtime.js';

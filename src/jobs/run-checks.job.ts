@@ -1,4 +1,4 @@
-import { runChecks, type SessionJobData } from '../engine/run-checks.js';
+import { runChecks, type SessionJobData } from '../services/checks/index.js';
 import { RUN_CHECKS_JOB } from '../services/verifications/index.js';
 import type { JobDefinition } from './job.js';
 

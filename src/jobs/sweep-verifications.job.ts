@@ -1,5 +1,5 @@
 import { withConnection } from '../services/shared/index.js';
-import type { SessionJobData } from '../engine/run-checks.js';
+import type { SessionJobData } from '../services/checks/index.js';
 import type { Runtime } from '../runtime.js';
 import { RUN_CHECKS_JOB } from '../services/verifications/index.js';
 import { expireDueSessions } from './expire-due.job.js';

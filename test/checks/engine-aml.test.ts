@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Check } from '../../src/entities/check.entity.js';
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
-import { AML_CASES } from '../../src/engine/aml/eval-cases.js';
-import { evaluateAml } from '../../src/engine/aml/evaluate.js';
 import { parseFtmLine } from '../../src/engine/aml/ftm.js';
 import {
   amlIndex,
@@ -23,6 +21,8 @@ import { evaluateEmail, isDisposableDomain, isValidAddress } from '../../src/eng
 import { RUNNERS } from '../../src/engine/runners.js';
 import type { CheckInput, Identity } from '../../src/engine/types.js';
 import { withNetworkFinding } from '../../src/services/fraud-networks/index.js';
+import { AML_CASES } from '../../eval/aml-cases.js';
+import { evaluateAml } from '../../eval/aml-evaluate.js';
 
 const snapshot = (extra: Partial<FlowSnapshot> = {}): FlowSnapshot => ({
   steps: [],

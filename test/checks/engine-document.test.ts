@@ -16,7 +16,7 @@ import {
   type SideAnalysis,
 } from '../../src/engine/document/index.js';
 import { printedDates } from '../../src/engine/document/printed.js';
-import { RETRYABLE_CODES } from '../../src/engine/rollup.js';
+import { RETRYABLE_CODES } from '../../src/services/checks/index.js';
 import { HOLDERS, aamva, td1, td3 } from '../engine/corpus/documents.js';
 import { byName, photograph } from '../engine/corpus/corpus.js';
 import type { Condition } from '../engine/corpus/conditions.js';

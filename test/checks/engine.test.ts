@@ -3,7 +3,7 @@ import type { Check } from '../../src/entities/check.entity.js';
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { ageOn, ageRunner } from '../../src/engine/age.js';
 import { evaluateDocument, expiryDisposition, findingDisposition } from '../../src/engine/document.js';
-import { rollUp } from '../../src/engine/rollup.js';
+import { rollUp } from '../../src/services/checks/index.js';
 import { RUNNERS } from '../../src/engine/runners.js';
 import { applySandboxOutcome, forcedCheckIndex, sandboxImageResult } from '../../src/engine/sandbox.js';
 import type { CheckInput, CheckResult, DocumentRead, Identity } from '../../src/engine/types.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { seedRandom } from '../../src/bench/lookup-seed.js';
+import { seedRandom } from '../../bench/lookup-seed.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { LOOKUP_SQL, lookupParams, pgTextArray } from '../../src/services/repeat-control/index.js';
 import { rawSqlOf } from '../../src/services/shared/index.js';

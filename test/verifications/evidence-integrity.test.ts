@@ -3,7 +3,7 @@
 // complete checked, whatever is written to the upload URL later.
 import { createHash } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { loadCheckImages } from '../../src/engine/images.js';
+import { loadCheckImages } from '../../src/services/checks/index.js';
 import { scopedFork } from '../../src/orm.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { EvidenceIntegrityError, ObjectTooLargeError, SEALED_PREFIX } from '../../src/storage/s3.js';

@@ -1,7 +1,7 @@
 // Session expiry: the expire-due job scheduled at each session's expires_at, shared by the sessions
 // expiring in the same second (VERIFICATION_TTL_SECONDS shrunk to seconds), and the bounded
 // periodic sweep that catches sessions whose expire job was lost.
-import { runChecks } from '../../src/engine/run-checks.js';
+import { runChecks } from '../../src/services/checks/index.js';
 import { sweepVerifications } from '../../src/jobs/sweep-verifications.job.js';
 import { sql } from '../support/db.js';
 import { withTestAccount } from '../support/account.js';

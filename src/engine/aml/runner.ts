@@ -1,7 +1,15 @@
-import type { FlowSnapshot, Verdict } from '../../entities/verification.entity.js';
-import { applicantFields } from '../../services/verifications/identity.js';
 import { findingDisposition } from '../document.js';
-import { type CheckInput, type CheckResult, type CheckRunner, type Finding, type Identity, result } from '../types.js';
+import { applicantFields } from '../identity.js';
+import {
+  type CheckInput,
+  type CheckResult,
+  type CheckRunner,
+  type Finding,
+  type FlowSnapshot,
+  type Identity,
+  result,
+  type Verdict,
+} from '../types.js';
 import { amlIndex } from './lists.js';
 import { type AmlIndex, screen } from './screen.js';
 import type { AmlHit, AmlKind, AmlSubject } from './types.js';

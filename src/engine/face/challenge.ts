@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Verdict } from '../../entities/verification.entity.js';
-import type { CheckResult, LivenessChallenge } from '../types.js';
+import type { CheckResult, LivenessChallenge, Verdict } from '../types.js';
 import { readFaces, type FaceReading } from './analyse.js';
 import { LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
 import { matchScore } from './descriptor.js';

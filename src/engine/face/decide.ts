@@ -1,5 +1,4 @@
-import type { Verdict } from '../../entities/verification.entity.js';
-import type { CheckResult } from '../types.js';
+import type { CheckResult, Verdict } from '../types.js';
 import type { FaceMatchAnalysis, FaceQualityIssue, LivenessAnalysis } from './analyse.js';
 
 /** Step settings of face checks (the Step's `threshold` and `sensitivity`, both 0..1). */

@@ -1,4 +1,4 @@
-import type { DocumentRead, Identity } from '../../engine/types.js';
+import type { Identity } from '../../engine/types.js';
 import { normaliseDocumentNumber, normaliseEmailForMatch, type Vault } from '../shared/index.js';
 
 export interface Fingerprints {
@@ -25,26 +25,8 @@ export function fingerprintsOf(vault: Vault, identity: Identity): Fingerprints {
 /** The person behind a document: national id first (a different document of the same person matches), else the document. */
 export const personFingerprint = (f: Fingerprints): string | null => f.nationalId ?? f.document;
 
-/** applicant.fields (decisions.md keys) as read off the document, plus the email given at create. */
-export function applicantFields(identity: Identity): Record<string, string> {
-  const doc: DocumentRead = identity.document ?? {};
-  const fields: Record<string, string | undefined> = {
-    first_name: doc.first_name,
-    last_name: doc.last_name,
-    date_of_birth: doc.date_of_birth,
-    sex: doc.sex,
-    nationality: doc.nationality,
-    document_type: doc.type,
-    document_number: doc.number,
-    issuing_country: doc.issuing_country,
-    expiry_date: doc.expiry_date,
-    national_id: doc.national_id,
-    address: doc.address,
-    email: identity.email,
-    ...identity.fields,
-  };
-  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
+/** applicant.fields is the engine's rule too (the aml check screens them), so it lives there. */
+export { applicantFields } from '../../engine/identity.js';
 
 export interface SealedIdentity {
   ciphertext: string | null;

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Upload } from '../entities/upload.entity.js';
-import type { Verification } from '../entities/verification.entity.js';
-import type { Runtime } from '../runtime.js';
-import { lockPerson } from '../services/repeat-control/index.js';
-import { sealIdentity } from '../services/verifications/index.js';
-import type { CheckResult, Identity } from './types.js';
+import type { CheckResult, Identity } from '../../engine/types.js';
+import { Upload } from '../../entities/upload.entity.js';
+import type { Verification } from '../../entities/verification.entity.js';
+import type { Runtime } from '../../runtime.js';
+import { lockPerson } from '../repeat-control/index.js';
+import { sealIdentity } from '../verifications/index.js';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus } from './api.js';
 import { openPool } from './database.js';
 import type { Measurement } from './load.js';

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus } from './api.js';
 import { measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';

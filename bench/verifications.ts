@@ -1,4 +1,4 @@
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus, inParallel } from './api.js';
 import { createStatements, insertCreate, readTemplate, removeCeilingRows } from './create-ceiling.js';
 import { measureLoop, openPool } from './database.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 
 /**
  * The ceiling of POST /v1/verifications: the rows one pending create writes (buildSession/insertSession in

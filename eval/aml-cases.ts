@@ -1,4 +1,4 @@
-import type { AmlSubject } from './types.js';
+import type { AmlSubject } from '../src/engine/aml/types.js';
 
 /**
  * Labelled screening cases against the synthetic lists of data/aml: who should hit which entry

@@ -1,31 +1,21 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Check } from '../entities/check.entity.js';
-import { Verification } from '../entities/verification.entity.js';
-import { scopedFork } from '../orm.js';
-import type { Runtime } from '../runtime.js';
-import { recordVerificationEvent } from '../services/webhooks/index.js';
-import { recordUsage } from '../services/reporting/index.js';
-import { searchFaces, signalFaceNetwork, signalFraudNetworks } from '../services/fraud-networks/index.js';
-import {
-  fingerprintsOfVerification,
-  gateDocument,
-  lockPerson,
-  supersedeOtherCases,
-} from '../services/repeat-control/index.js';
-import {
-  linkApplicantAfterFaceMatch,
-  fingerprintsOf,
-  personFingerprint,
-  settle,
-} from '../services/verifications/index.js';
+import { EngineTaskError } from '../../engine/pool/index.js';
+import { RUNNERS } from '../../engine/runners.js';
+import { applySandboxOutcome, forcedCheckIndex } from '../../engine/sandbox.js';
+import type { CheckInput, CheckResult, CheckSpec, Identity, CheckImages } from '../../engine/types.js';
+import { Check } from '../../entities/check.entity.js';
+import { Verification } from '../../entities/verification.entity.js';
+import { scopedFork } from '../../orm.js';
+import type { Runtime } from '../../runtime.js';
+import { recordVerificationEvent } from '../webhooks/index.js';
+import { recordUsage } from '../reporting/index.js';
+import { searchFaces, signalFaceNetwork, signalFraudNetworks } from '../fraud-networks/index.js';
+import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
+import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../verifications/index.js';
 import { recordDocumentRead } from './document-record.js';
 import { loadCheckImages } from './images.js';
-import { EngineTaskError } from './pool/index.js';
 import { rollUp } from './rollup.js';
-import { RUNNERS } from './runners.js';
-import { applySandboxOutcome, forcedCheckIndex } from './sandbox.js';
-import type { CheckResult, Identity, CheckImages } from './types.js';
 
 export interface SessionJobData {
   verificationId: string;
@@ -80,6 +70,14 @@ const errored: CheckResult = {
   providerTier: 'standard',
 };
 
+/** The engine's view of a check row: its type and its step's options. */
+const checkSpec = (c: Check): CheckSpec => ({
+  type: c.type,
+  config: c.config,
+  sensitivity: c.sensitivity,
+  threshold: c.threshold,
+});
+
 /** What a check's analysis needs, read without a transaction or a lock. */
 interface Prepared {
   check: Check;
@@ -101,8 +99,8 @@ async function analyse(
   const runner = RUNNERS[check.type];
   if (!runner) return errored;
   try {
-    const input = {
-      check,
+    const input: CheckInput = {
+      check: checkSpec(check),
       snapshot: v.flowSnapshot,
       identity,
       sandbox: v.sandbox ?? null,

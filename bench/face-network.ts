@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { FACE_NETWORK_SIMILARITY, FACE_SEARCH_SQL, faceSearchParams } from '../services/fraud-networks/index.js';
-import { CENTER, faceBuckets } from '../services/fraud-networks/face-index.js';
+import { FACE_NETWORK_SIMILARITY, FACE_SEARCH_SQL, faceSearchParams } from '../src/services/fraud-networks/index.js';
+import { CENTER, faceBuckets } from '../src/services/fraud-networks/face-index.js';
 import { openPool, measureLoop } from './database.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Scenario } from './scenarios.js';

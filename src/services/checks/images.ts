@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Upload } from '../entities/upload.entity.js';
-import type { Runtime } from '../runtime.js';
-import type { CheckImages } from './types.js';
+import type { CheckImages } from '../../engine/types.js';
+import { Upload } from '../../entities/upload.entity.js';
+import type { Runtime } from '../../runtime.js';
 
 /** Content types the image engines decode (PDF and video are not images to them). */
 const IMAGE_TYPES = /^image\//;

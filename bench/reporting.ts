@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { randomBase62 } from '../ids.js';
-import { foldReportingDeltas } from '../services/reporting/compaction.js';
-import { inTransaction } from '../services/shared/sql.js';
+import { randomBase62 } from '../src/ids.js';
+import { foldReportingDeltas } from '../src/services/reporting/compaction.js';
+import { inTransaction } from '../src/services/shared/sql.js';
 import { call, expectStatus, graphqlTarget } from './api.js';
 import { measureLoop, openPool } from './database.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';

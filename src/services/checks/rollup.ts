@@ -1,5 +1,5 @@
-import type { Check } from '../entities/check.entity.js';
-import type { Outcome } from '../services/verifications/index.js';
+import type { Check } from '../../entities/check.entity.js';
+import type { Outcome } from '../verifications/index.js';
 
 /** Reason codes a retry can fix (R6: a retryable rejection never refuses the retry). */
 export const RETRYABLE_CODES = new Set([

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus, graphqlTarget, inParallel } from './api.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Scenario } from './scenarios.js';

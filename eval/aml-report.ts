@@ -4,12 +4,12 @@
  * Markdown report; the README's table comes from it.
  */
 import { performance } from 'node:perf_hooks';
-import { AML_CASES } from './aml/eval-cases.js';
-import { evaluateAml } from './aml/evaluate.js';
-import { bundledListFiles, loadListFiles } from './aml/lists.js';
-import { amlOptions } from './aml/runner.js';
-import { buildIndex, screen } from './aml/screen.js';
-import type { AmlEntry } from './aml/types.js';
+import { bundledListFiles, loadListFiles } from '../src/engine/aml/lists.js';
+import { amlOptions } from '../src/engine/aml/runner.js';
+import { buildIndex, screen } from '../src/engine/aml/screen.js';
+import type { AmlEntry } from '../src/engine/aml/types.js';
+import { AML_CASES } from './aml-cases.js';
+import { evaluateAml } from './aml-evaluate.js';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -60,7 +60,6 @@ async function main(): Promise<void> {
   const entries = await loadListFiles(bundledListFiles());
   const index = buildIndex(entries);
   const threshold = amlOptions({ config: {}, sensitivity: null, threshold: null } as never, {
-    steps: [],
     acceptedDocumentTypes: [],
   }).threshold;
   out(

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { analyseDocument, stopOcr } from '../engine/document/index.js';
-import { loadIdentities, variant, withPortrait } from '../engine/face/corpus.js';
-import { EnginePool } from '../engine/pool/index.js';
+import { analyseDocument, stopOcr } from '../src/engine/document/index.js';
+import { loadIdentities, variant, withPortrait } from '../src/engine/face/corpus.js';
+import { EnginePool } from '../src/engine/pool/index.js';
 import { call, expectStatus } from './api.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Scenario } from './scenarios.js';

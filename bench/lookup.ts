@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { fingerprintEmails, LOOKUP_SQL, lookupParams } from '../services/repeat-control/index.js';
-import { loadMasterKey, Vault } from '../services/shared/index.js';
+import { fingerprintEmails, LOOKUP_SQL, lookupParams } from '../src/services/repeat-control/index.js';
+import { loadMasterKey, Vault } from '../src/services/shared/index.js';
 import { call } from './api.js';
 import { dataDir, measureLoop, openPool } from './database.js';
 import type { Measurement } from './load.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus, graphqlTarget } from './api.js';
 import { openPool } from './database.js';
 import type { Measurement } from './load.js';

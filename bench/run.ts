@@ -28,7 +28,10 @@ import { comparisons, interleaved, scenarios, type BenchContext, type Scenario }
  */
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = path.join(repo, '.data', 'bench');
+/** The service as `npm start` runs it (the production build); the bench itself is built apart, into dist-bench/. */
 const dist = path.join(repo, 'dist');
+/** The bench's own compiled scripts (the baseline servers), beside this file. */
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const log = (line: string) => console.log(line);
 /**
  * The node flags `npm start` runs the server with (package.json), so the bench measures the
@@ -150,7 +153,7 @@ function stopChildren(): Promise<void> {
 /** A baseline server as a child process (its own event loop, never the load generator's); resolves with its URL. */
 async function startBaseline(name: string, script: string, nodeFlags: string[]): Promise<string> {
   const port = await freePort();
-  const child = startChild(name, path.join(dist, 'bench', script), {
+  const child = startChild(name, path.join(benchDir, script), {
     cwd: repo,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
     logFile: path.join(dataDir, `${name}.log`),
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
   };
   const selected = selectScenarios(process.env.BENCH_ONLY);
   const rounds = positiveInt('BENCH_ROUNDS', 4);
-  for (const script of ['server.js', 'cli.js', 'bench/bare-server.js', 'bench/koa-server.js']) {
+  for (const script of ['server.js', 'cli.js']) {
     if (!fs.existsSync(path.join(dist, script))) throw new Error(`dist/${script} is missing; run npm run build`);
   }
   fs.mkdirSync(dataDir, { recursive: true });

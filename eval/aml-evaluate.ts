@@ -1,6 +1,6 @@
-import { AML_CASES, type AmlCase } from './eval-cases.js';
-import { bundledListFiles, loadListFiles } from './lists.js';
-import { type AmlIndex, buildIndex, screen } from './screen.js';
+import { bundledListFiles, loadListFiles } from '../src/engine/aml/lists.js';
+import { type AmlIndex, buildIndex, screen } from '../src/engine/aml/screen.js';
+import { AML_CASES, type AmlCase } from './aml-cases.js';
 
 /** One labelled case screened: the best candidate at any score, and whether the outcome at the threshold is right. */
 export interface AmlCaseResult {

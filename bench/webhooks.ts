@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signPayload } from '../services/webhooks/index.js';
+import { signPayload } from '../src/services/webhooks/index.js';
 import type pg from 'pg';
 import { openPool } from './database.js';
 import type { Measurement } from './load.js';
