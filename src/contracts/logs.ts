@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { mode, timestamp, type Out } from './common.js';
 
-/** The console's logs and exports answers (see responses.ts for the conventions). */
-
-const timestamp = z.iso.datetime({ offset: true });
-const mode = z.enum(['sandbox', 'live']);
+/** The console's request log, delivery log and CSV exports. */
 
 export const requestLog = z
   .object({
@@ -11,16 +9,15 @@ export const requestLog = z
     object: z.literal('request_log'),
     mode,
     api_key_id: z.string(),
-    /** The key's name when the call was made. */
-    key_name: z.string(),
+    key_name: z.string().meta({ description: "The key's name when the call was made." }),
     method: z.string(),
-    /** Path with ids kept; query values that could carry identity (and unknown path segments) are `***`. */
-    route: z.string(),
+    route: z.string().meta({
+      description: 'Path with ids kept; query values that could carry identity (and unknown path segments) are `***`.',
+    }),
     status: z.number().int(),
     duration_ms: z.number(),
     request_id: z.string(),
-    /** The client address truncated before storage: IPv4 /24, IPv6 /48. */
-    ip: z.string().nullable(),
+    ip: z.string().nullable().meta({ description: 'The client address truncated before storage: IPv4 /24, IPv6 /48.' }),
     created_at: timestamp,
   })
   .meta({ id: 'RequestLog' });
@@ -36,16 +33,19 @@ export const deliveryLog = z
     test: z.boolean(),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempt_count: z.number().int(),
-    /** Status code of the last attempt that got an answer. */
-    response_code: z.number().int().nullable(),
-    /** Why the last attempt failed (or why the delivery stopped). */
-    error: z.string().nullable(),
+    response_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Status code of the last attempt that got an answer.' }),
+    error: z.string().nullable().meta({ description: 'Why the last attempt failed (or why the delivery stopped).' }),
     attempts: z.array(z.record(z.string(), z.unknown())),
     next_attempt_at: timestamp.nullable(),
     delivered_at: timestamp.nullable(),
     created_at: timestamp,
-    /** The exact body sent (detail only, with verifications.reveal; otherwise absent, never null). */
-    body: z.record(z.string(), z.unknown()).optional(),
+    body: z.record(z.string(), z.unknown()).optional().meta({
+      description: 'The exact body sent (detail only, with verifications.reveal; otherwise absent, never null).',
+    }),
   })
   .meta({ id: 'DeliveryLogEntry' });
 
@@ -53,3 +53,6 @@ export const deliveryLog = z
 export const csv = z
   .string()
   .meta({ id: 'CsvExport', description: 'CSV with a header row; X-Rows and X-Truncated report what was returned.' });
+
+export type RequestLogOut = Out<typeof requestLog>;
+export type DeliveryLogOut = Out<typeof deliveryLog>;
