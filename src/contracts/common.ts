@@ -13,6 +13,20 @@ export const nullableTimestamp = timestamp.nullable();
 export const mode = z.enum(['sandbox', 'live']);
 export const access = z.enum(['read_write', 'read_only']);
 
+/** One attempt to deliver a webhook (the delivery log and GET .../deliveries). */
+export const deliveryAttempt = z
+  .object({
+    at: z.string(),
+    status_code: z.number().int().nullable().meta({ description: "The receiver's status; null when none came." }),
+    error: z.string().nullable(),
+    duration_ms: z.number(),
+    deferred: z
+      .boolean()
+      .optional()
+      .meta({ description: 'A 429/503 deferral: it does not consume an attempt of the retry ladder.' }),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
 export const errorEnvelope = z
   .object({
     error: z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mode, timestamp, type Out } from './common.js';
+import { deliveryAttempt, mode, timestamp, type Out } from './common.js';
 
 /** The console's request log, delivery log and CSV exports. */
 
@@ -39,7 +39,7 @@ export const deliveryLog = z
       .nullable()
       .meta({ description: 'Status code of the last attempt that got an answer.' }),
     error: z.string().nullable().meta({ description: 'Why the last attempt failed (or why the delivery stopped).' }),
-    attempts: z.array(z.record(z.string(), z.unknown())),
+    attempts: z.array(deliveryAttempt),
     next_attempt_at: timestamp.nullable(),
     delivered_at: timestamp.nullable(),
     created_at: timestamp,

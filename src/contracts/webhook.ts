@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mode, nullableTimestamp, timestamp, type Out } from './common.js';
+import { deliveryAttempt, mode, nullableTimestamp, timestamp, type Out } from './common.js';
 
 /** Webhook endpoints and their deliveries (the console's delivery log is in logs.ts). */
 
@@ -34,7 +34,7 @@ export const webhookDelivery = z
     created_at: timestamp,
     attempt_count: z.number().int().optional().meta({ description: 'The delivery log (GET .../deliveries) only.' }),
     next_attempt_at: nullableTimestamp.optional().meta({ description: 'The delivery log only.' }),
-    attempts: z.array(z.record(z.string(), z.unknown())).optional().meta({ description: 'The delivery log only.' }),
+    attempts: z.array(deliveryAttempt).optional().meta({ description: 'The delivery log only.' }),
   })
   .meta({ id: 'WebhookDelivery' });
 
