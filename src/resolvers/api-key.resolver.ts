@@ -10,6 +10,7 @@ import {
 } from '../services/shared/index.js';
 import { ApiKeyConnection, ApiKeyType, CreateApiKeyInput, CreatedApiKeyType } from '../schema/api-key.types.js';
 import { Environment } from '../schema/enums.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 /** Page size argument shared by connections: 1-100, default 20. */
 export function pageSize(first: number | undefined | null): number {
@@ -28,13 +29,13 @@ export class ApiKeyResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<ApiKeyConnection> {
+  ): Promise<Connection<Source<ApiKeyType>>> {
     const page = await listApiKeys(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) },
       environment,
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized('keys.manage')
@@ -44,15 +45,15 @@ export class ApiKeyResolver {
   async createApiKey(
     @Ctx() ctx: ServiceContext,
     @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput,
-  ): Promise<CreatedApiKeyType> {
+  ): Promise<Source<CreatedApiKeyType>> {
     const created = await createApiKey(ctx, { ...input, expiresAt: input.expiresAt ?? null });
-    return { apiKey: created.key as never, secretKey: created.secretKey };
+    return { apiKey: created.key, secretKey: created.secretKey };
   }
 
   @Authorized('keys.manage')
   @Mutation(() => ApiKeyType, { description: 'Revokes a key for good; its row is kept. Needs keys.manage.' })
-  async revokeApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ApiKeyType> {
-    return (await revokeApiKey(ctx, id)) as never;
+  async revokeApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<ApiKeyType>> {
+    return await revokeApiKey(ctx, id);
   }
 
   @Authorized('keys.manage')
@@ -60,8 +61,8 @@ export class ApiKeyResolver {
     description:
       'Replaces a key: a new one with the same name, environment, permissions, access and expiry (secret returned once); the old one is revoked at once. Needs keys.manage.',
   })
-  async rotateApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<CreatedApiKeyType> {
+  async rotateApiKey(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<CreatedApiKeyType>> {
     const rotated = await rotateApiKey(ctx, id);
-    return { apiKey: rotated.key as never, secretKey: rotated.secretKey };
+    return { apiKey: rotated.key, secretKey: rotated.secretKey };
   }
 }

@@ -8,6 +8,7 @@ import { ApplicantConnection, ApplicantType } from '../schema/applicant.types.js
 import { Environment } from '../schema/enums.js';
 import { TagReferenceType, TagRemovalType } from '../schema/tag.types.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 import { taggingArgs } from './tag.resolver.js';
 
 const applicantTagLoaders = new WeakMap<ServiceContext, DataLoader<string, TagReference[]>>();
@@ -25,6 +26,9 @@ function applicantTagLoader(ctx: ServiceContext): DataLoader<string, TagReferenc
   return loader;
 }
 
+/** An applicant as the service returns it; its tags come from the field resolver. */
+export type ApplicantSource = Source<ApplicantType, 'tags'>;
+
 @Resolver(() => ApplicantType)
 export class ApplicantResolver {
   @Authorized()
@@ -36,24 +40,24 @@ export class ApplicantResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<ApplicantConnection> {
+  ): Promise<Connection<ApplicantSource>> {
     const page = await listApplicants(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) },
       environment,
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
   @Query(() => ApplicantType)
-  async applicant(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ApplicantType> {
-    return (await getApplicant(ctx, id)) as never;
+  async applicant(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ApplicantSource> {
+    return await getApplicant(ctx, id);
   }
 
   @FieldResolver(() => [TagReferenceType], { description: 'Tags waiting on the person for their next verification.' })
-  async tags(@Root() applicant: Applicant, @Ctx() ctx: ServiceContext): Promise<TagReferenceType[]> {
-    return (await applicantTagLoader(ctx).load(applicant.id)) as never;
+  async tags(@Root() applicant: Applicant, @Ctx() ctx: ServiceContext): Promise<Source<TagReferenceType>[]> {
+    return await applicantTagLoader(ctx).load(applicant.id);
   }
 
   @Authorized()
@@ -65,8 +69,8 @@ export class ApplicantResolver {
     @Arg('applicantId', () => ID) applicantId: string,
     @Arg('tagIds', () => [ID], { nullable: true }) tagIds?: string[],
     @Arg('names', () => [String], { nullable: true }) names?: string[],
-  ): Promise<TagReferenceType[]> {
-    return (await tagApplicant(ctx, applicantId, taggingArgs(tagIds, names))) as never;
+  ): Promise<Source<TagReferenceType>[]> {
+    return await tagApplicant(ctx, applicantId, taggingArgs(tagIds, names));
   }
 
   @Authorized()
@@ -75,7 +79,7 @@ export class ApplicantResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('applicantId', () => ID) applicantId: string,
     @Arg('tagId', () => ID) tagId: string,
-  ): Promise<TagRemovalType> {
+  ): Promise<Source<TagRemovalType>> {
     await untagApplicant(ctx, applicantId, tagId);
     return { id: tagId, removed: true };
   }

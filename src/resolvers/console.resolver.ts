@@ -2,7 +2,9 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import {
   ActivityConnection,
+  type ActivityType,
   AuditEventConnection,
+  type AuditEventType,
   EvidenceImageType,
   IdentityEditType,
   RevealedIdentityType,
@@ -12,6 +14,7 @@ import { listActivity, listAudit, listVerificationEvents } from '../services/aud
 import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { editIdentity, identityEditInput, revealIdentity, viewEvidence } from '../services/verifications/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 import { parameterInvalid } from '../errors.js';
 
 const AUDIT_ID = /^aud_[0-9A-Za-z]+$/;
@@ -27,7 +30,7 @@ export class ConsoleResolver {
   async revealIdentity(
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,
-  ): Promise<RevealedIdentityType> {
+  ): Promise<Source<RevealedIdentityType>> {
     return { verificationId, ...(await revealIdentity(ctx, verificationId)) };
   }
 
@@ -44,7 +47,7 @@ export class ConsoleResolver {
     })
     fields: Record<string, unknown>,
     @Arg('version', () => Int) version: number,
-  ): Promise<IdentityEditType> {
+  ): Promise<Source<IdentityEditType>> {
     const edited = await editIdentity(ctx, verificationId, parseInput(identityEditInput, { fields, version }));
     return {
       verificationId,
@@ -59,7 +62,7 @@ export class ConsoleResolver {
   async evidence(
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,
-  ): Promise<EvidenceImageType[]> {
+  ): Promise<Source<EvidenceImageType>[]> {
     const images = await viewEvidence(ctx, verificationId);
     return images.map(({ upload, url, expiresIn }) => ({
       id: upload.id,
@@ -80,13 +83,13 @@ export class ConsoleResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('verificationId', () => ID, { nullable: true }) verificationId?: string,
     @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
-  ): Promise<AuditEventConnection> {
+  ): Promise<Connection<Source<AuditEventType>>> {
     const page = await listAudit(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, AUDIT_ID) },
       { subjectIds: verificationId ? [verificationId] : null, memberId },
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
@@ -100,14 +103,14 @@ export class ConsoleResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
     @Arg('targetIds', () => [ID], { nullable: true }) targetIds?: string[],
     @Arg('memberId', () => ID, { nullable: true }) memberId?: string,
-  ): Promise<ActivityConnection> {
+  ): Promise<Connection<Source<ActivityType>>> {
     if (targetIds && targetIds.length > 20) throw parameterInvalid('targetIds', 'at most 20 ids.');
     const page = await listActivity(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ACTIVITY_ID) },
       { subjectIds: targetIds ?? null, memberId },
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
@@ -117,7 +120,7 @@ export class ConsoleResolver {
   async verificationEvents(
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,
-  ): Promise<VerificationEventType[]> {
+  ): Promise<Source<VerificationEventType>[]> {
     return listVerificationEvents(ctx, verificationId);
   }
 }

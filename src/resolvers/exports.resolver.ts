@@ -4,13 +4,14 @@ import { Environment } from '../schema/enums.js';
 import { CsvExportType } from '../schema/logs.types.js';
 import { exportUsage, exportVerifications, type CsvExport } from '../services/logs/index.js';
 import type { ServiceContext } from '../services/shared/index.js';
+import { type Source } from './source.js';
 
 /**
  * The console's CSV exports for GraphQL clients, through the same services (same cap,
  * same CSV writer, same audit rows). GraphQL has no streamed answer, so the CSV arrives
  * whole as a string; at 5,000 rows that is a few hundred kilobytes.
  */
-async function collected(csv: CsvExport): Promise<CsvExportType> {
+async function collected(csv: CsvExport): Promise<Source<CsvExportType>> {
   return { filename: csv.filename, rows: csv.rows, truncated: csv.truncated, csv: await text(csv.stream) };
 }
 
@@ -27,7 +28,7 @@ export class ExportsResolver {
     @Arg('since', () => Date, { nullable: true }) since?: Date,
     @Arg('includeIdentity', () => Boolean, { nullable: true }) includeIdentity?: boolean,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
-  ): Promise<CsvExportType> {
+  ): Promise<Source<CsvExportType>> {
     return collected(
       await exportVerifications(ctx, {
         since: since ?? undefined,
@@ -45,7 +46,7 @@ export class ExportsResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('since', () => Date, { nullable: true }) since?: Date,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
-  ): Promise<CsvExportType> {
+  ): Promise<Source<CsvExportType>> {
     return collected(await exportUsage(ctx, { since: since ?? undefined, mode: environment ?? undefined }));
   }
 }

@@ -25,6 +25,7 @@ import {
   UpdateFlowInput,
 } from '../schema/flow.types.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 /** GraphQL null on a field that cannot be null means "not sent"; steps lose their null members likewise. */
 const NOT_NULLABLE = new Set(['name', 'steps', 'isDefault', 'status', 'languages', 'acceptedDocumentTypes', 'version']);
@@ -41,9 +42,10 @@ function sentFields(input: object): Record<string, unknown> {
   return fields;
 }
 
-const asType = (flow: Flow) => flow as unknown as FlowType;
-
 /** Flows for team members, through the same service as /v1/flows. */
+/** A flow as the service returns it; its steps come from the field resolver. */
+export type FlowSource = Source<FlowType, 'steps'>;
+
 @Resolver(() => FlowType)
 export class FlowResolver {
   @Authorized()
@@ -55,19 +57,19 @@ export class FlowResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<FlowConnection> {
+  ): Promise<Connection<FlowSource>> {
     const page = await listFlows(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.flow) },
       environment as Mode | undefined,
     );
-    return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
   @Query(() => FlowType)
-  async flow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<FlowType> {
-    return asType(await getFlow(ctx, id));
+  async flow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<FlowSource> {
+    return await getFlow(ctx, id);
   }
 
   @Authorized('settings.manage')
@@ -78,9 +80,9 @@ export class FlowResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment) environment: Environment,
     @Arg('input', () => CreateFlowInput) input: CreateFlowInput,
-  ): Promise<FlowType> {
+  ): Promise<FlowSource> {
     const fields = parseInput(createFlowInput, sentFields(input));
-    return asType(await createFlow(ctx, { ...normaliseFlowFields(fields), name: fields.name }, environment as Mode));
+    return await createFlow(ctx, { ...normaliseFlowFields(fields), name: fields.name }, environment as Mode);
   }
 
   @Authorized('settings.manage')
@@ -91,9 +93,9 @@ export class FlowResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput,
-  ): Promise<FlowType> {
+  ): Promise<FlowSource> {
     const fields = parseInput(updateFlowInput, sentFields(input));
-    return asType(await updateFlow(ctx, id, { ...normaliseFlowFields(fields), version: fields.version }));
+    return await updateFlow(ctx, id, { ...normaliseFlowFields(fields), version: fields.version });
   }
 
   @Authorized('settings.manage')
@@ -102,8 +104,8 @@ export class FlowResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('version', () => Int, { nullable: true }) version?: number,
-  ): Promise<FlowType> {
-    return asType(await updateFlow(ctx, id, { status: 'archived', version: version ?? undefined }));
+  ): Promise<FlowSource> {
+    return await updateFlow(ctx, id, { status: 'archived', version: version ?? undefined });
   }
 
   @Authorized('settings.manage')
@@ -111,7 +113,7 @@ export class FlowResolver {
     description:
       'Starts a short-lived sandbox session of the flow for its hosted page; FLOW_EMPTY without steps, FLOW_ARCHIVED when archived.',
   })
-  async previewFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<FlowPreviewType> {
+  async previewFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<FlowPreviewType>> {
     const preview = await previewFlow(ctx, id);
     const expires = preview.verification.expiresAt;
     return {
@@ -124,7 +126,7 @@ export class FlowResolver {
 
   @Authorized('settings.manage')
   @Mutation(() => DeletedFlowType, { description: 'Deletes a flow; verifications that used it are unaffected.' })
-  async deleteFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<DeletedFlowType> {
+  async deleteFlow(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<DeletedFlowType>> {
     const flow = await deleteFlow(ctx, id);
     return { id: flow.id, deleted: true };
   }

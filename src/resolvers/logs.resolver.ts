@@ -6,6 +6,7 @@ import {
   DeliveryLogType,
   RequestLogConnection,
   RequestLogFilterInput,
+  type RequestLogType,
 } from '../schema/logs.types.js';
 import {
   getDeliveryLog,
@@ -17,9 +18,12 @@ import {
 } from '../services/logs/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const DELIVERY_ID = /^del_[0-9A-Za-z]+$/;
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const isDeliveryStatus = (status: string): status is (typeof DELIVERY_STATUSES)[number] =>
+  (DELIVERY_STATUSES as readonly string[]).includes(status);
 
 function statusClassOf(value: string | null | undefined): number | undefined {
   if (!value) return undefined;
@@ -29,6 +33,9 @@ function statusClassOf(value: string | null | undefined): number | undefined {
 }
 
 /** The request log and the webhook delivery log for team members (logs.read), through the same services as /v1/console/logs. */
+/** A delivery of the log as the service returns it; `body` comes from the field resolver. */
+type DeliveryLogSource = Source<DeliveryLogType>;
+
 @Resolver(() => DeliveryLogType)
 export class LogsResolver {
   @Authorized('logs.read')
@@ -38,7 +45,7 @@ export class LogsResolver {
     @Arg('filter', () => RequestLogFilterInput, { nullable: true }) filter?: RequestLogFilterInput,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<RequestLogConnection> {
+  ): Promise<Connection<Source<RequestLogType>>> {
     if (filter?.apiKeyId && !ID_PATTERNS.uuid.test(filter.apiKeyId))
       throw parameterInvalid('filter.apiKeyId', 'apiKeyId must be an API key id (UUID).');
     const page = await listRequestLogs(
@@ -53,7 +60,7 @@ export class LogsResolver {
       },
       { limit: pageSize(first), startingAfter: checkedCursor(after, REQUEST_LOG_ID_PATTERN) },
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized('logs.read')
@@ -64,15 +71,18 @@ export class LogsResolver {
     @Arg('event', () => String, { nullable: true }) event?: string,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<DeliveryLogConnection> {
-    if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status))
-      throw parameterInvalid('status', 'status must be pending, delivered or failed.');
+  ): Promise<Connection<DeliveryLogSource>> {
+    let wanted: (typeof DELIVERY_STATUSES)[number] | undefined;
+    if (status) {
+      if (!isDeliveryStatus(status)) throw parameterInvalid('status', 'status must be pending, delivered or failed.');
+      wanted = status;
+    }
     const page = await listDeliveryLog(
       ctx,
-      { status: status as never, event: event ?? undefined },
+      { status: wanted, event: event ?? undefined },
       { limit: pageSize(first), startingAfter: checkedCursor(after, DELIVERY_ID) },
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized('logs.read')

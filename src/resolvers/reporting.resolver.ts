@@ -27,6 +27,7 @@ import {
 } from '../services/reporting/index.js';
 import { checkedCursor, ID_PATTERNS, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const filterOf = (input?: ReportingFilterInput | null): ReportingFilter => ({
   mode: input?.environment ?? null,
@@ -56,7 +57,7 @@ export class ReportingResolver {
   async reportingOverview(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
-  ): Promise<ReportingOverviewType> {
+  ): Promise<Source<ReportingOverviewType>> {
     const overview = await reportingOverview(ctx, filterOf(filter));
     return { ...breakdown(overview), environments: overview.modes as Environment[], since: overview.since };
   }
@@ -68,7 +69,7 @@ export class ReportingResolver {
   async reportingAnalytics(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
-  ): Promise<ReportingAnalyticsType> {
+  ): Promise<Source<ReportingAnalyticsType>> {
     const analytics = await reportingAnalytics(ctx, filterOf(filter));
     return {
       ...breakdown(analytics),
@@ -85,7 +86,7 @@ export class ReportingResolver {
   async reasonCodeBreakdown(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
-  ): Promise<ReasonCodeCountType[]> {
+  ): Promise<Source<ReasonCodeCountType>[]> {
     return (await reasonCodeBreakdown(ctx, filterOf(filter))).map((r) => ({
       reasonCode: r.reasonCode,
       count: r.count,
@@ -100,7 +101,7 @@ export class ReportingResolver {
   async timeToDecision(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
-  ): Promise<TimeToDecisionType> {
+  ): Promise<Source<TimeToDecisionType>> {
     return timeToDecision(ctx, filterOf(filter));
   }
 
@@ -109,7 +110,7 @@ export class ReportingResolver {
   async decisionFunnel(
     @Ctx() ctx: ServiceContext,
     @Arg('filter', () => ReportingFilterInput, { nullable: true }) filter?: ReportingFilterInput,
-  ): Promise<DecisionFunnelType> {
+  ): Promise<Source<DecisionFunnelType>> {
     return reportingFunnel(ctx, filterOf(filter));
   }
 
@@ -119,9 +120,9 @@ export class ReportingResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('since', () => Date, { nullable: true }) since?: Date,
-  ): Promise<UsageReportType> {
+  ): Promise<Source<UsageReportType>> {
     const report = await consoleUsage(ctx, { mode: environment ?? null, since: since ?? null });
-    return report as UsageReportType;
+    return report;
   }
 
   @Authorized('persons.read')
@@ -133,20 +134,20 @@ export class ReportingResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<PersonConnection> {
+  ): Promise<Connection<Source<PersonType>>> {
     const page = await listPersons(
       ctx,
       { mode: environment ?? null },
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.applicant) },
     );
-    return { nodes: page.data as PersonType[], pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized('persons.read')
   @Query(() => PersonType, {
     description: 'A person and its latest 100 attempts, newest first; no identity (persons.read).',
   })
-  async person(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<PersonType> {
-    return (await getPerson(ctx, id)) as PersonType;
+  async person(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<PersonType>> {
+    return await getPerson(ctx, id);
   }
 }

@@ -13,6 +13,7 @@ import {
 } from '../schema/review.types.js';
 import { ReviewPolicyType } from '../schema/settings.types.js';
 import { VerificationType } from '../schema/verification.types.js';
+import type { VerificationSource } from './verification.resolver.js';
 import {
   assignReview,
   claimReview,
@@ -33,10 +34,12 @@ import { checkedCursor, ID_PATTERNS, parseInput, type ServiceContext } from '../
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { parameterInvalid } from '../errors.js';
 import { pageSize } from './api-key.resolver.js';
-
-const asType = (review: ManualReview) => review as unknown as ReviewType;
+import { type Source, type Connection, connectionOf } from './source.js';
 
 /** The reviewer's workbench for team members, through the same services as /v1/console/reviews. */
+/** A manual review as the service returns it; the field resolvers add who holds it and who looks at it. */
+export type ReviewSource = Source<ReviewType>;
+
 @Resolver(() => ReviewType)
 export class ReviewResolver {
   @Authorized()
@@ -49,29 +52,29 @@ export class ReviewResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<ReviewConnection> {
+  ): Promise<Connection<ReviewSource>> {
     const page = await listOpenReviews(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.uuid) },
       { holdingMine: holdingMine ?? false, environment: environment as Mode | undefined },
     );
-    return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
   @Query(() => ReviewType, {
     description: 'One case, open or decided; RESOURCE_NOT_FOUND outside the seat\u2019s account and environments.',
   })
-  async review(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
-    return asType(await getManualReview(ctx, id));
+  async review(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewSource> {
+    return await getManualReview(ctx, id);
   }
 
   @Authorized()
   @Query(() => ReviewPolicyType, {
     description: 'claimRequired, claimLeaseMinutes, presenceTtlMs, presenceHeartbeatMs.',
   })
-  async reviewPolicy(@Ctx() ctx: ServiceContext): Promise<ReviewPolicyType> {
-    return (await reviewPolicy(ctx)) as ReviewPolicyType;
+  async reviewPolicy(@Ctx() ctx: ServiceContext): Promise<Source<ReviewPolicyType>> {
+    return await reviewPolicy(ctx);
   }
 
   @Authorized()
@@ -79,14 +82,14 @@ export class ReviewResolver {
     description:
       'Holds the case for the lease (renews it when yours); REVIEW_NOT_CLAIMABLE when another member holds it or it is decided.',
   })
-  async claimReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
-    return asType(await claimReview(ctx, id));
+  async claimReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewSource> {
+    return await claimReview(ctx, id);
   }
 
   @Authorized()
   @Mutation(() => ReviewType, { description: 'Lets go of the case; no error when you do not hold it.' })
-  async releaseReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewType> {
-    return asType(await releaseReview(ctx, id));
+  async releaseReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewSource> {
+    return await releaseReview(ctx, id);
   }
 
   @Authorized()
@@ -103,19 +106,17 @@ export class ReviewResolver {
       description: "Shown in the applicant's outcome email, at most 1,000 characters; never in webhooks.",
     })
     applicantMessage?: string,
-  ): Promise<ReviewType> {
+  ): Promise<ReviewSource> {
     const input = parseInput(consoleDecisionInput, {
       decision,
       ...(notes != null ? { notes } : {}),
       ...(applicantMessage != null ? { applicant_message: applicantMessage } : {}),
     });
-    return asType(
-      await decideFromConsole(ctx, id, {
-        decision: input.decision,
-        notes: input.notes,
-        applicantMessage: input.applicant_message,
-      }),
-    );
+    return decideFromConsole(ctx, id, {
+      decision: input.decision,
+      notes: input.notes,
+      applicantMessage: input.applicant_message,
+    });
   }
 
   @Authorized()
@@ -129,13 +130,13 @@ export class ReviewResolver {
     @Arg('reason', () => String) reason: string,
     @Arg('recommendation', () => String, { nullable: true }) recommendation?: string,
     @Arg('assessment', () => GraphQLJSONObject, { nullable: true }) assessment?: Record<string, unknown>,
-  ): Promise<ReviewType> {
+  ): Promise<ReviewSource> {
     const input = parseInput(escalationInput, {
       reason,
       ...(recommendation != null ? { recommendation } : {}),
       ...(assessment != null ? { assessment } : {}),
     });
-    return asType(await escalateReview(ctx, id, input));
+    return await escalateReview(ctx, id, input);
   }
 
   @Authorized('reviews.resolve_escalation')
@@ -146,10 +147,10 @@ export class ReviewResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('note', () => String, { nullable: true }) note?: string,
-  ): Promise<EscalationReturnType> {
+  ): Promise<Source<EscalationReturnType>> {
     if (note && note.length > 1000) throw parameterInvalid('note', 'note must be at most 1000 characters.');
     const returned = await returnEscalation(ctx, id, note ?? undefined);
-    return { review: asType(returned.review), raisedByMemberId: returned.raisedByMemberId };
+    return { review: returned.review, raisedByMemberId: returned.raisedByMemberId };
   }
 
   @Authorized('reviews.assign')
@@ -161,15 +162,15 @@ export class ReviewResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('memberId', () => ID, { nullable: true }) memberId?: string | null,
-  ): Promise<ReviewType> {
-    return asType(await assignReview(ctx, id, memberId ?? null));
+  ): Promise<ReviewSource> {
+    return await assignReview(ctx, id, memberId ?? null);
   }
 
   @FieldResolver(() => MemberRefType, {
     nullable: true,
     description: 'The member the case is routed to; null: the shared pool.',
   })
-  async assignedTo(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
+  async assignedTo(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<Source<MemberRefType> | null> {
     if (!review.assignedTo) return null;
     const member = await loadersOf(ctx).member.load(review.assignedTo);
     return member ? { id: member.id, name: member.name } : null;
@@ -179,7 +180,7 @@ export class ReviewResolver {
   @Mutation(() => ReviewLockType, {
     description: 'Marks you as looking at the case until presenceTtlMs from now (refresh on the heartbeat).',
   })
-  async lockReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<ReviewLockType> {
+  async lockReview(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<ReviewLockType>> {
     return markPresence(ctx, id);
   }
 
@@ -191,15 +192,15 @@ export class ReviewResolver {
   }
 
   @FieldResolver(() => VerificationType, { nullable: true, description: 'The verification under review.' })
-  async verification(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<VerificationType | null> {
-    return (await loadersOf(ctx).verification.load(review.verification.id)) as never;
+  async verification(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<VerificationSource | null> {
+    return await loadersOf(ctx).verification.load(review.verification.id);
   }
 
   @FieldResolver(() => MemberRefType, {
     nullable: true,
     description: 'Who holds a live claim; null when nobody or lapsed.',
   })
-  async claimedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<MemberRefType | null> {
+  async claimedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<Source<MemberRefType> | null> {
     if (!review.claimedBy || !holds(review, review.claimedBy)) return null;
     const member = await loadersOf(ctx).member.load(review.claimedBy);
     return member ? { id: member.id, name: member.name } : null;
@@ -211,7 +212,10 @@ export class ReviewResolver {
   }
 
   @FieldResolver(() => [ReviewPresenceType], { description: 'Live presence markers (advisory).' })
-  async beingReviewedBy(@Root() review: ManualReview, @Ctx() ctx: ServiceContext): Promise<ReviewPresenceType[]> {
+  async beingReviewedBy(
+    @Root() review: ManualReview,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<Source<ReviewPresenceType>[]> {
     const presence = await loadersOf(ctx).presenceByReview.load(review.id);
     return presence.map((p) => ({ member: { id: p.memberId, name: p.name }, since: p.since }));
   }

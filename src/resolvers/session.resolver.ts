@@ -4,6 +4,7 @@ import { ConsoleSessionType } from '../schema/session.types.js';
 import { signIn, signOut } from '../services/access/index.js';
 import { parseInput, type ServiceContext } from '../services/shared/index.js';
 import { signInBody } from '../rest/schemas.js';
+import { type Source } from './source.js';
 
 /**
  * Sign-in and sign-out for GraphQL clients (the console app), through the same service and
@@ -20,7 +21,7 @@ export class SessionResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
-  ): Promise<ConsoleSessionType> {
+  ): Promise<Source<ConsoleSessionType>> {
     const body = parseInput(signInBody, { email, password });
     const { runtime } = ctx;
     const issued = await signIn(

@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AccountSettings } from '../entities/account-settings.entity.js';
 import { parameterMissing } from '../errors.js';
 import { parseInput, type ServiceContext } from '../services/shared/index.js';
 import { getSettings, settingsPatchInput, updateSettings } from '../services/access/index.js';
 import { AccountSettingsType, UpdateSettingsInput } from '../schema/settings.types.js';
+import { type Source } from './source.js';
 
 /** The input's sent fields (undefined dropped, an explicit null kept), nested objects included. */
 function sentFields(value: unknown): unknown {
@@ -15,15 +15,13 @@ function sentFields(value: unknown): unknown {
   );
 }
 
-const asType = (s: AccountSettings) => s as unknown as AccountSettingsType;
-
 /** Account settings for team members, through the same service and rules as /v1/console/settings. */
 @Resolver(() => AccountSettingsType)
 export class SettingsResolver {
   @Authorized()
   @Query(() => AccountSettingsType, { description: 'The account settings (created with the defaults on first read).' })
-  async settings(@Ctx() ctx: ServiceContext): Promise<AccountSettingsType> {
-    return asType(await getSettings(ctx));
+  async settings(@Ctx() ctx: ServiceContext): Promise<Source<AccountSettingsType>> {
+    return await getSettings(ctx);
   }
 
   @Authorized('settings.manage')
@@ -34,10 +32,10 @@ export class SettingsResolver {
   async updateSettings(
     @Ctx() ctx: ServiceContext,
     @Arg('input', () => UpdateSettingsInput) input: UpdateSettingsInput,
-  ): Promise<AccountSettingsType> {
+  ): Promise<Source<AccountSettingsType>> {
     const patch = parseInput(settingsPatchInput, sentFields({ ...input }));
     const { version: _version, ...changes } = patch;
     if (Object.keys(changes).length === 0) throw parameterMissing('repeatVerification');
-    return asType(await updateSettings(ctx, patch));
+    return await updateSettings(ctx, patch);
   }
 }

@@ -23,6 +23,7 @@ import {
   UpdateTagInput,
 } from '../schema/tag.types.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const verificationTagLoaders = new WeakMap<ServiceContext, DataLoader<string, TagReference[]>>();
 
@@ -54,13 +55,13 @@ export class TagResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<TagConnection> {
+  ): Promise<Connection<Source<TagType>>> {
     const page = await listTags(
       ctx,
       { limit: pageSize(first), startingAfter: checkedCursor(after, ID_PATTERNS.tag) },
       environment,
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
@@ -68,13 +69,13 @@ export class TagResolver {
   async createTag(
     @Ctx() ctx: ServiceContext,
     @Arg('input', () => CreateTagInput) input: CreateTagInput,
-  ): Promise<TagType> {
+  ): Promise<Source<TagType>> {
     const { tag } = await createTag(
       ctx,
       { name: input.name, color: input.color, description: input.description },
       input.environment,
     );
-    return tag as never;
+    return tag;
   }
 
   @Authorized()
@@ -83,20 +84,20 @@ export class TagResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateTagInput) input: UpdateTagInput,
-  ): Promise<TagType> {
+  ): Promise<Source<TagType>> {
     if (input.name === undefined && input.color === undefined && input.description === undefined)
       throw parameterMissing('input');
-    return (await updateTag(ctx, id, {
+    return await updateTag(ctx, id, {
       name: input.name,
       color: input.color,
       description: input.description,
-    })) as never;
+    });
   }
 
   @Authorized()
   @Mutation(() => TagType, { description: 'Retires a tag: unlisted, still shown where carried, its name free again.' })
-  async retireTag(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<TagType> {
-    return (await retireTag(ctx, id)) as never;
+  async retireTag(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<TagType>> {
+    return await retireTag(ctx, id);
   }
 
   @Authorized()
@@ -108,8 +109,8 @@ export class TagResolver {
     @Arg('verificationId', () => ID) verificationId: string,
     @Arg('tagIds', () => [ID], { nullable: true }) tagIds?: string[],
     @Arg('names', () => [String], { nullable: true }) names?: string[],
-  ): Promise<TagReferenceType[]> {
-    return (await tagVerification(ctx, verificationId, taggingArgs(tagIds, names))) as never;
+  ): Promise<Source<TagReferenceType>[]> {
+    return await tagVerification(ctx, verificationId, taggingArgs(tagIds, names));
   }
 
   @Authorized()
@@ -118,7 +119,7 @@ export class TagResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('verificationId', () => ID) verificationId: string,
     @Arg('tagId', () => ID) tagId: string,
-  ): Promise<TagRemovalType> {
+  ): Promise<Source<TagRemovalType>> {
     await untagVerification(ctx, verificationId, tagId);
     return { id: tagId, removed: true };
   }

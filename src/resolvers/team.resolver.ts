@@ -12,9 +12,9 @@ import {
 } from '../services/access/index.js';
 import { checkedCursor, parseInput, type ServiceContext } from '../services/shared/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const MEMBER_ID = /^mem_[0-9A-Za-z]+$/;
-const asType = (member: unknown) => member as MemberType;
 /** Only the arguments given: an omitted one is no change (update) or the default (invite). */
 const given = (values: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
@@ -28,15 +28,15 @@ export class TeamResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<MemberConnection> {
+  ): Promise<Connection<Source<MemberType>>> {
     const page = await listMembers(ctx, { limit: pageSize(first), startingAfter: checkedCursor(after, MEMBER_ID) });
-    return { nodes: page.data.map(asType), pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
   @Query(() => MemberType)
-  async member(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<MemberType> {
-    return asType(await getTeamMember(ctx, id));
+  async member(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<MemberType>> {
+    return await getTeamMember(ctx, id);
   }
 
   @Authorized('settings.manage')
@@ -50,12 +50,12 @@ export class TeamResolver {
     @Arg('environments', () => [Environment]) environments: Environment[],
     @Arg('permissions', () => [String], { nullable: true }) permissions?: string[],
     @Arg('name', () => String, { nullable: true }) name?: string,
-  ): Promise<InvitedMemberType> {
+  ): Promise<Source<InvitedMemberType>> {
     const invited = await inviteMember(
       ctx,
       parseInput(inviteMemberInput, given({ email, environments, permissions, name })),
     );
-    return { member: asType(invited.member), password: invited.password };
+    return { member: invited.member, password: invited.password };
   }
 
   @Authorized('settings.manage')
@@ -68,17 +68,15 @@ export class TeamResolver {
     @Arg('name', () => String, { nullable: true }) name?: string,
     @Arg('permissions', () => [String], { nullable: true }) permissions?: string[],
     @Arg('environments', () => [Environment], { nullable: true }) environments?: Environment[],
-  ): Promise<MemberType> {
-    return asType(
-      await updateMember(ctx, id, parseInput(updateMemberInput, given({ name, permissions, environments }))),
-    );
+  ): Promise<Source<MemberType>> {
+    return updateMember(ctx, id, parseInput(updateMemberInput, given({ name, permissions, environments })));
   }
 
   @Authorized('settings.manage')
   @Mutation(() => MemberType, {
     description: 'Deactivates a member: its sessions end and it cannot sign in. Not yourself.',
   })
-  async deactivateMember(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<MemberType> {
-    return asType(await deactivateMember(ctx, id));
+  async deactivateMember(@Ctx() ctx: ServiceContext, @Arg('id', () => ID) id: string): Promise<Source<MemberType>> {
+    return await deactivateMember(ctx, id);
   }
 }

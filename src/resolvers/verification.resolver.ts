@@ -5,6 +5,8 @@ import { loadersOf } from '../graphql/loaders.js';
 import { checkedCursor, ID_PATTERNS, narrowedTo, type ServiceContext } from '../services/shared/index.js';
 import { listConsoleVerifications, verificationItem } from '../services/verifications/index.js';
 import { ApplicantType } from '../schema/applicant.types.js';
+import type { ApplicantSource } from './applicant.resolver.js';
+import type { FlowSource } from './flow.resolver.js';
 import { Environment } from '../schema/enums.js';
 import { FlowType } from '../schema/flow.types.js';
 import { TagReferenceType } from '../schema/tag.types.js';
@@ -17,8 +19,12 @@ import {
   VerificationType,
 } from '../schema/verification.types.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const MAX_EMAIL_LENGTH = 254;
+
+/** What the verification queries hand GraphQL: a list item; the field resolvers below add the rest. */
+export type VerificationSource = Source<VerificationType>;
 
 /** What the field resolvers need of a parent: a list item (plain row) or a loaded entity. */
 interface VerificationParent {
@@ -42,7 +48,7 @@ export class VerificationResolver {
     @Arg('filter', () => VerificationFilterInput, { nullable: true }) filter?: VerificationFilterInput,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<VerificationConnection> {
+  ): Promise<Connection<VerificationSource>> {
     const limit = pageSize(first);
     if (filter?.email && filter.email.length > MAX_EMAIL_LENGTH)
       throw parameterInvalid('email', `email must be at most ${MAX_EMAIL_LENGTH} characters.`);
@@ -61,7 +67,7 @@ export class VerificationResolver {
       },
       { limit, startingAfter: checkedCursor(after, ID_PATTERNS.verification) },
     );
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized()
@@ -70,14 +76,14 @@ export class VerificationResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
-  ): Promise<VerificationType> {
+  ): Promise<VerificationSource> {
     const scoped = inEnvironment(ctx, environment);
     if (!scoped) throw notFound('verification', id);
     // A plain row, as the connection's nodes are: the field resolvers read checks, tags, flow
     // and applicant through the request's loaders either way.
     const item = await verificationItem(scoped, id);
     if (!item) throw notFound('verification', id);
-    return item as never;
+    return item;
   }
 
   @FieldResolver(() => [CheckType], { description: 'Per-check results in flow order.' })
@@ -86,28 +92,28 @@ export class VerificationResolver {
   }
 
   @FieldResolver(() => [TagReferenceType], { description: 'Tags carried, retired ones included.' })
-  async tags(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<TagReferenceType[]> {
-    return (await loadersOf(ctx).tagsByVerification.load(v.id)) as never;
+  async tags(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<Source<TagReferenceType>[]> {
+    return await loadersOf(ctx).tagsByVerification.load(v.id);
   }
 
   @FieldResolver(() => FlowType, { nullable: true, description: 'The flow that actually ran.' })
-  async flow(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<FlowType | null> {
-    return (await loadersOf(ctx).flow.load(v.flow.id)) as never;
+  async flow(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<FlowSource | null> {
+    return await loadersOf(ctx).flow.load(v.flow.id);
   }
 
   @FieldResolver(() => ApplicantType, {
     nullable: true,
     description: 'The person, once a face has been matched; no identity.',
   })
-  async applicant(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<ApplicantType | null> {
-    return v.applicant ? ((await loadersOf(ctx).applicant.load(v.applicant.id)) as never) : null;
+  async applicant(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<ApplicantSource | null> {
+    return v.applicant ? await loadersOf(ctx).applicant.load(v.applicant.id) : null;
   }
 
   @FieldResolver(() => DecidedByType, {
     nullable: true,
     description: 'Who settled it: a reviewer (member) or a key (api_key); null for the engine or a policy.',
   })
-  async decidedBy(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<DecidedByType | null> {
+  async decidedBy(@Root() v: VerificationParent, @Ctx() ctx: ServiceContext): Promise<Source<DecidedByType> | null> {
     return loadersOf(ctx).decidedBy.load(v.id);
   }
 

@@ -16,6 +16,7 @@ import {
   sendTestWebhook,
 } from '../services/webhooks/index.js';
 import { pageSize } from './api-key.resolver.js';
+import { type Source, type Connection, connectionOf } from './source.js';
 
 const ENDPOINT_ID = /^whe_[0-9A-Za-z]+$/;
 
@@ -39,14 +40,14 @@ export class WebhookResolver {
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('first', () => Int, { nullable: true }) first?: number,
     @Arg('after', () => String, { nullable: true }) after?: string,
-  ): Promise<WebhookEndpointConnection> {
+  ): Promise<Connection<Source<WebhookEndpointType>>> {
     const scoped = narrowedTo(ctx, environment as Mode | undefined);
     if (!scoped) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
     const page = await listWebhookEndpoints(scoped, {
       limit: pageSize(first),
       startingAfter: checkedCursor(after, ENDPOINT_ID),
     });
-    return { nodes: page.data as never, pageInfo: { hasNextPage: page.hasMore, endCursor: page.nextCursor } };
+    return connectionOf(page);
   }
 
   @Authorized('settings.manage')
@@ -59,13 +60,13 @@ export class WebhookResolver {
     @Arg('events', () => [String]) events: string[],
     @Arg('environment', () => Environment, { nullable: true }) environment?: Environment,
     @Arg('description', () => String, { nullable: true }) description?: string,
-  ): Promise<WebhookEndpointWithSecretType> {
+  ): Promise<Source<WebhookEndpointWithSecretType>> {
     const created = await createWebhookEndpoint(inEnvironment(ctx, environment), {
       url,
       events,
       description: description ?? null,
     });
-    return { endpoint: created.endpoint as never, signingSecret: created.signingSecret };
+    return { endpoint: created.endpoint, signingSecret: created.signingSecret };
   }
 
   @Authorized('settings.manage')
@@ -75,9 +76,9 @@ export class WebhookResolver {
   async rotateWebhookSecret(
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
-  ): Promise<WebhookEndpointWithSecretType> {
+  ): Promise<Source<WebhookEndpointWithSecretType>> {
     const rotated = await rotateWebhookSecret(ctx, id);
-    return { endpoint: rotated.endpoint as never, signingSecret: rotated.signingSecret };
+    return { endpoint: rotated.endpoint, signingSecret: rotated.signingSecret };
   }
 
   @Authorized('settings.manage')
@@ -88,7 +89,7 @@ export class WebhookResolver {
     @Ctx() ctx: ServiceContext,
     @Arg('id', () => ID) id: string,
     @Arg('event', () => String, { nullable: true }) event?: string,
-  ): Promise<WebhookTestType> {
+  ): Promise<Source<WebhookTestType>> {
     const delivery = await sendTestWebhook(ctx, id, event ?? undefined);
     return { deliveryId: delivery.id, event: delivery.eventType, status: delivery.status };
   }

@@ -17,7 +17,9 @@ import {
   startEmailStep,
   submitHostedSession,
   type ApplicantSession,
+  type EmailStepAnswer,
   type HostedView,
+  type LivenessChallengeAnswer,
 } from '../services/hosted/index.js';
 import {
   hostedCodeBody,
@@ -27,18 +29,28 @@ import {
   hostedUploadBody,
   renewTokenBody,
 } from './applicant.schema.js';
+import type {
+  ClientTokenOut,
+  EmailStepOut,
+  HandoffOut,
+  HostedSessionOut,
+  HostedUploadOut,
+  HostedUploadUrlOut,
+  LivenessChallengeOut,
+} from '../contracts/index.js';
 import { parseInput } from './validate.js';
 
 /** The page's view of its session: steps, branding, language and progress; never identity or a verdict. */
-export function presentHostedSession(view: HostedView) {
+export function presentHostedSession(view: HostedView): HostedSessionOut {
   return {
     object: 'hosted_session',
     id: view.id,
     state: view.state,
     preview: view.preview,
-    language: view.language,
+    // The service picks one of the page's languages and step kinds (pageLanguage, the flow's steps).
+    language: view.language as HostedSessionOut['language'],
     expires_at: view.expiresAt.toISOString(),
-    steps: view.steps,
+    steps: view.steps as HostedSessionOut['steps'],
     liveness_mode: view.livenessMode,
     accepted_document_types: view.acceptedDocumentTypes,
     branding: view.branding,
@@ -47,6 +59,23 @@ export function presentHostedSession(view: HostedView) {
     return_url: view.returnUrl,
   };
 }
+
+const presentEmailStep = (step: EmailStepAnswer): EmailStepOut => ({
+  object: 'email_step',
+  email_sent: step.email_sent,
+  expires_in: step.expires_in,
+  confirmed: step.confirmed,
+  preview: step.preview,
+});
+
+const presentLivenessChallenge = (challenge: LivenessChallengeAnswer): LivenessChallengeOut => ({
+  object: 'liveness_challenge',
+  challenge_id: challenge.challenge_id,
+  // newChallenge draws from the four prompts the contract names.
+  steps: challenge.steps as LivenessChallengeOut['steps'],
+  expires_in: challenge.expires_in,
+  preview: challenge.preview,
+});
 
 /** The session the request's client token opens (Authorization: Bearer vct_...), or a 401. */
 const applicant = (runtime: Runtime, ctx: Context): Promise<ApplicantSession> =>
@@ -79,7 +108,10 @@ export function applicantRouter(runtime: Runtime): Router {
 
   router.get(`${base}/handoff`, async (ctx) => {
     const session = await applicant(runtime, ctx);
-    ctx.body = { object: 'handoff', qr_svg: await handoffQr(session, bearerToken(ctx.get('authorization'))!) };
+    ctx.body = {
+      object: 'handoff',
+      qr_svg: await handoffQr(session, bearerToken(ctx.get('authorization'))!),
+    } satisfies HandoffOut;
   });
 
   router.post(`${base}/uploads`, async (ctx) => {
@@ -98,7 +130,7 @@ export function applicantRouter(runtime: Runtime): Router {
       upload_url: created.uploadUrl,
       expires_in: created.expiresIn,
       preview: created.preview,
-    };
+    } satisfies HostedUploadUrlOut;
   });
 
   router.post(`${base}/uploads/:uploadId/complete`, async (ctx) => {
@@ -110,23 +142,23 @@ export function applicantRouter(runtime: Runtime): Router {
       kind: done.kind,
       side: done.side,
       status: done.status,
-    };
+    } satisfies HostedUploadOut;
   });
 
   router.post(`${base}/email`, async (ctx) => {
     const body = parseInput(hostedEmailBody, ctx.request.body);
-    ctx.body = { object: 'email_step', ...(await startEmailStep(await applicant(runtime, ctx), body.email)) };
+    ctx.body = presentEmailStep(await startEmailStep(await applicant(runtime, ctx), body.email));
   });
 
   router.post(`${base}/email/confirm`, async (ctx) => {
     const body = parseInput(hostedCodeBody, ctx.request.body);
-    ctx.body = { object: 'email_step', ...(await confirmEmailStep(await applicant(runtime, ctx), body.code)) };
+    ctx.body = presentEmailStep(await confirmEmailStep(await applicant(runtime, ctx), body.code));
   });
 
   router.post(`${base}/liveness/challenge`, async (ctx) => {
     parseInput(hostedEmptyBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { object: 'liveness_challenge', ...(await issueLivenessChallenge(await applicant(runtime, ctx))) };
+    ctx.body = presentLivenessChallenge(await issueLivenessChallenge(await applicant(runtime, ctx)));
   });
 
   router.post(`${base}/submit`, async (ctx) => {
@@ -153,7 +185,7 @@ export function clientTokenRouter(): Router {
         client_token: clientToken,
         hosted_verify_url: `${base}#token=${clientToken}`,
         expires_at: verification.expiresAt.toISOString(),
-      };
+      } satisfies ClientTokenOut;
     },
   );
   return router;

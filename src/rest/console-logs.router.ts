@@ -10,10 +10,11 @@ import {
   type RequestLogRow,
 } from '../services/logs/index.js';
 import { listDeliveryLogQuery, listRequestLogsQuery, replayBody } from './console-logs.schema.js';
+import type { DeliveryLogOut, RequestLogOut } from '../contracts/index.js';
 import { presentList } from './presenters.js';
 import { pageParams, parseInput } from './validate.js';
 
-export const presentRequestLog = (row: RequestLogRow) => ({
+export const presentRequestLog = (row: RequestLogRow): RequestLogOut => ({
   id: row.id,
   object: 'request_log',
   mode: row.mode,
@@ -29,7 +30,7 @@ export const presentRequestLog = (row: RequestLogRow) => ({
 });
 
 /** A delivery of the console's log; `body` appears only when the service included it (never as null). */
-export const presentDeliveryLog = (row: DeliveryLogRow | DeliveryDetail) => ({
+export const presentDeliveryLog = (row: DeliveryLogRow | DeliveryDetail): DeliveryLogOut => ({
   id: row.id,
   object: 'webhook_delivery',
   mode: row.mode,
@@ -45,7 +46,8 @@ export const presentDeliveryLog = (row: DeliveryLogRow | DeliveryDetail) => ({
   next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
   delivered_at: row.deliveredAt?.toISOString() ?? null,
   created_at: row.createdAt.toISOString(),
-  ...('body' in row ? { body: row.body } : {}),
+  // The exact JSON object that was sent (parsed back from the stored bytes).
+  ...('body' in row ? { body: row.body as Record<string, unknown> } : {}),
 });
 
 /** /v1/console/logs: the request log of the account's keys and the webhook delivery log (logs.read). */

@@ -10,13 +10,14 @@ import {
   updateMember,
   updateMemberInput,
 } from '../services/access/index.js';
+import type { InvitedMemberOut, MemberOut } from '../contracts/index.js';
 import { presentList } from './presenters.js';
 import { listQuery, pageParams, parseInput } from './validate.js';
 
 export const listMembersQuery = listQuery(/^mem_[0-9A-Za-z]+$/);
 
 /** A team member as the console shows it: never the password or its hash. */
-export const presentMember = (m: Member) => ({
+export const presentMember = (m: Member): MemberOut => ({
   id: m.id,
   object: 'member' as const,
   email: m.email,
@@ -38,7 +39,7 @@ export function consoleMembersRouter(): Router {
   router.post('/v1/console/members', async (ctx) => {
     const invited = await inviteMember(svc(ctx), parseInput(inviteMemberInput, ctx.request.body));
     ctx.status = 201;
-    ctx.body = { member: presentMember(invited.member), password: invited.password };
+    ctx.body = { member: presentMember(invited.member), password: invited.password } satisfies InvitedMemberOut;
   });
   router.get('/v1/console/members/:id', async (ctx) => {
     ctx.body = presentMember(await getTeamMember(svc(ctx), ctx.params.id));

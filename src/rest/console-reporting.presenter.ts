@@ -8,7 +8,15 @@ import type {
   UsageByCheckType,
   UsageReport,
 } from '../services/reporting/index.js';
-import { iso } from './presenters.js';
+import type {
+  AnalyticsOut,
+  AttemptOut,
+  OverviewOut,
+  PersonDetailOut,
+  PersonOut,
+  UsageReportOut,
+} from '../contracts/index.js';
+import { iso, isoAt } from './presenters.js';
 
 function presentBreakdown(b: StatusBreakdown) {
   return {
@@ -21,17 +29,18 @@ function presentBreakdown(b: StatusBreakdown) {
   };
 }
 
-export const presentOverview = (o: Overview) => ({
+export const presentOverview = (o: Overview): OverviewOut => ({
   object: 'overview',
   modes: o.modes,
   since: iso(o.since),
   ...presentBreakdown(o),
 });
 
-export const presentAnalytics = (a: Analytics) => ({
+export const presentAnalytics = (a: Analytics): AnalyticsOut => ({
   object: 'analytics',
   modes: a.modes,
-  since: iso(a.since),
+  // The analytics window always has a start (the filter's or the default): only the overview's is open.
+  since: isoAt(a.since!),
   ...presentBreakdown(a),
   days: a.days.map((d) => ({ day: d.day, ...presentBreakdown(d) })),
 });
@@ -39,7 +48,7 @@ export const presentAnalytics = (a: Analytics) => ({
 const presentCheckTypes = (rows: UsageByCheckType[]) =>
   rows.map((r) => ({ check_type: r.checkType, count: r.count, billable: r.billable }));
 
-export const presentUsageReport = (u: UsageReport) => ({
+export const presentUsageReport = (u: UsageReport): UsageReportOut => ({
   object: 'usage_report',
   modes: u.modes,
   since: iso(u.since),
@@ -54,20 +63,21 @@ export const presentUsageReport = (u: UsageReport) => ({
   })),
 });
 
-export const presentPerson = (p: PersonSummary) => ({
+export const presentPerson = (p: PersonSummary): PersonOut => ({
   id: p.id,
   object: 'person',
   mode: p.mode,
   has_identity_link: p.hasIdentityLink,
   attempts: p.attempts,
   ever_approved: p.everApproved,
-  latest: p.latestVerificationId ? { id: p.latestVerificationId, status: p.latestStatus } : null,
+  // A latest id comes with its status (one joined row).
+  latest: p.latestVerificationId ? { id: p.latestVerificationId, status: p.latestStatus! } : null,
   last_attempt_at: iso(p.lastAttemptAt),
-  created_at: iso(p.createdAt),
-  updated_at: iso(p.updatedAt),
+  created_at: isoAt(p.createdAt),
+  updated_at: isoAt(p.updatedAt),
 });
 
-const presentAttempt = (a: Attempt) => ({
+const presentAttempt = (a: Attempt): AttemptOut => ({
   id: a.id,
   object: 'verification_attempt',
   mode: a.mode,
@@ -77,9 +87,12 @@ const presentAttempt = (a: Attempt) => ({
   reason_codes: a.reasonCodes,
   change_reason: a.changeReason,
   flow: a.flowId,
-  created_at: iso(a.createdAt),
+  created_at: isoAt(a.createdAt),
   submitted_at: iso(a.submittedAt),
   decided_at: iso(a.decidedAt),
 });
 
-export const presentPersonDetail = (p: Person) => ({ ...presentPerson(p), history: p.history.map(presentAttempt) });
+export const presentPersonDetail = (p: Person): PersonDetailOut => ({
+  ...presentPerson(p),
+  history: p.history.map(presentAttempt),
+});

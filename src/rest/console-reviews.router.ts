@@ -27,15 +27,16 @@ import {
   escalationReturnBody,
   listConsoleReviewsQuery,
 } from './console-reviews.schema.js';
+import type { ConsoleReviewOut, ReviewLockDeletedOut, ReviewLockOut, ReviewPolicyOut } from '../contracts/index.js';
 import { pageParams, parseInput } from './validate.js';
 
 /** A console review row: the key API's fields plus mode, the live claim and who is looking at it. */
-export function presentConsoleReview(review: ManualReview, presence: Presence[]) {
+export function presentConsoleReview(review: ManualReview, presence: Presence[]): ConsoleReviewOut {
   const live = !!review.claimedBy && holds(review, review.claimedBy);
   return {
     ...presentManualReview(review),
     mode: review.mode,
-    claimed_by: live ? review.claimedBy : null,
+    claimed_by: live ? (review.claimedBy ?? null) : null,
     claim_expires_at: live ? iso(review.claimExpiresAt) : null,
     assigned_to: review.assignedTo ?? null,
     escalation: review.escalation ?? null,
@@ -43,7 +44,7 @@ export function presentConsoleReview(review: ManualReview, presence: Presence[])
   };
 }
 
-async function presentOne(ctx: ServiceContext, review: ManualReview) {
+async function presentOne(ctx: ServiceContext, review: ManualReview): Promise<ConsoleReviewOut> {
   return presentConsoleReview(review, (await presenceOf(ctx, [review.id])).get(review.id) ?? []);
 }
 
@@ -64,7 +65,7 @@ export function consoleReviewsRouter(): Router {
     ctx.body = presentList(page, (review) => presentConsoleReview(review, presence.get(review.id) ?? []));
   });
   router.get('/v1/console/reviews/policy', async (ctx) => {
-    ctx.body = { object: 'review_policy', ...(await reviewPolicy(svc(ctx))) };
+    ctx.body = { object: 'review_policy', ...(await reviewPolicy(svc(ctx))) } satisfies ReviewPolicyOut;
   });
   router.post('/v1/console/reviews/:id/claim', async (ctx) => {
     parseInput(emptyBody, ctx.request.body);
@@ -88,7 +89,10 @@ export function consoleReviewsRouter(): Router {
   router.post('/v1/console/reviews/:id/escalation/return', async (ctx) => {
     const body = parseInput(escalationReturnBody, ctx.request.body);
     const returned = await returnEscalation(svc(ctx), ctx.params.id, body.note);
-    ctx.body = { ...(await presentOne(svc(ctx), returned.review)), raised_by_member_id: returned.raisedByMemberId };
+    ctx.body = {
+      ...(await presentOne(svc(ctx), returned.review)),
+      raised_by_member_id: returned.raisedByMemberId,
+    } satisfies ConsoleReviewOut;
   });
   router.put('/v1/console/reviews/:id/assignment', async (ctx) => {
     const body = parseInput(assignmentBody, ctx.request.body);
@@ -97,11 +101,15 @@ export function consoleReviewsRouter(): Router {
   router.post('/v1/console/reviews/:id/lock', async (ctx) => {
     parseInput(emptyBody, ctx.request.body);
     const marker = await markPresence(svc(ctx), ctx.params.id);
-    ctx.body = { object: 'review_lock', member_id: marker.memberId, expires_at: marker.expiresAt.toISOString() };
+    ctx.body = {
+      object: 'review_lock',
+      member_id: marker.memberId,
+      expires_at: marker.expiresAt.toISOString(),
+    } satisfies ReviewLockOut;
   });
   router.delete('/v1/console/reviews/:id/lock', async (ctx) => {
     await clearPresence(svc(ctx), ctx.params.id);
-    ctx.body = { object: 'review_lock', deleted: true };
+    ctx.body = { object: 'review_lock', deleted: true } satisfies ReviewLockDeletedOut;
   });
   return router;
 }

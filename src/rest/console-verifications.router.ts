@@ -14,6 +14,14 @@ import {
   viewEvidence,
   type VerificationListItem,
 } from '../services/verifications/index.js';
+import type {
+  ActivityOut,
+  AuditEventOut,
+  ConsoleVerificationOut,
+  EvidenceListOut,
+  IdentityEditOut,
+  RevealedIdentityOut,
+} from '../contracts/index.js';
 import { presentList } from './presenters.js';
 import { presentEvidence, presentVerification } from './verification.presenter.js';
 import { VERIFICATION_STATUSES } from './verifications.schema.js';
@@ -41,7 +49,7 @@ async function presenterFor(ctx: ServiceContext, items: VerificationListItem[]) 
   const ids = items.map((v) => v.id);
   const [{ checks, tags }, deciders] = [await relationsOf(ctx, ids), await decidersOf(ctx, ids)];
   const url = ctx.runtime.config.publicUrl;
-  return (v: VerificationListItem) => ({
+  return (v: VerificationListItem): ConsoleVerificationOut => ({
     ...presentVerification({ ...v, checks: checks.get(v.id)! }, { publicUrl: url, tags: tags.get(v.id) ?? [] }),
     mode: v.mode,
     decided_by: deciders.get(v.id) ?? null,
@@ -73,7 +81,7 @@ export function consoleVerificationsRouter(): Router {
       verification_id: ctx.params.id,
       version: revealed.version,
       fields: revealed.fields,
-    };
+    } satisfies RevealedIdentityOut;
   });
   router.patch('/v1/console/verifications/:id/identity', async (ctx) => {
     const edited = await editIdentity(svc(ctx), ctx.params.id, parseInput(identityEditInput, ctx.request.body));
@@ -83,16 +91,16 @@ export function consoleVerificationsRouter(): Router {
       version: edited.version,
       changed_fields: edited.changedFields,
       identity_edited_at: edited.editedAt.toISOString(),
-    };
+    } satisfies IdentityEditOut;
   });
   router.get('/v1/console/verifications/:id/evidence', async (ctx) => {
     const evidence = await viewEvidence(svc(ctx), ctx.params.id);
-    ctx.body = { object: 'list', data: evidence.map(presentEvidence), has_more: false };
+    ctx.body = { object: 'list', data: evidence.map(presentEvidence), has_more: false } satisfies EvidenceListOut;
   });
   router.get('/v1/console/audit', async (ctx) => {
     const query = parseInput(listAuditQuery, ctx.query);
     const page = await listAudit(svc(ctx), pageParams(query));
-    ctx.body = presentList(page, (row) => ({
+    ctx.body = presentList(page, (row): AuditEventOut => ({
       id: row.id,
       object: 'audit_event',
       member_id: row.memberId,
@@ -108,7 +116,7 @@ export function consoleVerificationsRouter(): Router {
   router.get('/v1/console/activity', async (ctx) => {
     const query = parseInput(listActivityQuery, ctx.query);
     const page = await listActivity(svc(ctx), pageParams(query));
-    ctx.body = presentList(page, (row) => ({
+    ctx.body = presentList(page, (row): ActivityOut => ({
       id: row.id,
       object: 'activity',
       member_id: row.memberId,
@@ -116,7 +124,8 @@ export function consoleVerificationsRouter(): Router {
       mode: row.mode,
       target_type: row.targetType,
       target_id: row.targetId,
-      surface: row.surface,
+      // Written only by the trail's recorders, each naming one of the contract's surfaces.
+      surface: row.surface as ActivityOut['surface'],
       detail: row.detail,
       created_at: row.createdAt.toISOString(),
     }));

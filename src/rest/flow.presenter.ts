@@ -1,5 +1,6 @@
 import type { Flow, Step } from '../entities/flow.entity.js';
 import { checkOfStep, type FlowPreview } from '../services/catalog/index.js';
+import type { FlowDeletedOut, FlowOut, FlowPreviewOut } from '../contracts/index.js';
 import { iso } from './presenters.js';
 
 /** The `/v1` JSON of flows, kept apart from the GraphQL types. */
@@ -7,7 +8,7 @@ import { iso } from './presenters.js';
 /** A step as stored, with its defaults filled in (the same defaults a session's checks get). */
 export const presentStep = (step: Step) => checkOfStep(step);
 
-export function presentFlow(flow: Flow) {
+export function presentFlow(flow: Flow): FlowOut {
   return {
     id: flow.id,
     object: 'flow',
@@ -35,9 +36,9 @@ export function presentFlow(flow: Flow) {
   };
 }
 
-export const presentDeletedFlow = (flow: Flow) => ({ id: flow.id, object: 'flow', deleted: true });
+export const presentDeletedFlow = (flow: Flow): FlowDeletedOut => ({ id: flow.id, object: 'flow', deleted: true });
 
-export function presentFlowPreview(preview: FlowPreview) {
+export function presentFlowPreview(preview: FlowPreview): FlowPreviewOut {
   return {
     object: 'flow_preview',
     id: preview.verification.id,

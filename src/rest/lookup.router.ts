@@ -8,6 +8,7 @@ import {
 } from '../services/repeat-control/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { parseInput } from './validate.js';
+import type { LookupListOut, LookupRowOut } from '../contracts/index.js';
 import { iso } from './presenters.js';
 
 export const lookupBody = z.strictObject({
@@ -21,7 +22,7 @@ export const lookupBody = z.strictObject({
     .max(LOOKUP_MAX_EMAILS, `must hold at most ${LOOKUP_MAX_EMAILS} addresses`),
 });
 
-function presentLatest(latest: LookupLatest) {
+function presentLatest(latest: LookupLatest): NonNullable<LookupRowOut['latest']> {
   return {
     id: latest.id,
     status: latest.status,
@@ -36,7 +37,7 @@ function presentLatest(latest: LookupLatest) {
   };
 }
 
-export function presentLookupRow(row: LookupRow) {
+export function presentLookupRow(row: LookupRow): LookupRowOut {
   return {
     object: 'verification_lookup',
     email: row.email,
@@ -58,7 +59,7 @@ export function lookupRouter(): Router {
     const body = parseInput(lookupBody, ctx.request.body);
     const result = await lookupVerifications(svc(ctx), body.emails);
     ctx.status = 200;
-    ctx.body = { object: 'list', mode: result.mode, data: result.rows.map(presentLookupRow) };
+    ctx.body = { object: 'list', mode: result.mode, data: result.rows.map(presentLookupRow) } satisfies LookupListOut;
   });
   return router;
 }

@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { GRANT_REASONS } from '../entities/reverification-grant.entity.js';
-import { grantReverification, presentGrant, withdrawReverification } from '../services/repeat-control/index.js';
+import { GRANT_REASONS, type ReverificationGrant } from '../entities/reverification-grant.entity.js';
+import { grantReverification, withdrawReverification } from '../services/repeat-control/index.js';
 import { requirePermission, svc } from '../http/auth.js';
+import type { ReverificationGrantOut, ReverificationRevokedOut } from '../contracts/index.js';
 import { parseInput } from './validate.js';
 
 export const grantBody = z.strictObject({
@@ -13,6 +14,18 @@ export const grantBody = z.strictObject({
   expires_in_days: z.number().int().min(1).max(30, 'must be at most 30').optional(),
 });
 
+export function presentGrant(g: ReverificationGrant): ReverificationGrantOut {
+  return {
+    id: g.id,
+    object: 'reverification_grant',
+    verification: g.verification.id,
+    mode: g.mode,
+    reason: g.reason,
+    note: g.note ?? null,
+    expires_at: g.expiresAt.toISOString(),
+  };
+}
+
 /** POST/DELETE /v1/verifications/{id}/reverification. */
 export function reverificationRouter(): Router {
   const router = new Router();
@@ -22,7 +35,12 @@ export function reverificationRouter(): Router {
   });
   router.delete('/v1/verifications/:id/reverification', requirePermission('verification:create'), async (ctx) => {
     const grant = await withdrawReverification(svc(ctx), ctx.params.id);
-    ctx.body = { object: 'reverification_grant', id: grant.id, verification: grant.verification.id, revoked: true };
+    ctx.body = {
+      object: 'reverification_grant',
+      id: grant.id,
+      verification: grant.verification.id,
+      revoked: true,
+    } satisfies ReverificationRevokedOut;
   });
   return router;
 }

@@ -4,12 +4,13 @@ import { parameterMissing } from '../errors.js';
 import { getSettings, updateSettings } from '../services/access/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { patchSettingsBody, toSettingsPatch } from './settings.schema.js';
+import type { AccountSettingsOut } from '../contracts/index.js';
 import { parseInput } from './validate.js';
 
-export function presentSettings(s: AccountSettings) {
+export function presentSettings(s: AccountSettings): AccountSettingsOut {
   return {
     object: 'account_settings',
-    repeat_verification: s.repeatVerification,
+    repeat_verification: { ...s.repeatVerification },
     reverification_period_days: s.reverificationPeriodDays ?? null,
     retention_days: s.retentionDays,
     review_policy: s.reviewPolicy,

@@ -2,10 +2,18 @@ import type { Applicant } from '../entities/applicant.entity.js';
 import type { Tag } from '../entities/tag.entity.js';
 import type { TagReference } from '../services/catalog/index.js';
 import type { UsageSummary } from '../services/reporting/index.js';
+import type {
+  ApplicantOut,
+  TagOut,
+  TagRefOut,
+  TagReferenceListOut,
+  TagRemovedOut,
+  UsageSummaryOut,
+} from '../contracts/index.js';
 import { iso } from './presenters.js';
 
 /** `/v1` JSON of tags, tag references, applicants and the usage summary. */
-export function presentTag(tag: Tag, options: { retired?: boolean } = {}) {
+export function presentTag(tag: Tag, options: { retired?: boolean } = {}): TagOut {
   return {
     id: tag.id,
     object: 'tag',
@@ -19,17 +27,17 @@ export function presentTag(tag: Tag, options: { retired?: boolean } = {}) {
   };
 }
 
-export const presentTagReference = (ref: TagReference) => ({ id: ref.id, name: ref.name, color: ref.color });
+export const presentTagReference = (ref: TagReference): TagRefOut => ({ id: ref.id, name: ref.name, color: ref.color });
 
 /** The full set of tags on a verification or an applicant, in the list envelope. */
-export function presentTagReferenceList(refs: TagReference[]) {
+export function presentTagReferenceList(refs: TagReference[]): TagReferenceListOut {
   return { object: 'list', data: refs.map(presentTagReference), has_more: false, next_cursor: null };
 }
 
-export const presentTagRemoval = (tagId: string) => ({ id: tagId, object: 'tag', removed: true });
+export const presentTagRemoval = (tagId: string): TagRemovedOut => ({ id: tagId, object: 'tag', removed: true });
 
 /** Non-sensitive metadata only: never identity or the person fingerprint. */
-export function presentApplicant(applicant: Applicant) {
+export function presentApplicant(applicant: Applicant): ApplicantOut {
   return {
     id: applicant.id,
     object: 'applicant',
@@ -39,7 +47,7 @@ export function presentApplicant(applicant: Applicant) {
   };
 }
 
-export function presentUsage(summary: UsageSummary) {
+export function presentUsage(summary: UsageSummary): UsageSummaryOut {
   return {
     object: 'usage_summary',
     since: iso(summary.since),

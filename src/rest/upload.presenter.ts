@@ -1,8 +1,9 @@
 import type { Upload } from '../entities/upload.entity.js';
 import type { CreatedUpload } from '../services/verifications/index.js';
+import type { UploadOut, UploadUrlOut } from '../contracts/index.js';
 
 /** The Upload URL of the create response: where to PUT the bytes, and for how long. */
-export function presentUploadUrl(created: CreatedUpload) {
+export function presentUploadUrl(created: CreatedUpload): UploadUrlOut {
   return {
     object: 'upload_url',
     upload_id: created.upload.id,
@@ -13,7 +14,7 @@ export function presentUploadUrl(created: CreatedUpload) {
 }
 
 /** An Upload (`object` = `upload`). */
-export function presentUpload(upload: Upload) {
+export function presentUpload(upload: Upload): UploadOut {
   return {
     object: 'upload',
     upload_id: upload.id,

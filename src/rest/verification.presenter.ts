@@ -1,6 +1,7 @@
 import type { Check } from '../entities/check.entity.js';
 import type { Upload } from '../entities/upload.entity.js';
 import type { Verification } from '../entities/verification.entity.js';
+import type { CheckOut, EvidenceOut, VerificationOut } from '../contracts/index.js';
 import { iso } from './presenters.js';
 
 export interface TagRef {
@@ -64,7 +65,7 @@ export type PresentableVerification = Pick<
 const checksOf = (v: PresentableVerification): PresentableCheck[] =>
   Array.isArray(v.checks) ? [...v.checks] : v.checks.isInitialized() ? [...v.checks.getItems()] : [];
 
-export function presentCheck(check: PresentableCheck) {
+export function presentCheck(check: PresentableCheck): CheckOut {
   return {
     id: check.id,
     object: 'check',
@@ -75,13 +76,14 @@ export function presentCheck(check: PresentableCheck) {
     score: check.score ?? null,
     provider_tier: check.providerTier,
     reason_codes: check.reasonCodes,
-    findings: check.findings ?? [],
+    // Stored from the engine's findings, each with its code; a JSON column reads back untyped.
+    findings: (check.findings ?? []) as CheckOut['findings'],
     created_at: iso(check.createdAt),
     updated_at: iso(check.updatedAt),
   };
 }
 
-export function presentEvidence({ upload, url, expiresIn }: EvidenceItem) {
+export function presentEvidence({ upload, url, expiresIn }: EvidenceItem): EvidenceOut {
   const analysis = (upload.analysis ?? {}) as Record<string, unknown>;
   return {
     id: upload.id,
@@ -98,7 +100,7 @@ export function presentEvidence({ upload, url, expiresIn }: EvidenceItem) {
 }
 
 /** The Verification resource; identity only when `applicant` / `evidence` are passed in (include=). */
-export function presentVerification(v: PresentableVerification, view: VerificationView) {
+export function presentVerification(v: PresentableVerification, view: VerificationView): VerificationOut {
   const checks = checksOf(v).sort((a, b) => a.position - b.position);
   return {
     id: v.id,

@@ -14,6 +14,7 @@ import {
   type Include,
   type VerificationListItem,
 } from '../services/verifications/index.js';
+import type { VerificationOut } from '../contracts/index.js';
 import { requirePermission, svc } from '../http/auth.js';
 import { presentList } from './presenters.js';
 import { presentVerification, type VerificationView } from './verification.presenter.js';
@@ -45,7 +46,7 @@ const publicUrl = (ctx: ServiceContext) => ctx.runtime.config.publicUrl;
 async function presenterFor(
   ctx: ServiceContext,
   items: VerificationListItem[],
-): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => unknown> {
+): Promise<(item: VerificationListItem, extra?: Partial<VerificationView>) => VerificationOut> {
   const ids = items.map((v) => v.id);
   const { checks, tags } = await relationsOf(ctx, ids);
   const url = publicUrl(ctx);

@@ -1,8 +1,9 @@
 import type { WebhookDelivery } from '../entities/webhook-delivery.entity.js';
 import type { WebhookEndpoint } from '../entities/webhook-endpoint.entity.js';
+import type { WebhookDeliveryOut, WebhookEndpointDeletedOut, WebhookEndpointOut } from '../contracts/index.js';
 
 /** The `/v1` JSON of webhook endpoints and deliveries; the secret appears only when given (create, rotate). */
-export function presentWebhookEndpoint(endpoint: WebhookEndpoint, signingSecret?: string) {
+export function presentWebhookEndpoint(endpoint: WebhookEndpoint, signingSecret?: string): WebhookEndpointOut {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint',
@@ -17,10 +18,17 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpoint, signingSecret?
   };
 }
 
-export const presentWebhookEndpointDeletion = (id: string) => ({ id, object: 'webhook_endpoint', deleted: true });
+export const presentWebhookEndpointDeletion = (id: string): WebhookEndpointDeletedOut => ({
+  id,
+  object: 'webhook_endpoint',
+  deleted: true,
+});
 
 /** `event` is the event name; `event_id` the id receivers see as `webhook-id` (an idempotency key). */
-export function presentWebhookDelivery(delivery: WebhookDelivery, options: { attempts?: boolean } = {}) {
+export function presentWebhookDelivery(
+  delivery: WebhookDelivery,
+  options: { attempts?: boolean } = {},
+): WebhookDeliveryOut {
   return {
     id: delivery.id,
     object: 'webhook_delivery',

@@ -6,7 +6,7 @@ import {
   type ZodOpenApiResponsesObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { errorEnvelope } from './responses.js';
+import { errorEnvelope } from '../../contracts/index.js';
 import { ROUTES, type RouteDoc } from './routes.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';

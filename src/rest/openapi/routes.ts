@@ -45,9 +45,7 @@ import {
   testWebhookBody,
   updateWebhookBody,
 } from '../webhooks.schema.js';
-import * as r from './responses.js';
-import * as h from './hosted-responses.js';
-import * as logs from './logs.responses.js';
+import * as r from '../../contracts/index.js';
 import {
   exportUsageBody,
   exportVerificationsBody,
@@ -55,7 +53,6 @@ import {
   listRequestLogsQuery,
   replayBody,
 } from '../console-logs.schema.js';
-import * as rr from './reporting-responses.js';
 import { analyticsQuery, consoleUsageQuery, listPersonsQuery, overviewQuery } from '../console-reporting.schema.js';
 
 /** One documented route. `path` is written as the router writes it (`/v1/flows/:id`). */
@@ -181,7 +178,7 @@ export const ROUTES: RouteDoc[] = [
     'post',
     '/v1/verifications/:id/client_token',
     "Renew the applicant's client token while the session is pending (the old one stops working)",
-    h.clientToken,
+    r.clientToken,
     { permission: 'verification:create', body: renewTokenBody, errors: [409] },
   ),
   key('post', '/v1/verifications/:id/tags', 'Tag a verification', r.tagReferenceList, {
@@ -416,42 +413,42 @@ export const ROUTES: RouteDoc[] = [
     'get',
     '/v1/hosted/verifications/:id',
     "The hosted page's session: steps, branding, language, progress",
-    h.hostedSession,
+    r.hostedSession,
     { errors: [409] },
   ),
   client(
     'post',
     '/v1/hosted/verifications/:id/consent',
     "Record the applicant's consent (agree) or its refusal (decline) before any capture",
-    h.hostedSession,
+    r.hostedSession,
     { body: hostedConsentBody, errors: [409] },
   ),
   client(
     'get',
     '/v1/hosted/verifications/:id/handoff',
     "A QR code of this session's link, to continue on a phone",
-    h.handoff,
+    r.handoff,
     { errors: [409] },
   ),
   client(
     'post',
     '/v1/hosted/verifications/:id/uploads',
     'Presign an applicant upload (null upload_url in a preview); 409 CONSENT_REQUIRED before consent',
-    h.hostedUploadUrl,
+    r.hostedUploadUrl,
     { body: hostedUploadBody, status: 201, errors: [409, 503] },
   ),
   client(
     'post',
     '/v1/hosted/verifications/:id/uploads/:uploadId/complete',
     'Complete an applicant upload (checks the stored bytes)',
-    h.hostedUpload,
+    r.hostedUpload,
     { body: hostedEmptyBody, errors: [409, 503] },
   ),
-  client('post', '/v1/hosted/verifications/:id/email', "Send a one-time code to the applicant's address", h.emailStep, {
+  client('post', '/v1/hosted/verifications/:id/email', "Send a one-time code to the applicant's address", r.emailStep, {
     body: hostedEmailBody,
     errors: [409],
   }),
-  client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', h.emailStep, {
+  client('post', '/v1/hosted/verifications/:id/email/confirm', 'Confirm the address with the code', r.emailStep, {
     body: hostedCodeBody,
     errors: [409],
   }),
@@ -459,91 +456,91 @@ export const ROUTES: RouteDoc[] = [
     'post',
     '/v1/hosted/verifications/:id/liveness/challenge',
     'Issue a random one-use liveness challenge bound to the session (frames then upload with challenge_step)',
-    h.livenessChallenge,
+    r.livenessChallenge,
     { body: hostedEmptyBody, status: 201, errors: [409] },
   ),
   client(
     'post',
     '/v1/hosted/verifications/:id/submit',
     'Submit: pending -> processing (verification.awaiting_service)',
-    h.hostedSession,
+    r.hostedSession,
     { body: hostedEmptyBody, errors: [409] },
   ),
   member(
     'get',
     '/v1/console/logs/requests',
     "API calls of the account's keys (key, status class, route, time), newest first",
-    r.listOf(logs.requestLog, 'RequestLogList'),
+    r.listOf(r.requestLog, 'RequestLogList'),
     { permission: 'logs.read', query: listRequestLogsQuery },
   ),
   member(
     'get',
     '/v1/console/logs/deliveries',
     'Webhook deliveries of every endpoint (status, event), newest first',
-    r.listOf(logs.deliveryLog, 'DeliveryLogList'),
+    r.listOf(r.deliveryLog, 'DeliveryLogList'),
     { permission: 'logs.read', query: listDeliveryLogQuery },
   ),
   member(
     'get',
     '/v1/console/logs/deliveries/:id',
     'One delivery; the body only with verifications.reveal (audited), else absent',
-    logs.deliveryLog,
+    r.deliveryLog,
     { permission: 'logs.read' },
   ),
   member(
     'post',
     '/v1/console/logs/deliveries/:id/replay',
     'Re-arm a delivery on the normal retry ladder (409 WEBHOOK_ENDPOINT_DELETED / WEBHOOK_ENDPOINT_DISABLED / DELIVERY_IN_FLIGHT)',
-    logs.deliveryLog,
+    r.deliveryLog,
     { permission: 'logs.read', body: replayBody, status: 202, errors: [409] },
   ),
   member(
     'post',
     '/v1/console/exports/verifications',
     'Verifications as CSV, at most 5,000 rows (X-Rows, X-Truncated; audited)',
-    logs.csv,
+    r.csv,
     { permission: 'verifications.export', body: exportVerificationsBody, contentType: 'text/csv' },
   ),
   member(
     'post',
     '/v1/console/exports/usage',
     'Usage per day, environment and check type as CSV (X-Rows, X-Truncated; audited)',
-    logs.csv,
+    r.csv,
     { permission: 'usage.export', body: exportUsageBody, contentType: 'text/csv' },
   ),
   member(
     'get',
     '/v1/console/overview',
     'Status breakdown and the count awaiting a reviewer (mode, since)',
-    rr.overview,
+    r.overview,
     { query: overviewQuery },
   ),
   member(
     'get',
     '/v1/console/analytics',
     'The overview by UTC day, outcomes decided by a reviewer, automation rate (since defaults to 30 days ago)',
-    rr.analytics,
+    r.analytics,
     { query: analyticsQuery },
   ),
   member(
     'get',
     '/v1/console/usage',
     'Metering per check type and per environment (the records of GET /v1/usage)',
-    rr.usageReport,
+    r.usageReport,
     { query: consoleUsageQuery },
   ),
   member(
     'get',
     '/v1/console/persons',
     "Persons of the seat's environments with their attempt counts, newest first; no identity",
-    r.listOf(rr.person, 'PersonList'),
+    r.listOf(r.person, 'PersonList'),
     { query: listPersonsQuery, permission: 'persons.read' },
   ),
   member(
     'get',
     '/v1/console/persons/:id',
     'A person and its attempt history, newest first; no identity',
-    rr.personDetail,
+    r.personDetail,
     { permission: 'persons.read' },
   ),
 ];

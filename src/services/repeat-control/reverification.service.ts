@@ -84,15 +84,3 @@ export async function withdrawReverification(
     throw notFound('reverification_grant');
   });
 }
-
-export function presentGrant(g: ReverificationGrant) {
-  return {
-    id: g.id,
-    object: 'reverification_grant',
-    verification: g.verification.id,
-    mode: g.mode,
-    reason: g.reason,
-    note: g.note ?? null,
-    expires_at: g.expiresAt.toISOString(),
-  };
-}

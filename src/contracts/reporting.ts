@@ -1,32 +1,34 @@
 import { z } from 'zod';
+import { mode, nullableTimestamp, timestamp, type Out } from './common.js';
 
-/** The reporting answers of /v1/console (overview, analytics, usage, persons), for the OpenAPI document. */
+/** The key API's usage summary and the console's reporting answers (overview, analytics, usage, persons). */
 
-const timestamp = z.iso.datetime({ offset: true });
-const mode = z.enum(['sandbox', 'live']);
 const status = z.enum(['pending', 'processing', 'approved', 'rejected', 'manual_review', 'expired']);
 const count = z.number().int().min(0);
 
 const breakdown = {
-  /** Verifications created in the window. */
-  total: count,
-  /** Every status, zeros included. */
-  by_status: z.object({
-    pending: count,
-    processing: count,
-    approved: count,
-    rejected: count,
-    manual_review: count,
-    expired: count,
+  total: count.meta({ description: 'Verifications created in the window.' }),
+  by_status: z
+    .object({
+      pending: count,
+      processing: count,
+      approved: count,
+      rejected: count,
+      manual_review: count,
+      expired: count,
+    })
+    .meta({ description: 'Every status, zeros included.' }),
+  awaiting_review: count.meta({ description: 'In manual_review: waiting on a person.' }),
+  decided_by_reviewer: count.meta({
+    description: 'Approved or rejected by a reviewer (outcomes that reached a person).',
   }),
-  /** In manual_review: waiting on a person. */
-  awaiting_review: count,
-  /** Approved or rejected by a reviewer (outcomes that reached a person). */
-  decided_by_reviewer: count,
-  /** Approved or rejected by the engine or a policy. */
-  automated: count,
-  /** automated / (approved + rejected + manual_review); null without outcomes. */
-  automation_rate: z.number().min(0).max(1).nullable(),
+  automated: count.meta({ description: 'Approved or rejected by the engine or a policy.' }),
+  automation_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .meta({ description: 'automated / (approved + rejected + manual_review); null without outcomes.' }),
 };
 
 export const overview = z
@@ -89,5 +91,29 @@ export const attempt = z
   })
   .meta({ id: 'VerificationAttempt' });
 
-/** The most recent 100 attempts, newest first; `attempts` counts them all. */
-export const personDetail = z.object({ ...personFields, history: z.array(attempt) }).meta({ id: 'PersonDetail' });
+export const personDetail = z
+  .object({
+    ...personFields,
+    history: z
+      .array(attempt)
+      .meta({ description: 'The most recent 100 attempts, newest first; `attempts` counts them all.' }),
+  })
+  .meta({ id: 'PersonDetail' });
+
+export const usageSummary = z
+  .object({
+    object: z.literal('usage_summary'),
+    since: nullableTimestamp,
+    total: z.number().int(),
+    billable: z.number().int(),
+    by_check_type: z.array(z.object({ check_type: z.string(), count: z.number().int(), billable: z.number().int() })),
+  })
+  .meta({ id: 'UsageSummary' });
+
+export type OverviewOut = Out<typeof overview>;
+export type AnalyticsOut = Out<typeof analytics>;
+export type UsageReportOut = Out<typeof usageReport>;
+export type PersonOut = Out<typeof person>;
+export type AttemptOut = Out<typeof attempt>;
+export type PersonDetailOut = Out<typeof personDetail>;
+export type UsageSummaryOut = Out<typeof usageSummary>;

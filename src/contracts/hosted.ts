@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { timestamp, type Out } from './common.js';
 
-/** Answers of the hosted page's applicant API and of client-token renewal (see responses.ts for the conventions). */
-
-const timestamp = z.iso.datetime({ offset: true });
+/** Answers of the hosted page's applicant API and of client-token renewal. */
 
 export const clientToken = z
   .object({
@@ -18,14 +17,18 @@ export const hostedSession = z
   .object({
     object: z.literal('hosted_session'),
     id: z.string(),
-    /** open: capture goes on; submitted: the checks run or ran (no verdict shown); expired; declined: the applicant declined consent (the session expires as usual). */
-    state: z.enum(['open', 'submitted', 'expired', 'declined']),
+    state: z.enum(['open', 'submitted', 'expired', 'declined']).meta({
+      description:
+        'open: capture goes on; submitted: the checks run or ran (no verdict shown); expired; declined: the applicant declined consent (the session expires as usual).',
+    }),
     preview: z.boolean(),
     language: z.enum(['en', 'de', 'fr', 'es']),
     expires_at: timestamp,
     steps: z.array(z.enum(['email', 'document', 'selfie', 'liveness'])),
-    /** How the liveness step runs: `active` (the default: the prompts of POST .../liveness/challenge) or `passive` (a short clip); null without a liveness step. */
-    liveness_mode: z.enum(['active', 'passive']).nullable(),
+    liveness_mode: z.enum(['active', 'passive']).nullable().meta({
+      description:
+        'How the liveness step runs: `active` (the default: the prompts of POST .../liveness/challenge) or `passive` (a short clip); null without a liveness step.',
+    }),
     accepted_document_types: z.array(z.string()),
     branding: z.object({
       brand_name: z.string().nullable(),
@@ -42,14 +45,20 @@ export const hostedSession = z
       selfie: z.boolean(),
       liveness: z.boolean(),
     }),
-    /** Consent comes before any capture: uploads and submit answer 409 CONSENT_REQUIRED until it is given. */
-    consent: z.object({
-      state: z.enum(['required', 'given', 'declined']),
-      version: z.string(),
-      retention_days: z.number().int(),
-    }),
-    /** The key's return_url: the end screen's way back; the page follows no other. */
-    return_url: z.string().nullable(),
+    consent: z
+      .object({
+        state: z.enum(['required', 'given', 'declined']),
+        version: z.string(),
+        retention_days: z.number().int(),
+      })
+      .meta({
+        description:
+          'Consent comes before any capture: uploads and submit answer 409 CONSENT_REQUIRED until it is given.',
+      }),
+    return_url: z
+      .string()
+      .nullable()
+      .meta({ description: "The key's return_url: the end screen's way back; the page follows no other." }),
   })
   .meta({ id: 'HostedSession' });
 
@@ -92,7 +101,6 @@ export const emailStep = z
   })
   .meta({ id: 'EmailStep' });
 
-/** POST .../liveness/challenge: the active liveness challenge the page asks the applicant for. */
 export const livenessChallenge = z
   .object({
     object: z.literal('liveness_challenge'),
@@ -101,4 +109,12 @@ export const livenessChallenge = z
     expires_in: z.number().int(),
     preview: z.boolean(),
   })
-  .meta({ id: 'LivenessChallenge' });
+  .meta({ id: 'LivenessChallenge', description: 'The active liveness challenge the page asks the applicant for.' });
+
+export type ClientTokenOut = Out<typeof clientToken>;
+export type HostedSessionOut = Out<typeof hostedSession>;
+export type HostedUploadUrlOut = Out<typeof hostedUploadUrl>;
+export type HostedUploadOut = Out<typeof hostedUpload>;
+export type HandoffOut = Out<typeof handoff>;
+export type EmailStepOut = Out<typeof emailStep>;
+export type LivenessChallengeOut = Out<typeof livenessChallenge>;
