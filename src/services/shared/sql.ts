@@ -131,7 +131,7 @@ const BINDS_MODES = /\bmode\s*=\s*any\(\$2::text\[\]\)/;
 export const TENANT_ROW = 'tenant as (select $1::text as merchant_id, ($2::text[])[1] as mode)';
 
 /** The account an account-wide row (settings: no environment) is written for, as a CTE named `account`. */
-export const ACCOUNT_ROW = 'account as (select $1::text as merchant_id)';
+export const ACCOUNT_ROW = 'account as (select $1::text as merchant_id, $2::text[] as modes)';
 
 /**
  * A piece of a statement written for tenantSql (`$1` the account, `$2` the environments, its own
