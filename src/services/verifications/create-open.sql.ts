@@ -41,12 +41,12 @@ export type CreateFlow = CatalogFlow & RepeatRules;
  *   settings its gate needs (REPEAT_SETTINGS; a row comes back even with no flow);
  * - catalog: reads the named flow, or the default flow before the preset (`$9`-`$11`, CREATE_FLOW).
  */
-const composeOpenCreate = () => `
-with ${IDEMPOTENCY_CLAIM}, ${placeFragment(PERSON_LOCKS, 5)}
+const composeOpenCreate = (claimed = claimParams(null).length, locked = claimed + 1) => `
+with ${IDEMPOTENCY_CLAIM}, ${placeFragment(PERSON_LOCKS, claimed)}
 select f.*, s.repeat_verification, s.reverification_period_days,
        (select count(*) from claim)::int as claimed, (select locks from person_lock) as locks
 from (select 1) as one
-left join lateral (${placeFragment(CREATE_FLOW, 6)}) f on true
+left join lateral (${placeFragment(CREATE_FLOW, locked)}) f on true
 left join lateral (${REPEAT_SETTINGS}) s on true`;
 
 // Composed on first use, not at load: the domains it draws on import this one's index in turn.
