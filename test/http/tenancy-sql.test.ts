@@ -2,7 +2,14 @@ import type { Mode } from '../../src/config.js';
 import { scopedFork } from '../../src/orm.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { lookupVerifications } from '../../src/services/repeat-control/index.js';
-import { tenantSql, UnscopedStatementError, type ServiceContext } from '../../src/services/shared/index.js';
+import {
+  ACCOUNT_ROW,
+  placeFragment,
+  tenantSql,
+  TENANT_ROW,
+  UnscopedStatementError,
+  type ServiceContext,
+} from '../../src/services/shared/index.js';
 import { tagReferencesFor } from '../../src/services/catalog/index.js';
 import {
   checksOfVerifications,
@@ -61,6 +68,30 @@ describe('tenancy of hand-written SQL: tenantSql binds the account and environme
       [verificationId],
     );
     expect(own).toEqual([{ id: verificationId }]);
+  });
+
+  it("a write takes its rows' account and environment from TENANT_ROW, for exactly one environment", async () => {
+    const write = `with ${TENANT_ROW}
+      insert into tags (id, merchant_id, mode, name, slug, color, created_at, updated_at)
+      select $3, t.merchant_id, t.mode, $4, $4, 'slate', now(), now() from tenant t returning merchant_id, mode`;
+    const tagId = `tag_tenancysql${Date.now()}`;
+    await expect(
+      tenantSql(contextOf(a.merchant.id, ['sandbox', 'live'])).query(write, [tagId, 'two-environments']),
+    ).rejects.toBeInstanceOf(UnscopedStatementError);
+    expect(await server.sql('select 1 from tags where id = $1', [tagId])).toEqual([]);
+    const written = await tenantSql(contextOf(a.merchant.id, ['live'])).query(write, [tagId, `one-${tagId}`]);
+    expect(written).toEqual([{ merchant_id: a.merchant.id, mode: 'live' }]);
+    // An account-wide row (no environment) takes the account from ACCOUNT_ROW.
+    const account = await tenantSql(contextOf(b.merchant.id, ['sandbox', 'live'])).query<{ merchant_id: string }>(
+      `with ${ACCOUNT_ROW} select merchant_id from account`,
+    );
+    expect(account).toEqual([{ merchant_id: b.merchant.id }]);
+  });
+
+  it("a domain's piece keeps the tenant's $1 and $2 when placed after other pieces' parameters", () => {
+    expect(placeFragment('merchant_id = $1 and mode = any($2::text[]) and id = $3 and n > $12', 5)).toBe(
+      'merchant_id = $1 and mode = any($2::text[]) and id = $8 and n > $17',
+    );
   });
 
   it('every SQL read path of a verification sees the owner account and environment, and nothing from another', async () => {

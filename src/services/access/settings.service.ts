@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { AccountSettings, type RepeatPolicy, type ReviewPolicy } from '../../entities/account-settings.entity.js';
 import { Merchant } from '../../entities/merchant.entity.js';
 import { conflict } from '../../errors.js';
-import { rawSqlOf, type ServiceContext } from '../shared/index.js';
+import { ACCOUNT_ROW, rawSqlOf, tenantSql, type ServiceContext } from '../shared/index.js';
 import type { settingsPatchInput } from './settings.schema.js';
 
 /** A validated settings change (settingsPatchInput); only what is sent changes. */
@@ -23,14 +23,11 @@ function storedReviewPolicy(change: NonNullable<SettingsPatch['reviewPolicy']>):
 export async function getSettings(ctx: ServiceContext): Promise<AccountSettings> {
   const existing = await ctx.em.findOne(AccountSettings, { merchant: ctx.merchantId });
   if (existing) return existing;
-  await rawSqlOf(ctx.em).query(
-    `insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, version, updated_at)
-     values ($1, $2::jsonb, $3::jsonb, 1095, 1, now()) on conflict do nothing`,
-    [
-      ctx.merchantId,
-      JSON.stringify(new AccountSettings().repeatVerification),
-      JSON.stringify(new AccountSettings().reviewPolicy),
-    ],
+  await tenantSql(ctx, rawSqlOf(ctx.em)).query(
+    `with ${ACCOUNT_ROW}
+     insert into account_settings (merchant_id, repeat_verification, review_policy, retention_days, version, updated_at)
+     select a.merchant_id, $3::jsonb, $4::jsonb, 1095, 1, now() from account a on conflict do nothing`,
+    [JSON.stringify(new AccountSettings().repeatVerification), JSON.stringify(new AccountSettings().reviewPolicy)],
   );
   return ctx.em.findOneOrFail(AccountSettings, { merchant: ctx.merchantId });
 }

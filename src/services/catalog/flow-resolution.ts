@@ -1,4 +1,4 @@
-import { rawSqlOf } from '../shared/index.js';
+import { rawSqlOf, tenantSql, TENANT_ROW } from '../shared/index.js';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Mode } from '../../config.js';
@@ -35,18 +35,24 @@ export async function ensurePresetFlow(em: EntityManager, merchantId: string, mo
   const filters = { tenant: { merchantId, modes: [mode] } };
   const existing = await em.findOne(Flow, { id }, { filters });
   if (existing) return existing;
-  await rawSqlOf(em).query(PRESET_INSERT, presetInsertParams(merchantId, mode));
+  await tenantSql({ merchantId, modes: [mode] }, rawSqlOf(em)).query(
+    PRESET_INSERT,
+    presetInsertParams(merchantId, mode),
+  );
   return em.findOneOrFail(Flow, { id }, { filters });
 }
 
-/** The preset row; `on conflict do nothing` makes concurrent first uses safe. */
-export const PRESET_INSERT = `insert into flows (id, merchant_id, mode, name, steps, is_default, is_preset, status, languages, accepted_document_types, version, created_at, updated_at)
-  values ($1, $2, $3, 'Built-in preset', $4::jsonb, false, true, 'active', '{}', '{}', 1, now(), now()) on conflict do nothing`;
+/**
+ * The preset row for the tenant-bound scope's account and environment (tenantSql, `$3` its id,
+ * `$4` its steps); `on conflict do nothing` makes concurrent first uses safe.
+ */
+export const PRESET_INSERT = `with ${TENANT_ROW}
+insert into flows (id, merchant_id, mode, name, steps, is_default, is_preset, status, languages, accepted_document_types, version, created_at, updated_at)
+select $3, t.merchant_id, t.mode, 'Built-in preset', $4::jsonb, false, true, 'active', '{}', '{}', 1, now(), now() from tenant t
+on conflict do nothing`;
 
 export const presetInsertParams = (merchantId: string, mode: Mode) => [
   presetFlowId(merchantId, mode),
-  merchantId,
-  mode,
   JSON.stringify(PRESET_STEPS),
 ];
 

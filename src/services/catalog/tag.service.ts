@@ -10,6 +10,7 @@ import { callerKeyId, recordVerificationEvent, type EventSource } from '../webho
 import {
   rawSqlOf,
   tenantSql,
+  TENANT_ROW,
   type TenantScope,
   actingEnvironment,
   type ServiceContext,
@@ -113,11 +114,12 @@ export async function resolveOrCreateTag(
   const existing = await findLiveBySlug(em, merchantId, mode, slug);
   if (existing) return { tag: existing, created: false };
   const now = new Date();
-  const inserted = await rawSqlOf(em).query<{ id: string }>(
-    `insert into tags (id, merchant_id, mode, name, slug, color, description, retired_at, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, null, $8, $9)
+  const inserted = await tenantSql({ merchantId, modes: [mode] }, rawSqlOf(em)).query<{ id: string }>(
+    `with ${TENANT_ROW}
+     insert into tags (id, merchant_id, mode, name, slug, color, description, retired_at, created_at, updated_at)
+     select $3, t.merchant_id, t.mode, $4, $5, $6, $7, null, $8, $8 from tenant t
      on conflict (merchant_id, mode, slug) where retired_at is null do nothing returning id`,
-    [newId('tag'), merchantId, mode, name, slug, input.color ?? 'slate', input.description ?? null, now, now],
+    [newId('tag'), name, slug, input.color ?? 'slate', input.description ?? null, now],
   );
   if (inserted.length > 0) {
     const tag = await em.findOneOrFail(
@@ -250,10 +252,13 @@ function addTagsToVerification(
   }
 }
 
-async function carriedBy(em: EntityManager, verificationId: string): Promise<Set<string>> {
-  const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
-    'select tag_id from verification_tags where verification_id = $1',
-    [verificationId],
+/** The tag ids a verification carries (the join table has no tenant columns: bound through its verification). */
+async function carriedBy(em: EntityManager, verification: Verification): Promise<Set<string>> {
+  const scope = { merchantId: verification.merchant.id, modes: [verification.mode] };
+  const rows = await tenantSql(scope, rawSqlOf(em)).query<{ tag_id: string }>(
+    `select vt.tag_id from verification_tags vt join verifications v on v.id = vt.verification_id
+     where v.id = $3 and v.merchant_id = $1 and v.mode = any($2::text[])`,
+    [verification.id],
   );
   return new Set(rows.map((r) => r.tag_id));
 }
@@ -267,7 +272,7 @@ export async function tagVerification(
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
     const tags = await resolveTagsForTagging(em, verification.merchant.id, verification.mode, input);
-    addTagsToVerification(em, verification, tags, await carriedBy(em, verification.id), { apiKeyId: callerKeyId(ctx) });
+    addTagsToVerification(em, verification, tags, await carriedBy(em, verification), { apiKeyId: callerKeyId(ctx) });
     await em.flush();
   });
   return (await tagReferencesFor(ctx, [verificationId])).get(verificationId) ?? [];
@@ -277,8 +282,10 @@ export async function tagVerification(
 export async function untagVerification(ctx: ServiceContext, verificationId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const verification = await lockVerification(em, verificationId);
-    const removed: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
-      'delete from verification_tags where verification_id = $1 and tag_id = $2 returning tag_id',
+    const removed = await tenantSql(ctx, rawSqlOf(em)).query<{ tag_id: string }>(
+      `delete from verification_tags vt using verifications v
+       where vt.verification_id = v.id and v.id = $3 and vt.tag_id = $4 and v.merchant_id = $1 and v.mode = any($2::text[])
+       returning vt.tag_id`,
       [verification.id, tagId],
     );
     if (removed.length === 0) return;
@@ -366,6 +373,6 @@ export async function applyApplicantTagsToVerification(
     em,
     verification,
     links.map((l) => l.tag),
-    await carriedBy(em, verification.id),
+    await carriedBy(em, verification),
   );
 }

@@ -2,11 +2,20 @@ import type { Mode } from '../../config.js';
 import type { ChangeReason, Verdict, VerificationStatus } from '../../entities/verification.entity.js';
 import { conflict } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { CreateFlow } from '../catalog/index.js';
+import { DEFAULT_REPEAT_POLICY, type RepeatPolicy } from '../../entities/account-settings.entity.js';
 import { verificationEventData, type EventSubject } from '../webhooks/index.js';
-import type { Fingerprints, AnswerSlot } from '../verifications/index.js';
-import type { RawSql } from '../shared/index.js';
+import type { Fingerprints } from '../verifications/index.js';
+import {
+  answerParams,
+  IDEMPOTENCY_ANSWER,
+  placeFragment,
+  tenantSql,
+  TENANT_ROW,
+  type AnswerSlot,
+  type RawSql,
+} from '../shared/index.js';
 import { findPersonMatches, type MatchedOn } from './person-matches.js';
+import { repeatPolicyOf } from './repeat-control.service.js';
 
 /**
  * Repeat control at create (R2, R3, R5, R9, R10) on the create's own connection: the match
@@ -15,7 +24,8 @@ import { findPersonMatches, type MatchedOn } from './person-matches.js';
  */
 
 /** Bumps the approval's sequence (its events stay ordered) and returns what its event carries. */
-const BUMP = `update verifications set sequence = sequence + 1, updated_at = $3 where id = $1 and merchant_id = $2
+const BUMP = `update verifications set sequence = sequence + 1, updated_at = $4
+  where id = $3 and merchant_id = $1 and mode = any($2::text[])
   returning id, status, verdict, decline_type, reason_codes, change_reason, flow_id, sequence, mode`;
 
 interface BumpedRow {
@@ -31,11 +41,9 @@ interface BumpedRow {
 }
 
 /** The refusal's event, and (when the create claimed a key) its stored 409 answer. */
-const EVENT = `with e as (
-  insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)
-  values ($1, $2, $3, $4, $3, 'verification.already_verified', $5, $6, $7::jsonb, false)
-)
-update idempotency_keys set status = 'completed', response_status = $8, response_body = $9::jsonb where api_key_id = $10 and key = $11`;
+const EVENT = `with ${TENANT_ROW}, ${placeFragment(IDEMPOTENCY_ANSWER, 5)}
+insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)
+select $3, t.merchant_id, $4, t.mode, $4, 'verification.already_verified', $5, $6, $7::jsonb, false from tenant t`;
 
 export interface RawGate {
   /** Throw after the transaction commits (the event it wrote must survive). */
@@ -57,6 +65,44 @@ export interface GateScope {
 export const personLockKeys = (scope: Pick<GateScope, 'merchantId' | 'mode'>, f: Fingerprints): string[] =>
   [f.reference, f.email].filter((k): k is string => !!k).map((k) => `${scope.merchantId}:${scope.mode}:${k}`);
 
+/**
+ * The person's locks as a piece of the create's first statement (a CTE `person_lock`, `$3` from
+ * personLockParams), in a fixed order, so creates for one person queue and the match that
+ * follows runs with a snapshot taken after the locks are held.
+ */
+export const PERSON_LOCKS = `person_lock as (
+  select count(pg_advisory_xact_lock(hashtextextended(k, 0))) as locks from unnest($3::text[]) as k
+)`;
+
+/** PERSON_LOCKS' one parameter: the person's lock keys, sorted. */
+export const personLockParams = (scope: Pick<GateScope, 'merchantId' | 'mode'>, f: Fingerprints): unknown[] => [
+  personLockKeys(scope, f).sort(),
+];
+
+/** What repeat control at create weighs: the policy in force and the re-verification period. */
+export interface RepeatRules {
+  repeatPolicy: RepeatPolicy;
+  reverificationPeriodDays: number | null;
+}
+
+/**
+ * The account settings repeat control needs, as a piece of a tenant-bound statement (a subquery
+ * joined `on true`; at most one row, none before the settings are first written).
+ */
+export const REPEAT_SETTINGS = `select repeat_verification, reverification_period_days from account_settings where merchant_id = $1`;
+
+/** A row of REPEAT_SETTINGS, all null when the account has none yet. */
+export interface RepeatSettingsRow {
+  repeat_verification: RepeatPolicy | null;
+  reverification_period_days: number | null;
+}
+
+/** R1/R10 for a flow and settings read by the create: the flow's own policy replaces the account's. */
+export const repeatRulesOf = (flowPolicy: Record<string, unknown> | null, row: RepeatSettingsRow): RepeatRules => ({
+  repeatPolicy: repeatPolicyOf(flowPolicy, row.repeat_verification ?? DEFAULT_REPEAT_POLICY),
+  reverificationPeriodDays: row.reverification_period_days,
+});
+
 /** The verification.already_verified event of a refused create, on the approval it matched. */
 async function recordRefusal(
   sql: RawSql,
@@ -66,7 +112,7 @@ async function recordRefusal(
   answer: AnswerSlot | null,
 ): Promise<void> {
   const now = new Date();
-  const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, scope.merchantId, now], 'idv_create_refusal_bump');
+  const [row] = await sql.query<BumpedRow>(BUMP, [approvalId, now], 'idv_create_refusal_bump');
   const subject: EventSubject = {
     id: row!.id,
     status: row!.status,
@@ -78,10 +124,9 @@ async function recordRefusal(
     sequence: row!.sequence,
   };
   const payload = { verification: verificationEventData(subject), gate: 'create', matched_on: matchedOn };
-  const a = [answer?.status ?? null, answer?.sealedBody ?? null, answer?.apiKeyId ?? null, answer?.key ?? null];
   await sql.query(
     EVENT,
-    [newId('evt'), scope.merchantId, now, row!.mode, row!.id, scope.callerKeyId, JSON.stringify(payload), ...a],
+    [newId('evt'), now, row!.id, scope.callerKeyId, JSON.stringify(payload), ...answerParams(answer)],
     'idv_create_refusal_event',
   );
 }
@@ -94,13 +139,13 @@ async function recordRefusal(
 export async function gateCreateRaw(
   sql: RawSql,
   scope: GateScope,
-  flow: CreateFlow,
+  flow: { id: string } & RepeatRules,
   f: Fingerprints,
   answer: RefusalAnswer,
 ): Promise<RawGate> {
   const policy = flow.repeatPolicy;
   if (!policy.enabled || (!f.reference && !f.email)) return {};
-  // The person's locks were taken by the create's first statement (OPEN_CREATE in create-flow.ts).
+  // The person's locks were taken by the create's first statement (PERSON_LOCKS in OPEN_CREATE).
   const { approval, review } = await findPersonMatches(
     sql,
     {
@@ -125,7 +170,13 @@ export async function gateCreateRaw(
         },
       },
     );
-    await recordRefusal(sql, scope, approval.id, approval.matchedOn, answer(refusal));
+    await recordRefusal(
+      tenantSql({ merchantId: scope.merchantId, modes: [scope.mode] }, sql),
+      scope,
+      approval.id,
+      approval.matchedOn,
+      answer(refusal),
+    );
     return { refusal };
   }
   if (review) {

@@ -1,5 +1,5 @@
 import type { Mode } from '../../config.js';
-import type { RawSql } from '../shared/index.js';
+import { tenantSql, type RawSql } from '../shared/index.js';
 import type { Fingerprints } from '../verifications/index.js';
 
 export type MatchedOn = 'reference' | 'email' | 'document';
@@ -16,13 +16,13 @@ const PERSON_MATCHES = `
 with candidates as (
   select v.id, case when v.reference_fingerprint = $3 then 0 when v.email_fingerprint = $4 then 1 else 2 end as rank
   from verifications v
-  where v.merchant_id = $1 and v.mode = $2 and v.status in ('approved', 'manual_review')
+  where v.merchant_id = $1 and v.mode = any($2::text[]) and v.status in ('approved', 'manual_review')
     and (v.reference_fingerprint = $3 or v.email_fingerprint = $4 or v.document_fingerprint = $5 or v.national_id_fingerprint = $6)
   union all
   -- Team edits add the fingerprints of each new identity version (decisions.md): they match too.
   select iv.verification_id, case when iv.reference_fingerprint = $3 then 0 when iv.email_fingerprint = $4 then 1 else 2 end
   from identity_versions iv
-  where iv.merchant_id = $1 and iv.mode = $2
+  where iv.merchant_id = $1 and iv.mode = any($2::text[])
     and (iv.reference_fingerprint = $3 or iv.email_fingerprint = $4 or iv.document_fingerprint = $5 or iv.national_id_fingerprint = $6)
 ),
 person as (
@@ -31,7 +31,7 @@ person as (
                case when $8::int > 0 and v.decided_at is not null then v.decided_at + make_interval(days => $8::int) end) as valid_until
   from (select id, min(rank) as rank from candidates group by id) c
   join verifications v on v.id = c.id
-  where v.merchant_id = $1 and v.mode = $2 and v.status in ('approved', 'manual_review')
+  where v.merchant_id = $1 and v.mode = any($2::text[]) and v.status in ('approved', 'manual_review')
     and ($7::text is null or v.flow_id = $7) and ($9::text is null or v.id <> $9)
 )
 (select 'approval' as kind, a.id, a.status, a.verdict, a.rank, (extract(epoch from a.valid_until) * 1000)::float8 as valid_until_ms,
@@ -87,16 +87,15 @@ export interface MatchScope {
 
 const MATCHED_ON: MatchedOn[] = ['reference', 'email', 'document'];
 
+/** On `sql` (the caller's connection or transaction), bound to the scope's account and environment by tenantSql. */
 export async function findPersonMatches(
   sql: RawSql,
   scope: MatchScope,
   f: Partial<Fingerprints>,
 ): Promise<PersonMatches> {
-  const rows = await sql.query<MatchRow>(
+  const rows = await tenantSql({ merchantId: scope.merchantId, modes: [scope.mode] }, sql).query<MatchRow>(
     PERSON_MATCHES,
     [
-      scope.merchantId,
-      scope.mode,
       f.reference ?? null,
       f.email ?? null,
       f.document ?? null,

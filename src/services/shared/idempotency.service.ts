@@ -3,7 +3,7 @@ import { IdempotencyKey } from '../../entities/idempotency-key.entity.js';
 import { ApiError, idempotencyError, parameterInvalid } from '../../errors.js';
 import { systemFork } from '../../orm.js';
 import type { ServiceContext } from './context.js';
-import { withConnection } from './sql.js';
+import { tenantSql } from './sql.js';
 import type { Vault } from './vault.js';
 
 export interface StoredResponse {
@@ -56,8 +56,9 @@ const sameRequest = (stored: string, hash: string, body: unknown): boolean =>
 export class KeyTaken extends Error {}
 
 /**
- * A key for the handler to claim inside its own transaction (create-flow.ts OPEN_CREATE), so
- * the claim, the writes and the stored answer commit together or not at all.
+ * A key for the handler to claim inside its own transaction (the create's first statement,
+ * verifications/create-open.sql.ts, with IDEMPOTENCY_CLAIM), so the claim, the writes and the
+ * stored answer commit together or not at all.
  */
 export interface IdempotencyClaim {
   /** Advisory lock key: holders of the key are told IN_USE at once instead of queueing. */
@@ -67,8 +68,63 @@ export interface IdempotencyClaim {
   requestHash: string;
   expiresAt: Date;
   /** The claimed row's answer: `status` and the sealed `body`. */
-  answer(status: number, body: unknown): { apiKeyId: string; key: string; status: number; sealedBody: string };
+  answer(status: number, body: unknown): AnswerSlot;
 }
+
+/**
+ * The claim as a piece of a tenant-bound statement (tenantSql: `$1` account, `$2` environments;
+ * `$3`-`$7` from claimParams), two CTEs: `key_lock` try-locks the key first, so a request
+ * arriving while another holds it learns it at once instead of queueing; `claim` inserts the
+ * in-flight row, or takes over an expired one, for an API key of the scope's account and
+ * environment. `(select count(*) from claim)` is 1 when claimed, 0 when the key is taken
+ * (throw KeyTaken). With no claim (`$3` null) it does nothing.
+ */
+export const IDEMPOTENCY_CLAIM = `key_lock as (
+  select pg_try_advisory_xact_lock(hashtextextended($3::text, 0)) as got where $3::text is not null
+), claim as (
+  insert into idempotency_keys (api_key_id, key, request_hash, status, created_at, expires_at)
+  select $4, $5, $6, 'in_flight', now(), $7 from key_lock
+  where got and exists (select 1 from api_keys k where k.id = $4::uuid and k.merchant_id = $1 and k.mode = any($2::text[]))
+  on conflict (api_key_id, key) do update set request_hash = excluded.request_hash, status = 'in_flight', response_status = null,
+    response_body = null, created_at = excluded.created_at, expires_at = excluded.expires_at
+  where idempotency_keys.expires_at <= now()
+  returning key
+)`;
+
+/** The stored answer of an idempotent create, written by the same statement as what it answers. */
+export interface AnswerSlot {
+  apiKeyId: string;
+  key: string;
+  status: number;
+  /** JSON of the sealed answer. */
+  sealedBody: string;
+}
+
+/**
+ * Storing the claimed key's answer as a piece of a tenant-bound statement (a CTE `answer`,
+ * `$3`-`$6` from answerParams), in the transaction that claimed it; with no slot it updates nothing.
+ */
+export const IDEMPOTENCY_ANSWER = `answer as (
+  update idempotency_keys set status = 'completed', response_status = $3, response_body = $4::jsonb
+  where api_key_id = $5 and key = $6
+)`;
+
+/** IDEMPOTENCY_ANSWER's four parameters. */
+export const answerParams = (a: AnswerSlot | null): unknown[] => [
+  a?.status ?? null,
+  a?.sealedBody ?? null,
+  a?.apiKeyId ?? null,
+  a?.key ?? null,
+];
+
+/** IDEMPOTENCY_CLAIM's five parameters. */
+export const claimParams = (c: Omit<IdempotencyClaim, 'answer'> | null): unknown[] => [
+  c?.lockKey ?? null,
+  c?.apiKeyId ?? null,
+  c?.key ?? null,
+  c?.requestHash ?? null,
+  c?.expiresAt ?? null,
+];
 
 /** Errors whose answer the handler already stored in its transaction (a refused create). */
 const answered = new WeakSet<object>();
@@ -80,7 +136,8 @@ export const markAnswered = (error: object): void => void answered.add(error);
  * and that stored answer is the one to give.
  */
 const STORE_ERROR = `insert into idempotency_keys (api_key_id, key, request_hash, status, response_status, response_body, created_at, expires_at)
-  values ($1, $2, $3, 'completed', $4, $5::jsonb, now(), $6)
+  select $3, $4, $5, 'completed', $6, $7::jsonb, now(), $8
+  where exists (select 1 from api_keys k where k.id = $3::uuid and k.merchant_id = $1 and k.mode = any($2::text[]))
   on conflict (api_key_id, key) do update set request_hash = excluded.request_hash, status = 'completed', response_status = excluded.response_status,
     response_body = excluded.response_body, created_at = excluded.created_at, expires_at = excluded.expires_at
   where idempotency_keys.expires_at <= now()
@@ -149,16 +206,14 @@ export async function withIdempotency(
   } catch (error) {
     if (error instanceof KeyTaken) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     if (error instanceof ApiError && error.status < 500 && !answered.has(error)) {
-      const stored = await withConnection(ctx.runtime.orm, (sql) =>
-        sql.query(STORE_ERROR, [
-          apiKeyId,
-          key,
-          hash,
-          error.status,
-          sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }),
-          expiresAt,
-        ]),
-      );
+      const stored = await tenantSql(ctx).query(STORE_ERROR, [
+        apiKeyId,
+        key,
+        hash,
+        error.status,
+        sealedJson(ctx, { error: error.toEnvelope(ctx.requestId) }),
+        expiresAt,
+      ]);
       if (stored.length === 0) return answerForTakenKey(ctx, apiKeyId, key, hash, body);
     }
     throw error;

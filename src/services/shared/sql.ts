@@ -4,9 +4,9 @@ import type { ServiceContext } from './context.js';
 /**
  * The one way this codebase writes SQL by hand: a RawSql with PostgreSQL's `$1, $2...`
  * placeholders, obtained from one of
- * - `tenantSql(ctx)`: request paths; binds the context's account as `$1` and its
- *   environments as `$2` and refuses a statement that does not use both (tenancy enforced
- *   here for SQL, as the ORM's filters enforce it for entities);
+ * - `tenantSql(ctx)`: request paths, and any statement on one account's rows; binds the
+ *   context's account as `$1` and its environments as `$2` and refuses a statement that does
+ *   not use both (tenancy enforced here for SQL, as the ORM's filters enforce it for entities);
  * - `withConnection(orm, ...)`: one pooled connection for a unit of work (the create's
  *   transaction, system jobs that span accounts by design);
  * - `rawSqlOf(em)`: the connection and transaction an EntityManager is in.
@@ -122,27 +122,58 @@ export function rawSqlOf(em: EntityManager): RawSql {
 const BINDS_TENANT = /\bmerchant_id\s*=\s*\$1\b/;
 const BINDS_MODES = /\bmode\s*=\s*any\(\$2::text\[\]\)/;
 
-/** What tenantSql binds: the account, its environments, and the runtime's pool. */
-export type TenantScope = Pick<ServiceContext, 'merchantId' | 'modes' | 'runtime'>;
+/**
+ * The account and the one environment a write's new rows take, as a CTE named `tenant`
+ * (`insert ... select t.merchant_id, t.mode, ... from tenant t`): tenantSql's `$1` and the single
+ * environment of `$2`, never a parameter of the write's own. A statement using it runs only for a
+ * context acting in exactly one environment.
+ */
+export const TENANT_ROW = 'tenant as (select $1::text as merchant_id, ($2::text[])[1] as mode)';
+
+/** The account an account-wide row (settings: no environment) is written for, as a CTE named `account`. */
+export const ACCOUNT_ROW = 'account as (select $1::text as merchant_id, $2::text[] as modes)';
+
+/**
+ * A piece of a statement written for tenantSql (`$1` the account, `$2` the environments, its own
+ * parameters from `$3`) placed after `offset` parameters of other pieces: its own `$n` become
+ * `$(n + offset)`, the tenant's stay. How one domain's rule joins a statement another composes.
+ */
+export const placeFragment = (fragment: string, offset: number): string =>
+  fragment.replace(/\$(\d+)/g, (whole, n: string) => (Number(n) <= 2 ? whole : `$${Number(n) + offset}`));
+
+/** What tenantSql binds: the account and its environments; the runtime's pool when no connection is given. */
+export type TenantScope = Pick<ServiceContext, 'merchantId' | 'modes'> & Partial<Pick<ServiceContext, 'runtime'>>;
 
 /** A statement that could read or write across accounts or environments. */
 export class UnscopedStatementError extends Error {}
 
+/** Why `text` is not tenant-bound, or null when it is (see tenantSql). */
+export function unscopedReason(text: string, modes: readonly string[]): string | null {
+  if (text.includes(TENANT_ROW)) return modes.length === 1 ? null : 'a write needs exactly one environment';
+  if (text.includes(ACCOUNT_ROW)) return null;
+  if (BINDS_TENANT.test(text) && BINDS_MODES.test(text)) return null;
+  return 'statement does not bind the account and environments';
+}
+
 /**
- * Tenant-bound SQL for a request: `$1` is the context's account and `$2` its environments
- * (text[]); the caller's own parameters start at `$3`. A statement without
- * `merchant_id = $1` and `mode = any($2::text[])` is refused before it runs. Runs on `sql`
- * when given (a transaction), else on a pooled connection per statement.
+ * Tenant-bound SQL, the one way a request path writes SQL by hand: `$1` is the scope's account
+ * and `$2` its environments (text[]); the caller's own parameters start at `$3`. A statement
+ * is refused before it runs unless it reads with `merchant_id = $1` and
+ * `mode = any($2::text[])`, or writes its rows' account and environment from TENANT_ROW (or the
+ * account from ACCOUNT_ROW, for account-wide rows). Runs on `sql` when given (a transaction),
+ * else on a pooled connection per statement.
  */
-export function tenantSql(ctx: TenantScope, sql?: RawSql): RawSql {
+export function tenantSql(scope: TenantScope, sql?: RawSql): RawSql {
+  const runtime = scope.runtime;
+  if (!sql && !runtime) throw new Error('tenantSql: give a connection or a runtime');
   return {
     async query<Row>(text: string, params: unknown[] = [], name?: string): Promise<Row[]> {
-      if (!BINDS_TENANT.test(text) || !BINDS_MODES.test(text))
-        throw new UnscopedStatementError(`statement does not bind the account and environments: ${text.slice(0, 80)}`);
-      const values = [ctx.merchantId, ctx.modes, ...params];
+      const reason = unscopedReason(text, scope.modes);
+      if (reason) throw new UnscopedStatementError(`${reason}: ${text.trim().slice(0, 80)}`);
+      const values = [scope.merchantId, scope.modes, ...params];
       return sql
         ? sql.query<Row>(text, values, name)
-        : withConnection(ctx.runtime.orm, (pooled) => pooled.query<Row>(text, values, name));
+        : withConnection(runtime!.orm, (pooled) => pooled.query<Row>(text, values, name));
     },
   };
 }

@@ -7,7 +7,7 @@ import { ApplicantTag } from '../../entities/tag.entity.js';
 import type { Verification } from '../../entities/verification.entity.js';
 import { notFound } from '../../errors.js';
 import { isPrefixedId } from '../../ids.js';
-import { rawSqlOf, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
+import { rawSqlOf, tenantSql, type ServiceContext, paginate, type Page, type PageParams } from '../shared/index.js';
 import {
   applicantTagReferencesFor,
   appliedClock,
@@ -97,8 +97,9 @@ export async function tagApplicant(
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
     const tags = await resolveTagsForTagging(em, applicant.merchant.id, applicant.mode, input);
-    const rows: { tag_id: string }[] = await rawSqlOf(em).query<{ tag_id: string }>(
-      'select tag_id from applicant_tags where applicant_id = $1',
+    const rows = await tenantSql(ctx, rawSqlOf(em)).query<{ tag_id: string }>(
+      `select at.tag_id from applicant_tags at join applicants a on a.id = at.applicant_id
+       where a.id = $3 and a.merchant_id = $1 and a.mode = any($2::text[])`,
       [applicant.id],
     );
     const carried = new Set(rows.map((r) => r.tag_id));
@@ -114,9 +115,10 @@ export async function tagApplicant(
 export async function untagApplicant(ctx: ServiceContext, applicantId: string, tagId: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const applicant = await lockApplicant(em, applicantId);
-    await rawSqlOf(em).query('delete from applicant_tags where applicant_id = $1 and tag_id = $2', [
-      applicant.id,
-      tagId,
-    ]);
+    await tenantSql(ctx, rawSqlOf(em)).query(
+      `delete from applicant_tags at using applicants a
+       where at.applicant_id = a.id and a.id = $3 and at.tag_id = $4 and a.merchant_id = $1 and a.mode = any($2::text[])`,
+      [applicant.id, tagId],
+    );
   });
 }

@@ -4,9 +4,18 @@ import type { Step } from '../../entities/flow.entity.js';
 import type { Consent, FlowSnapshot, SandboxInput, VerificationStatus } from '../../entities/verification.entity.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { verificationEventData, type EventType } from '../webhooks/index.js';
-import { type CreateFlow, checkOfStep, snapshotOf } from '../catalog/index.js';
+import { checkOfStep, snapshotOf } from '../catalog/index.js';
+import type { CreateFlow } from './create-open.sql.js';
 import type { Fingerprints } from './identity.js';
-import type { RawSql } from '../shared/index.js';
+import {
+  answerParams,
+  IDEMPOTENCY_ANSWER,
+  placeFragment,
+  tenantSql,
+  TENANT_ROW,
+  type AnswerSlot,
+  type RawSql,
+} from '../shared/index.js';
 
 /**
  * The rows of a new session (every path that starts one: the key API's create and flow previews) and
@@ -142,37 +151,37 @@ export function buildSession(input: SessionInput): NewSession {
   return { verification: v, clientToken: `vct_${randomBase62(40)}`, events, input };
 }
 
+/**
+ * Tenant-bound (tenantSql): the rows take the account and environment from TENANT_ROW; `$3`-`$25`
+ * the session's values, `$26`-`$29` the stored answer (IDEMPOTENCY_ANSWER). The grant it spends
+ * is one of the account's and environment's.
+ */
 const INSERT_SESSION = `
-with v as (
+with ${TENANT_ROW}, v as (
   insert into verifications (id, merchant_id, created_at, mode, updated_at, status, flow_id, flow_snapshot, reason_codes, identity_version,
     client_token_hash, locale, metadata, expires_at, sequence, sandbox, is_preview, api_key_id, identity,
     email_fingerprint, reference_fingerprint, document_fingerprint, national_id_fingerprint, document_expires_on, return_url)
-  values ($1, $2, $3, $4, $3, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, $28, $14, $15, $16, $17, $18, $19, $20::date, $29)
-  returning id
+  select $3, t.merchant_id, $4, t.mode, $4, $5, $6, $7::jsonb, '{}', 0, $8, $9, $10::jsonb, $11, $12, $13::jsonb, $24, $14, $15, $16, $17, $18, $19, $20::date, $25
+  from tenant t
+  returning id, merchant_id, mode
 ), c as (
   insert into checks (id, merchant_id, created_at, mode, updated_at, verification_id, position, type, required, sensitivity, threshold, config, status, provider_tier, reason_codes)
-  select x.id, $2, $3, $4, $3, v.id, x.position, x.type, x.required, x.sensitivity, x.threshold, coalesce(x.config, '{}'::jsonb), 'pending', 'standard', '{}'
+  select x.id, v.merchant_id, $4, v.mode, $4, v.id, x.position, x.type, x.required, x.sensitivity, x.threshold, coalesce(x.config, '{}'::jsonb), 'pending', 'standard', '{}'
   from v cross join jsonb_to_recordset($21::jsonb) as x(id text, position int, type text, required boolean, sensitivity float8, threshold float8, config jsonb)
 ), e as (
   insert into events (id, merchant_id, created_at, mode, updated_at, type, verification_id, api_key_id, payload, test)
-  select x.id, $2, $3, $4, $3, x.type, v.id, $14, x.payload, false
+  select x.id, v.merchant_id, $4, v.mode, $4, x.type, v.id, $14, x.payload, false
   from v cross join jsonb_to_recordset($22::jsonb) as x(id text, type text, payload jsonb)
 ), g as (
-  update reverification_grants set spent_at = $3, spent_by_verification_id = $1, updated_at = $3 where id = $23 and merchant_id = $2
-), i as (
-  update idempotency_keys set status = 'completed', response_status = $24, response_body = $25::jsonb where api_key_id = $26 and key = $27
-)
+  update reverification_grants set spent_at = $4, spent_by_verification_id = $3, updated_at = $4
+  where id = $23 and merchant_id = $1 and mode = any($2::text[])
+), ${placeFragment(IDEMPOTENCY_ANSWER, 23)}
 select 1`;
 
-/** The stored answer of an idempotent create, written by the same statement as the session. */
-export interface AnswerSlot {
-  apiKeyId: string;
-  key: string;
-  status: number;
-  /** JSON of the sealed answer. */
-  sealedBody: string;
-}
-
+/**
+ * Writes a new session on `sql` (the create's transaction), bound by tenantSql to the session's
+ * account and environment.
+ */
 export async function insertSession(
   sql: RawSql,
   s: NewSession,
@@ -190,13 +199,11 @@ export async function insertSession(
     threshold: c.threshold,
     config: c.config,
   }));
-  await sql.query(
+  await tenantSql({ merchantId: input.merchantId, modes: [input.mode] }, sql).query(
     INSERT_SESSION,
     [
       v.id,
-      input.merchantId,
       v.createdAt,
-      v.mode,
       v.status,
       v.flow.id,
       JSON.stringify(v.flowSnapshot),
@@ -216,12 +223,9 @@ export async function insertSession(
       JSON.stringify(checks),
       JSON.stringify(s.events),
       grantId,
-      answer?.status ?? null,
-      answer?.sealedBody ?? null,
-      answer?.apiKeyId ?? null,
-      answer?.key ?? null,
       input.isPreview ?? false,
       v.returnUrl,
+      ...answerParams(answer),
     ],
     'idv_insert_session',
   );

@@ -1,5 +1,6 @@
 /** Public face of the verifications domain: adapters import from here. */
 export * from './applicant.service.js';
+export * from './create-open.sql.js';
 export * from './create-session.sql.js';
 export * from './identity.js';
 export * from './upload.service.js';

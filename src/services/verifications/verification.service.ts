@@ -5,8 +5,9 @@ import { Verification, type SandboxInput } from '../../entities/verification.ent
 import type { DocumentRead, Identity } from '../../engine/types.js';
 import { notFound, parameterInvalid, parameterUnknown, permissionError } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
-import { resolveCreateFlow, type SnapshotSource } from '../catalog/index.js';
-import { gateCreateRaw, personLockKeys } from '../repeat-control/index.js';
+import type { SnapshotSource } from '../catalog/index.js';
+import { gateCreateRaw } from '../repeat-control/index.js';
+import { openCreate } from './create-open.sql.js';
 import { buildSession, insertSession, type NewVerification } from './create-session.sql.js';
 import {
   actingEnvironment,
@@ -133,13 +134,11 @@ export async function createVerification(
   const claim = idempotency?.claim ?? null;
   const outcome = await withConnection(ctx.runtime.orm, (sql) =>
     inTransaction(sql, async () => {
-      const open = { claim, personLocks: personLockKeys(scope, sealed.fingerprints) };
-      const flow = await resolveCreateFlow(
+      const flow = await openCreate(
         sql,
-        ctx.merchantId,
-        mode,
+        scope,
         { flowId: input.flow, checks: input.checks },
-        open,
+        { claim, fingerprints: sealed.fingerprints },
       );
       const gate = await gateCreateRaw(
         sql,
@@ -196,7 +195,12 @@ export async function createPreviewSession(
   const session = buildSession({
     merchantId: ctx.merchantId,
     mode: 'sandbox',
-    flow: { ...flow, repeatPolicy: { enabled: false, scope: 'same_flow' }, reverificationPeriodDays: null },
+    flow: {
+      ...flow,
+      ownRepeatPolicy: null,
+      repeatPolicy: { enabled: false, scope: 'same_flow' },
+      reverificationPeriodDays: null,
+    },
     ttlSeconds: ctx.runtime.config.previewTtlSeconds,
     apiKeyId: callerKeyId(ctx),
     locale: 'en',
