@@ -1,6 +1,7 @@
 import {
   ATTACKS,
   FaceCache,
+  STEPS,
   attackSequence,
   bonaFideSequence,
   decideSequence,
@@ -64,10 +65,20 @@ export const livenessPadEvaluator: Evaluator = {
     const sets = options.sets ?? ['heldout', 'tuning'];
     const rows: string[][] = [];
     const notes: string[] = [];
+    const moveRows: string[][] = [];
     for (const set of sets) {
       const clips = pick(set === 'heldout' ? split.heldOut : split.tuning);
       const out = await outcomes(clips, all, cache, CHALLENGE_RULES);
       rows.push(row(set === 'heldout' ? '**held-out**' : 'tuning', clips, out));
+      for (const kind of ['bona_fide', ...ATTACKS]) {
+        const mine = out.filter((o) => o.kind === kind);
+        moveRows.push([
+          set === 'heldout' ? '**held-out**' : 'tuning',
+          kind.replace(/_/g, ' '),
+          ...STEPS.map((step) => pct(mine.filter((o) => o.moves[step]).length, mine.length)),
+          pct(mine.filter((o) => o.failure === 'spoof' || o.verdict !== 'reject').length, mine.length),
+        ]);
+      }
       notes.push(
         `${set}: ${clips.map((c) => c.clip).join(', ')}. Why: ${['bona_fide', ...ATTACKS].map((k) => `${k} [${reasons(out, k)}]`).join('; ')}.`,
       );
@@ -84,6 +95,15 @@ export const livenessPadEvaluator: Evaluator = {
         ],
       },
     ];
+    tables.push({
+      title:
+        'Each rule alone: the share of sequences whose frames show the move (and, last, that reach the passive models)',
+      columns: ['set', 'presentations', ...STEPS, 'challenge kept'],
+      rows: moveRows,
+      notes: [
+        `Rules: face_camera |yaw| ≤ ${CHALLENGE_RULES.frontalYaw}° with open eyes; turns ≥ ${CHALLENGE_RULES.turnYaw}° each way; blink ≤ ${CHALLENGE_RULES.blinkRatio} of the frontal frame's eye openness.`,
+      ],
+    });
     if (sets.includes('tuning') && process.argv.includes('--sweep')) {
       const clips = pick(split.tuning);
       const sweep: string[][] = [];

@@ -137,7 +137,7 @@ export interface ChallengeFailure {
 }
 
 /** Whether one frame shows a step's move (the frontal frame's eye openness is the blink's baseline). */
-function shows(
+export function shows(
   step: ChallengeStep,
   face: Omit<FaceReading, 'embedding'>,
   baselineEyes: number | null,

@@ -8,6 +8,7 @@ import {
   challengeAnalysisOf,
   challengeDecision,
   challengeFailure,
+  shows,
   type ChallengeRules,
   type ChallengeStep,
 } from './challenge.js';
@@ -163,6 +164,8 @@ export interface SequenceOutcome {
   /** The challenge rule broken (null: kept), or 'spoof' when the passive models rejected it. */
   failure: string | null;
   score: number;
+  /** Per step: whether any of its frames shows the move (the rules alone, order and binding aside). */
+  moves: Record<ChallengeStep, boolean>;
 }
 
 /** One sequence through the active challenge's decision, as the hosted session is decided. */
@@ -188,7 +191,12 @@ export async function decideSequence(
   const analysis = challengeAnalysisOf(read, selfie);
   const failure = challengeFailure(analysis, challenge, rules);
   const decided = challengeDecision(analysis, challenge, {}, rules);
+  const baseline = analysis.frames.find((f) => f.step === 0 && f.face)?.face?.eyes ?? null;
+  const moves = {} as Record<ChallengeStep, boolean>;
+  for (const [index, step] of (challenge.steps as ChallengeStep[]).entries())
+    moves[step] = analysis.frames.some((f) => f.step === index && f.face && shows(step, f.face, baseline, rules));
   return {
+    moves,
     clip: sequence.clip,
     kind: sequence.kind,
     verdict: decided.verdict as SequenceOutcome['verdict'],
