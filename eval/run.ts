@@ -5,6 +5,7 @@
 import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
 import { faceEvaluator, faceRealEvaluator, livenessEvaluator } from './face.js';
+import { livenessPadEvaluator } from './liveness.js';
 
 /** One check's measurement: a Markdown table (header row, then rows) and notes under it. */
 export interface EvalTable {
@@ -37,6 +38,7 @@ export const EVALUATORS: Evaluator[] = [
   faceRealEvaluator,
   faceEvaluator,
   livenessEvaluator,
+  livenessPadEvaluator,
   amlEvaluator,
 ];
 

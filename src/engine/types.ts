@@ -84,8 +84,10 @@ export interface CheckImages {
   selfie?: Buffer;
   /** Selfie frames for passive liveness (every selfie upload, oldest first). */
   liveness?: Buffer[];
-  /** A video was captured (frames are not extracted: no video decoder ships with the service). */
+  /** A video was captured. */
   video?: boolean;
+  /** The latest video's bytes (the API video path decodes them: engine/face/video.ts). */
+  videoBytes?: Buffer;
   /** Frames the hosted page captured for a liveness challenge (uploads bound to one), oldest first. */
   challengeFrames?: { challengeId: string | null; step: number; requestedAt: string; bytes: Buffer }[];
 }

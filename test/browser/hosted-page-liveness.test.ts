@@ -1,10 +1,21 @@
 /**
  * Active liveness on the hosted page (issue 28) in Chromium: the session's challenge, one prompt
  * at a time over the fake camera, frames uploaded with their challenge_step; the fake camera's
- * still pattern is not a head that moves, so the live check fails the challenge.
+ * still pattern is not a head that moves, so the live check fails the challenge. Then Chromium's
+ * fake camera plays a file: a printed photo of a real person (simulated print, made from a frame
+ * of the liveness corpus), held still for every prompt, with that person's own photo as the
+ * selfie: the challenge fails on a move.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
-import type { HTTPResponse } from 'puppeteer-core';
+import type { Browser, HTTPResponse } from 'puppeteer-core';
+import { printedPhoto } from '../../src/engine/face/liveness-attacks.js';
+import { ffmpegPath } from '../../src/engine/face/video.js';
+import { launchBrowser } from '../support/browser.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { createVerification } from '../support/factories.js';
 import {
@@ -130,6 +141,91 @@ describe('active liveness on the hosted page', () => {
       expect.arrayContaining([expect.objectContaining({ code: 'LIVENESS_CHALLENGE', reason: expect.any(String) })]),
     );
     expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('active liveness with a file as the camera', () => {
+  let camera: Browser;
+  let dir: string;
+  beforeAll(async () => {
+    // A real person's photo printed (simulated: paper tone, grain, perspective, lamp) as the camera's picture.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'liveness-camera-'));
+    const photo = fs.readFileSync(path.join(process.cwd(), 'test/engine/liveness/clips/d9/face_camera-2.jpg'));
+    fs.writeFileSync(path.join(dir, 'print.jpg'), await printedPhoto(photo, { yawDeg: 4 }, 7));
+    fs.writeFileSync(
+      path.join(dir, 'selfie.jpg'),
+      fs.readFileSync(path.join(process.cwd(), 'test/engine/liveness/clips/d9/selfie.jpg')),
+    );
+    // Chromium's fake camera loops a Y4M file; the packaged decoder makes it.
+    await promisify(execFile)(ffmpegPath()!, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-loop',
+      '1',
+      '-i',
+      path.join(dir, 'print.jpg'),
+      '-t',
+      '2',
+      '-r',
+      '10',
+      '-vf',
+      'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2',
+      '-pix_fmt',
+      'yuv420p',
+      path.join(dir, 'print.y4m'),
+    ]);
+    camera = await launchBrowser([`--use-file-for-fake-video-capture=${path.join(dir, 'print.y4m')}`]);
+  });
+  afterAll(async () => {
+    await camera?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a printed photo of the applicant held to the camera fails the challenge on a move, with the applicant's own selfie", async () => {
+    const v = await createVerification(server, account, 'live', {
+      checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }],
+    });
+    const context = await camera.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(pageUrl(v.id, v.client_token!), { waitUntil: 'domcontentloaded' });
+    await agree(page);
+    await heading(page, 'Your identity document');
+    await page.click('input[value=passport]');
+    await clickButton(page, 'Continue');
+    await heading(page, 'Front of your passport');
+    await useFile(page, files['document.png']!);
+    await heading(page, 'A photo of your face');
+    await useFile(page, path.join(dir, 'selfie.jpg'));
+    await heading(page, 'Follow the prompts');
+    await clickButton(page, 'Start');
+    await page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, {
+      timeout: 15_000,
+    });
+    await screenshot(page, 'desktop-6-liveness-printed-photo');
+    await heading(page, 'Ready to submit', 90_000);
+    await clickButton(page, 'Submit');
+    await heading(page, 'Thank you');
+
+    const settled = await waitFor(
+      async () => {
+        const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
+        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
+      },
+      180_000,
+      'the verdict',
+    );
+    const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
+    expect(liveness).toMatchObject({ status: 'completed', verdict: 'reject' });
+    expect(liveness.reason_codes).toEqual(['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']);
+    // The print's face is found and is the selfie's person: what fails is a move it cannot make.
+    const finding = liveness.findings.find((f: { code: string }) => f.code === 'LIVENESS_CHALLENGE');
+    expect(finding).toMatchObject({ reason: 'move_not_seen' });
+    expect(['turn_left', 'turn_right', 'blink']).toContain(finding.failed_move);
+    expect(settled.status).not.toBe('approved');
     await context.close();
   });
 });

@@ -15,7 +15,7 @@ const DROPPED = [
   '--single-process',
 ];
 
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = await chromium.executablePath();
   return puppeteer.launch({
     executablePath,
@@ -25,6 +25,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--use-fake-device-for-media-stream',
       '--use-fake-ui-for-media-stream',
       '--lang=en-US',
+      ...extraArgs,
     ],
     defaultViewport: { width: 1280, height: 900 },
   });

@@ -19,12 +19,21 @@ export type ChallengeStep = 'face_camera' | Move;
 /** A challenge lives this long from issue; frames requested later do not count. */
 export const CHALLENGE_TTL_SECONDS = 300;
 
+export interface ChallengeRules {
+  frontalYaw: number;
+  turnYaw: number;
+  openEyes: number;
+  blinkRatio: number;
+  sameFace: number;
+  selfieFace: number;
+}
+
 /**
  * Thresholds of the moves. Yaw is Human's (degrees, positive when the applicant turns to their
  * own right, measured on photos and their mirror images); eye openness is eyelid gap over eye
  * width (open ~0.3).
  */
-export const CHALLENGE_RULES = {
+export const CHALLENGE_RULES: ChallengeRules = {
   frontalYaw: 12,
   turnYaw: 15,
   openEyes: 0.2,
@@ -34,7 +43,7 @@ export const CHALLENGE_RULES = {
   sameFace: 0.5,
   /** The frontal frame's face against the selfie (the same sitting: stricter than face_match's review band). */
   selfieFace: 0.7,
-} as const;
+};
 
 /** A new challenge: face the camera, then each move once in a random order. */
 export function newChallenge(now = new Date()): LivenessChallenge {
@@ -83,8 +92,16 @@ export async function analyseChallenge(input: {
   const human = await loadHuman();
   const read = [];
   for (const frame of input.frames) read.push({ frame, faces: (await readFaces(frame.bytes, human)).faces });
-  const anchor = read.find((r) => r.frame.step === 0 && r.faces.length === 1)?.faces[0];
   const selfie = input.selfie ? (await readFaces(input.selfie, human)).faces[0] : undefined;
+  return challengeAnalysisOf(read, selfie);
+}
+
+/** The analysis of frames already read (the eval reads each distinct image once). */
+export function challengeAnalysisOf(
+  read: { frame: Omit<ChallengeFrame, 'bytes'>; faces: FaceReading[] }[],
+  selfie: FaceReading | undefined,
+): ChallengeAnalysis {
+  const anchor = read.find((r) => r.frame.step === 0 && r.faces.length === 1)?.faces[0];
   return {
     frames: read.map(({ frame, faces }) => {
       const face = faces[0];
@@ -119,27 +136,32 @@ export interface ChallengeFailure {
 }
 
 /** Whether one frame shows a step's move (the frontal frame's eye openness is the blink's baseline). */
-function shows(step: ChallengeStep, face: Omit<FaceReading, 'embedding'>, baselineEyes: number | null): boolean {
+export function shows(
+  step: ChallengeStep,
+  face: Omit<FaceReading, 'embedding'>,
+  baselineEyes: number | null,
+  rules: ChallengeRules,
+): boolean {
   const yaw = face.yaw ?? NaN;
   const eyes = face.eyes ?? NaN;
   switch (step) {
     case 'face_camera':
-      return Math.abs(yaw) <= CHALLENGE_RULES.frontalYaw && eyes >= CHALLENGE_RULES.openEyes;
+      return Math.abs(yaw) <= rules.frontalYaw && eyes >= rules.openEyes;
     case 'turn_left':
-      return yaw <= -CHALLENGE_RULES.turnYaw;
+      return yaw <= -rules.turnYaw;
     case 'turn_right':
-      return yaw >= CHALLENGE_RULES.turnYaw;
+      return yaw >= rules.turnYaw;
     case 'blink':
-      return (
-        Math.abs(yaw) <= CHALLENGE_RULES.turnYaw &&
-        baselineEyes !== null &&
-        eyes <= baselineEyes * CHALLENGE_RULES.blinkRatio
-      );
+      return Math.abs(yaw) <= rules.turnYaw && baselineEyes !== null && eyes <= baselineEyes * rules.blinkRatio;
   }
 }
 
 /** The first rule the frames break, in the order a person would: binding, timing, order, then each step's content. */
-export function challengeFailure(analysis: ChallengeAnalysis, challenge: LivenessChallenge): ChallengeFailure | null {
+export function challengeFailure(
+  analysis: ChallengeAnalysis,
+  challenge: LivenessChallenge,
+  rules: ChallengeRules = CHALLENGE_RULES,
+): ChallengeFailure | null {
   const { frames } = analysis;
   const steps = challenge.steps as ChallengeStep[];
   if (frames.some((f) => f.challengeId !== challenge.id)) return { step: null, reason: 'not_for_this_challenge' };
@@ -156,10 +178,10 @@ export function challengeFailure(analysis: ChallengeAnalysis, challenge: Livenes
     if (mine.length === 0) return { step, reason: 'missing' };
     if (mine.some((f) => f.faces > 1)) return { step, reason: 'multiple_faces' };
     if (mine.some((f) => !f.face)) return { step, reason: 'no_face' };
-    if (mine.some((f) => (f.sameFace ?? 0) < CHALLENGE_RULES.sameFace)) return { step, reason: 'face_changed' };
-    if (!mine.some((f) => shows(step, f.face!, baseline))) return { step, reason: 'move_not_seen' };
+    if (mine.some((f) => (f.sameFace ?? 0) < rules.sameFace)) return { step, reason: 'face_changed' };
+    if (!mine.some((f) => shows(step, f.face!, baseline, rules))) return { step, reason: 'move_not_seen' };
   }
-  if (analysis.selfieMatch !== null && analysis.selfieMatch < CHALLENGE_RULES.selfieFace)
+  if (analysis.selfieMatch !== null && analysis.selfieMatch < rules.selfieFace)
     return { step: 'face_camera', reason: 'not_the_selfie' };
   return null;
 }
@@ -182,8 +204,9 @@ export function challengeDecision(
   analysis: ChallengeAnalysis,
   challenge: LivenessChallenge,
   step: FaceStep,
+  rules: ChallengeRules = CHALLENGE_RULES,
 ): CheckResult {
-  const failure = challengeFailure(analysis, challenge);
+  const failure = challengeFailure(analysis, challenge, rules);
   if (failure) return completed('reject', 0, ['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED'], failure);
   const scores = analysis.frames.map((f) => Math.min(f.face?.real ?? 0, f.face?.live ?? 0));
   const score = Math.round(Math.min(...scores) * 1000) / 1000;

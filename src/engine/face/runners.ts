@@ -2,6 +2,7 @@ import { imageAnalysisUnavailable, sandboxImageResult } from '../sandbox.js';
 import { type CheckInput, type CheckResult, type CheckRunner, result } from '../types.js';
 import { challengeDecision } from './challenge.js';
 import { ageEstimateDecision, faceMatchDecision, livenessDecision } from './decide.js';
+import { ffmpegPath, videoDecision } from './video.js';
 
 /** A session with a video but no selfie: frames are not extracted, a human looks. */
 const videoOnly = (): CheckResult => result('review', 0, ['VIDEO_ANALYSIS_UNAVAILABLE']);
@@ -26,7 +27,9 @@ export const faceMatchRunner: CheckRunner = {
  * liveness: active (the session's challenge, verified on its frames) in a hosted session, or
  * when a challenge was asked for, unless the step says `mode: passive` (a hosted session that
  * never took its challenge fails); otherwise passive (antispoof and
- * liveness models on the selfie frames, one face only), the only mode for key-API uploads.
+ * liveness models on the selfie frames, one face only), the only mode for key-API uploads; a
+ * key-API session with a video and no selfie has the video decoded and checked for continuity,
+ * motion and the passive models (video.ts).
  */
 export const livenessRunner: CheckRunner = {
   type: 'liveness',
@@ -46,7 +49,12 @@ export const livenessRunner: CheckRunner = {
       return challengeDecision(analysis, challenge, input.check);
     }
     const frames = images.liveness ?? (images.selfie ? [images.selfie] : []);
-    if (frames.length === 0) return images.video ? videoOnly() : result('review', 0, ['IMAGE_MISSING']);
+    if (frames.length === 0) {
+      if (!images.video) return result('review', 0, ['IMAGE_MISSING']);
+      // An API video: decoded on the server where the decoder is installed (engine/face/video.ts).
+      if (!images.videoBytes || !ffmpegPath()) return videoOnly();
+      return videoDecision(await input.engine.run('face.video', { video: images.videoBytes }), input.check);
+    }
     const analysis = await input.engine.run('face.liveness', { frames });
     return livenessDecision(analysis, input.check);
   },

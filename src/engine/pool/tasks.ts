@@ -1,6 +1,7 @@
 import { analyseDocument } from '../document/index.js';
 import { analyseFaceMatch, analyseLiveness, readFaces, similarityOf } from '../face/analyse.js';
 import { analyseChallenge } from '../face/challenge.js';
+import { analyseVideo } from '../face/video.js';
 import { threadPriority } from './priority.js';
 
 /** Bytes cross the thread boundary as Uint8Array; the document readers want Buffers (no copy). */
@@ -22,6 +23,8 @@ export const TASKS = {
   'face.liveness': analyseLiveness,
   /** Active liveness: the challenge's frames and the selfie. */
   'face.challenge': analyseChallenge,
+  /** A video uploaded through the API: decoded (ffmpeg child process), faces read on its frames. */
+  'face.video': analyseVideo,
   'face.read': (input: { image: Uint8Array }) => readFaces(input.image),
   'face.similarity': (input: { a: number[]; b: number[] }) => similarityOf(input.a, input.b),
   /** Every pair of two embedding lists (rows a, columns b) in one round trip (the eval). */

@@ -26,6 +26,7 @@ export async function loadCheckImages(
   for (const upload of uploads) {
     if (upload.kind === 'video') {
       images.video = true;
+      images.videoBytes = await runtime.storage.readEvidence(upload);
       continue;
     }
     if (!IMAGE_TYPES.test(upload.contentType)) continue;
