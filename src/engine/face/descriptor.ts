@@ -107,7 +107,7 @@ export function fitSimilarity(
  * more than twice the chip's size it is first box-averaged down (as dlib's chip extraction
  * does with its image pyramid), so a large face is not aliased.
  */
-function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D {
+function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D | null {
   return tf.tidy(() => {
     const [height, width] = (image as unknown as { shape: number[] }).shape as [number, number];
     const corners = [
@@ -120,9 +120,11 @@ function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D {
     const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1]))) - 2);
     const x1 = Math.min(width, Math.ceil(Math.max(...corners.map((c) => c[0]))) + 2);
     const y1 = Math.min(height, Math.ceil(Math.max(...corners.map((c) => c[1]))) + 2);
+    const k = Math.max(1, Math.floor(Math.hypot(t.a, t.b)));
+    // Landmarks far outside the image leave nothing to warp: not comparable rather than an error.
+    if (x1 - x0 < 2 * k || y1 - y0 < 2 * k) return null;
     let region = tf.expandDims(tf.cast(tf.slice(image, [y0, x0, 0], [y1 - y0, x1 - x0, 3]), 'float32'), 0);
     let { a, b, tx, ty } = { ...t, tx: t.tx - x0, ty: t.ty - y0 };
-    const k = Math.floor(Math.hypot(a, b));
     if (k >= 2) {
       region = tf.avgPool(region as never, k, k, 'valid');
       [a, b, tx, ty] = [a / k, b / k, (tx - (k - 1) / 2) / k, (ty - (k - 1) / 2) / k];
@@ -175,6 +177,7 @@ export async function describeFace(
   );
   if (!Number.isFinite(transform.a) || Math.hypot(transform.a, transform.b) < 1e-3) return null;
   const chip = faceChip(tf, image, transform);
+  if (!chip) return null;
   const mirrored = tf.reverse(chip as never, 1) as unknown as Tensor3D;
   try {
     const [face, mirror] = (await faceapi.computeFaceDescriptor([chip, mirrored] as never)) as Float32Array[];
