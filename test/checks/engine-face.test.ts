@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { FACES_DIR } from '../../src/engine/face/corpus.js';
 import { REAL_DIR } from '../../src/engine/face/real-eval.js';
+import { fitSimilarity } from '../../src/engine/face/descriptor.js';
 
 import { jest } from '@jest/globals';
 
@@ -119,6 +120,35 @@ describe('face_match on real faces', () => {
     expect(faceMatchDecision(same, {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
     const lookalikes = await match(await photo('df-person11/2.jpg'), await photo('df-person12/3.jpg'));
     expect(lookalikes.similarity!).toBeLessThan(same.similarity!);
+  });
+
+  it("the face is aligned onto dlib's chip by a similarity fit: a known turn, scale and shift is recovered exactly", () => {
+    const chip: [number, number][] = [
+      [40, 50],
+      [110, 52],
+      [75, 95],
+      [60, 120],
+      [92, 118],
+    ];
+    const [a, b, tx, ty] = [2 * Math.cos(0.3), 2 * Math.sin(0.3), 310, -42];
+    const image = chip.map(([x, y]) => [a * x - b * y + tx, b * x + a * y + ty] as const);
+    const fit = fitSimilarity(chip, image);
+    for (const [k, v] of Object.entries({ a, b, tx, ty })) expect(fit[k as 'a']).toBeCloseTo(v, 6);
+  });
+
+  it('the same photo turned 15 degrees, or shrunk to a third, still scores as the same face (the alignment undoes it)', async () => {
+    const original = await readFile(path.join(REAL_DIR, 'fr-obama/1.jpg'));
+    const turned = await sharp(original).rotate(15, { background: '#808080' }).jpeg().toBuffer();
+    const meta = await sharp(original).metadata();
+    const small = await sharp(original)
+      .resize(Math.round(meta.width! / 3))
+      .jpeg()
+      .toBuffer();
+    for (const copy of [turned, small]) {
+      const pair = await match(original, copy);
+      expect(pair.similarity!).toBeGreaterThanOrEqual(0.9);
+      expect(faceMatchDecision(pair, {})).toMatchObject({ verdict: 'approve' });
+    }
   });
 
   it('no face on the selfie or an undecodable image is a retryable IMAGE_UNREADABLE, never a pass', async () => {

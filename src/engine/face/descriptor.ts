@@ -16,9 +16,50 @@ const modelDir = path.join(path.dirname(require.resolve('@vladmandic/face-api/pa
 
 /** How much of Human's face box is handed to the landmark model (chosen on the tuning set). */
 const CROP_SCALE = 0.85;
+/** dlib's face chip: 150 x 150 pixels, 0.25 of the face's size as padding on each side (what its ResNet was trained on). */
+const CHIP_SIZE = 150;
+const CHIP_PADDING = 0.25;
+/**
+ * dlib's mean face shape (its `get_face_chip_details`): where landmarks 17-67 of the 68-point
+ * scheme sit on a unit square. dlib aligns on landmarks 27-67 without the lower lip, the same
+ * points used here.
+ */
+const MEAN_FACE_X = [
+  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004, 0.490127,
+  0.490127, 0.490127, 0.490127, 0.36688, 0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122, 0.265825, 0.334606,
+  0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751, 0.719335, 0.254149, 0.340985, 0.428858, 0.490127,
+  0.551395, 0.639268, 0.726104, 0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096, 0.490127,
+  0.552157, 0.689874, 0.553364, 0.490127, 0.42689,
+];
+const MEAN_FACE_Y = [
+  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915, 0.106454, 0.203352,
+  0.307009, 0.409805, 0.515625, 0.587326, 0.609345, 0.628106, 0.609345, 0.587326, 0.216423, 0.178758, 0.179852,
+  0.231733, 0.245099, 0.244077, 0.231733, 0.179852, 0.178758, 0.216423, 0.244077, 0.245099, 0.780233, 0.745405,
+  0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792,
+  0.778746, 0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
+];
+/** Landmark indices aligned on (27-67 without the lower lip 55-59 and 65-67) and their place on the chip. */
+const ALIGN_POINTS = Array.from({ length: 41 }, (_, k) => k + 27)
+  .filter((i) => !(i >= 55 && i <= 59) && !(i >= 65 && i <= 67))
+  .map((i) => ({
+    index: i,
+    chip: [
+      ((CHIP_PADDING + MEAN_FACE_X[i - 17]!) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
+      ((CHIP_PADDING + MEAN_FACE_Y[i - 17]!) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
+    ] as const,
+  }));
 
 type FaceApi = typeof import('@vladmandic/face-api');
 type Tensor3D = Parameters<Human['tf']['slice']>[0];
+type Tf = Human['tf'];
+
+/** A similarity transform from chip to image pixels: image = [a -b; b a] * chip + [tx, ty]. */
+interface Similarity {
+  a: number;
+  b: number;
+  tx: number;
+  ty: number;
+}
 
 let loading: Promise<FaceApi> | null = null;
 
@@ -36,10 +77,75 @@ function loadFaceApi(): Promise<FaceApi> {
   return loading;
 }
 
+/** The least-squares similarity transform taking the chip points `from` onto the image points `to`. */
+export function fitSimilarity(
+  from: readonly (readonly [number, number])[],
+  to: readonly (readonly [number, number])[],
+): Similarity {
+  const n = from.length;
+  let [fx, fy, px, py] = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    fx += from[i]![0] / n;
+    fy += from[i]![1] / n;
+    px += to[i]![0] / n;
+    py += to[i]![1] / n;
+  }
+  let [dot, cross, norm] = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const [cx, cy, qx, qy] = [from[i]![0] - fx, from[i]![1] - fy, to[i]![0] - px, to[i]![1] - py];
+    dot += cx * qx + cy * qy;
+    cross += cx * qy - cy * qx;
+    norm += cx * cx + cy * cy;
+  }
+  const a = dot / norm;
+  const b = cross / norm;
+  return { a, b, tx: px - (a * fx - b * fy), ty: py - (b * fx + a * fy) };
+}
+
+/**
+ * The 150 x 150 chip of `image` under the chip-to-image transform, bilinear; when the face is
+ * more than twice the chip's size it is first box-averaged down (as dlib's chip extraction
+ * does with its image pyramid), so a large face is not aliased.
+ */
+function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D | null {
+  return tf.tidy(() => {
+    const [height, width] = (image as unknown as { shape: number[] }).shape as [number, number];
+    const corners = [
+      [0, 0],
+      [CHIP_SIZE, 0],
+      [0, CHIP_SIZE],
+      [CHIP_SIZE, CHIP_SIZE],
+    ].map(([x, y]) => [t.a * x! - t.b * y! + t.tx, t.b * x! + t.a * y! + t.ty] as const);
+    const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0]))) - 2);
+    const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1]))) - 2);
+    const x1 = Math.min(width, Math.ceil(Math.max(...corners.map((c) => c[0]))) + 2);
+    const y1 = Math.min(height, Math.ceil(Math.max(...corners.map((c) => c[1]))) + 2);
+    const k = Math.max(1, Math.floor(Math.hypot(t.a, t.b)));
+    // Landmarks far outside the image leave nothing to warp: not comparable rather than an error.
+    if (x1 - x0 < 2 * k || y1 - y0 < 2 * k) return null;
+    let region = tf.expandDims(tf.cast(tf.slice(image, [y0, x0, 0], [y1 - y0, x1 - x0, 3]), 'float32'), 0);
+    let { a, b, tx, ty } = { ...t, tx: t.tx - x0, ty: t.ty - y0 };
+    if (k >= 2) {
+      region = tf.avgPool(region as never, k, k, 'valid');
+      [a, b, tx, ty] = [a / k, b / k, (tx - (k - 1) / 2) / k, (ty - (k - 1) / 2) / k];
+    }
+    const warped = tf.image.transform(
+      region as never,
+      tf.tensor2d([[a, -b, tx, b, a, ty, 0, 0]]),
+      'bilinear',
+      'nearest',
+      0,
+      [CHIP_SIZE, CHIP_SIZE],
+    );
+    return tf.squeeze(warped, [0]) as unknown as Tensor3D;
+  });
+}
+
 /**
  * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
- * the box's square crop, face-api's landmarks on it, its alignment box, then the descriptor
- * (of the face and its mirror image, averaged).
+ * face-api's 68 landmarks on the box's square crop, the face warped onto dlib's chip by the
+ * similarity transform that best fits them to dlib's mean face, then the descriptor of the
+ * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set).
  */
 export async function describeFace(
   human: Human,
@@ -57,23 +163,29 @@ export async function describeFace(
   const cropHeight = Math.min(height - top, Math.round(side));
   if (cropWidth < 16 || cropHeight < 16) return null;
   const crop = tf.slice(image, [top, left, 0], [cropHeight, cropWidth, 3]);
+  let landmarks;
   try {
-    const landmarks = await faceapi.detectFaceLandmarks(crop as never);
-    if (!landmarks || Array.isArray(landmarks)) return null;
-    const [face] = await faceapi.extractFaceTensors(crop as never, [landmarks.align()]);
-    // The descriptor of the face and of its mirror image, averaged: steadier under pose and lighting (chosen on the tuning set).
-    const mirrored = tf.reverse(face as never, 1);
-    try {
-      const descriptor = Array.from((await faceapi.computeFaceDescriptor(face as never)) as Float32Array);
-      const other = (await faceapi.computeFaceDescriptor(mirrored as never)) as Float32Array;
-      for (let i = 0; i < descriptor.length; i++) descriptor[i] = (descriptor[i]! + other[i]!) / 2;
-      const norm = Math.hypot(...descriptor);
-      return norm > 0 ? descriptor.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
-    } finally {
-      tf.dispose([face, mirrored] as never);
-    }
+    landmarks = await faceapi.detectFaceLandmarks(crop as never);
   } finally {
     tf.dispose(crop as never);
+  }
+  if (!landmarks || Array.isArray(landmarks)) return null;
+  const points = landmarks.positions;
+  const transform = fitSimilarity(
+    ALIGN_POINTS.map((p) => p.chip),
+    ALIGN_POINTS.map((p) => [points[p.index]!.x + left, points[p.index]!.y + top] as const),
+  );
+  if (!Number.isFinite(transform.a) || Math.hypot(transform.a, transform.b) < 1e-3) return null;
+  const chip = faceChip(tf, image, transform);
+  if (!chip) return null;
+  const mirrored = tf.reverse(chip as never, 1) as unknown as Tensor3D;
+  try {
+    const [face, mirror] = (await faceapi.computeFaceDescriptor([chip, mirrored] as never)) as Float32Array[];
+    const descriptor = Array.from(face!, (v, i) => v + mirror![i]!);
+    const norm = Math.hypot(...descriptor);
+    return norm > 0 ? descriptor.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
+  } finally {
+    tf.dispose([chip, mirrored] as never);
   }
 }
 
