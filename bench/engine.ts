@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { analyseDocument, stopOcr } from '../src/engine/document/index.js';
-import { loadIdentities, variant, withPortrait } from '../src/engine/face/corpus.js';
+import { loadIdentities, variant, withPortrait } from '../eval/faces/corpus.js';
 import { EnginePool } from '../src/engine/pool/index.js';
 import { call, expectStatus } from './api.js';
 import type { Measurement } from './load.js';

@@ -1,13 +1,13 @@
-import { evaluateFaceEngine, type FaceEvalResult } from '../src/engine/face/eval.js';
+import { evaluateFaceEngine, type FaceEvalResult } from './faces/synthetic.js';
 import { FACE_MATCH_THRESHOLD } from '../src/engine/face/decide.js';
-import { evaluateRealFaces, type RealEvalResult } from '../src/engine/face/real-eval.js';
+import { evaluateRealFaces, type RealEvalResult } from './faces/real.js';
 import { EnginePool, defaultConcurrency } from '../src/engine/pool/index.js';
 import type { EvalTable, Evaluator } from './run.js';
 
 /**
  * The face rows of `npm run engine:eval`: first face match on real photos (held-out people,
- * then the tuning people the defaults were chosen on; src/engine/face/real-eval.ts), then the
- * synthetic robustness rows (src/engine/face/eval.ts: one crop per person under capture
+ * then the tuning people the defaults were chosen on; eval/faces/real.ts), then the
+ * synthetic robustness rows (eval/faces/synthetic.ts: one crop per person under capture
  * conditions) and liveness by input, all through the worker pool.
  */
 let evaluation: Promise<FaceEvalResult> | null = null;

@@ -3,15 +3,15 @@
 // pool fails (timeout, a crashed thread) without taking the caller down.
 import sharp from 'sharp';
 import { faceMatchDecision, livenessDecision, ageEstimateDecision } from '../../src/engine/face/index.js';
-import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../src/engine/face/corpus.js';
+import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../eval/faces/corpus.js';
 import { EnginePool, EngineTaskError } from '../../src/engine/pool/index.js';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FACES_DIR } from '../../src/engine/face/corpus.js';
-import { REAL_DIR } from '../../src/engine/face/real-eval.js';
+import { FACES_DIR } from '../../eval/faces/corpus.js';
+import { REAL_DIR } from '../../eval/faces/real.js';
 import { fitSimilarity } from '../../src/engine/face/descriptor.js';
 
 import { jest } from '@jest/globals';

@@ -2,7 +2,7 @@
 // run-checks job, the verdict read back. Real photos (test/engine/faces), real pool.
 import { jest } from '@jest/globals';
 import type { BootstrapResult } from '../../src/services/access/index.js';
-import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../src/engine/face/corpus.js';
+import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../eval/faces/corpus.js';
 import { withTestAccount } from '../support/account.js';
 import { createVerification } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

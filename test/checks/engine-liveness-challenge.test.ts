@@ -13,7 +13,7 @@ import {
   type ChallengeAnalysis,
   type FrameReading,
 } from '../../src/engine/face/challenge.js';
-import { REAL_DIR } from '../../src/engine/face/real-eval.js';
+import { REAL_DIR } from '../../eval/faces/real.js';
 import { livenessRunner } from '../../src/engine/face/runners.js';
 import type { Check } from '../../src/entities/check.entity.js';
 import { EnginePool } from '../../src/engine/pool/index.js';

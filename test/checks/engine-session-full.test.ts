@@ -4,7 +4,7 @@
 // uses a fresh account so repeat control (R4/R7) never links cases.
 import { jest } from '@jest/globals';
 import { stopOcr } from '../../src/engine/document/index.js';
-import { loadIdentities, variant, withPortrait, type FaceIdentity } from '../../src/engine/face/corpus.js';
+import { loadIdentities, variant, withPortrait, type FaceIdentity } from '../../eval/faces/corpus.js';
 import { FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 import { withTestServer } from '../support/account.js';
 import type { TestServer } from '../support/test-server.js';

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { readFaces, type ImageFaces } from './analyse.js';
+import { readFaces, type ImageFaces } from '../../src/engine/face/analyse.js';
 
 /**
  * The face test corpus, built from the group photos in test/engine/faces (sources and

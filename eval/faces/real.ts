@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { EnginePool } from '../pool/index.js';
-import type { FaceReading } from './analyse.js';
+import type { EnginePool } from '../../src/engine/pool/index.js';
+import type { FaceReading } from '../../src/engine/face/analyse.js';
 import { documentImage, FACES_DIR } from './corpus.js';
-import { faceMatchDecision, FACE_MATCH_THRESHOLD } from './decide.js';
-import { matchScore } from './descriptor.js';
+import { faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
+import { matchScore } from '../../src/engine/face/descriptor.js';
 
 /**
  * face_match on the real photos of test/engine/faces/real (sources, licences and the frozen

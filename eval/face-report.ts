@@ -1,5 +1,5 @@
-import '../warnings.js';
-import { evaluateFaceEngine } from './face/eval.js';
+import '../src/warnings.js';
+import { evaluateFaceEngine } from './faces/synthetic.js';
 
 /**
  * `npm run engine:eval:face`: the face rows of the engine evaluation (face match and liveness

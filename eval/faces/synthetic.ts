@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { EnginePool, defaultConcurrency } from '../pool/index.js';
+import { EnginePool, defaultConcurrency } from '../../src/engine/pool/index.js';
 import {
   CONDITIONS,
   documentImage,
@@ -9,7 +9,7 @@ import {
   variant,
   type Condition,
 } from './corpus.js';
-import { FACE_MATCH_THRESHOLD, livenessDecision } from './decide.js';
+import { FACE_MATCH_THRESHOLD, livenessDecision } from '../../src/engine/face/decide.js';
 
 /**
  * The face rows of `npm run engine:eval` (and `npm run engine:eval:face` on its own): face
