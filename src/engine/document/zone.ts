@@ -7,11 +7,9 @@ import { ocrMrzText } from './ocr.js';
  * How a band is given to OCR (the MRZ model, models/mrz), in the order tried: the character
  * height it is scaled to. Grey, not binarised: on the tuning set and the synthetic corpus 30 px
  * and 20 px each read zones the other misses, 40 px and a binarised copy add nothing new (and the
- * English model reads half as many), so two sizes are tried while none passes; 40 px is kept for
- * the bands later ink settings find.
+ * English model reads half as many), so the two sizes are tried while none passes.
  */
-const FIRST_VARIANTS = [{ charHeight: 30 }, { charHeight: 20 }];
-const LATER_VARIANTS = [{ charHeight: 30 }, { charHeight: 20 }];
+const VARIANTS = [{ charHeight: 30 }, { charHeight: 20 }];
 /** Widest band image OCR is given (a bound on the upscale). */
 const MAX_BAND_WIDTH = 2600;
 /** Longest side of the whole page given to OCR (the working copy is at most 2400 px already). */
@@ -157,14 +155,14 @@ export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
   };
   const tried: ZoneBand[] = [];
   let pageRead = false;
-  for (const [i, ink] of INK_SETTINGS.entries()) {
+  for (const ink of INK_SETTINGS) {
     if (s.best.attempts > 0 && outOfTime(s)) break;
     const layout = await locateZone(grey, ink);
     s.best.textHeight ??= layout.textHeight;
     const fresh = layout.bands.filter((b) => !tried.some((t) => sameBand(t, b)));
     for (const band of fresh.slice(0, 2)) {
       tried.push(band);
-      await readBand(s, await turnedBy(band.rotation), band, i === 0 ? FIRST_VARIANTS : LATER_VARIANTS);
+      await readBand(s, await turnedBy(band.rotation), band);
       if (s.best.mrz?.valid || outOfTime(s)) return s.best;
     }
     if (!pageRead && tried.length > 0) {
@@ -209,11 +207,11 @@ function sameBand(a: ZoneBand, b: ZoneBand): boolean {
 }
 
 /** One band OCR'd upright first (each variant in turn), the other way up when nothing zone-shaped came out. */
-async function readBand(s: Search, turned: Grey, band: ZoneBand, variants: { charHeight: number }[]): Promise<void> {
+async function readBand(s: Search, turned: Grey, band: ZoneBand): Promise<void> {
   for (const flip of band.upright ? [false, true] : [true, false]) {
     const crop = await cropBand(turned, band, flip);
     let foundHere = false;
-    for (const variant of variants) {
+    for (const variant of VARIANTS) {
       if (outOfTime(s)) return;
       const mrz = await attempt(s, await forOcr(crop, band.charHeight, variant.charHeight), {
         band,
