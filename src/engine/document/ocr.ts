@@ -40,6 +40,11 @@ function ocrWorker(model: Model): Promise<Worker> {
   return workers[model];
 }
 
+/** Loads a model's worker now (a second or so the first time), so that a time budget measures reading only. */
+export async function ocrReady(model: Model = 'mrz'): Promise<void> {
+  await ocrWorker(model);
+}
+
 function serially<T>(task: () => Promise<T>): Promise<T> {
   const run = queue.then(task, task);
   queue = run.catch(() => undefined);

@@ -1,7 +1,7 @@
 import { type Grey, sharpOf } from './decode.js';
 import { INK_SETTINGS, type ZoneBand, locateZone } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
-import { ocrMrzText } from './ocr.js';
+import { ocrMrzText, ocrReady } from './ocr.js';
 
 /**
  * How a band is given to OCR (the MRZ model, models/mrz), in the order tried: the character
@@ -133,6 +133,8 @@ async function attempt(s: Search, image: Buffer, where: Partial<ZoneRead>): Prom
  * both ways up, then its lower and upper parts.
  */
 export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
+  // The model's first load is no reading time: the budget starts once it is in memory.
+  await ocrReady();
   const s: Search = {
     best: {
       mrz: null,
