@@ -30,8 +30,9 @@ export interface ZoneRead {
   flip: boolean;
   attempts: number;
   /**
-   * The reading kept came out character for character the same from two OCR passes with
-   * different settings: what the zone says was read with confidence, whether or not it checks.
+   * The reading kept came out character for character the same from two passes of the MRZ
+   * model with different settings and, for a zone that fails its check digits, from the
+   * English model too: what the zone says was read with confidence, whether or not it checks.
    */
   confirmed: boolean;
   /** The page's median character height in working-copy pixels (null: no ink found). */
@@ -133,6 +134,29 @@ async function attempt(s: Search, image: Buffer, where: Partial<ZoneRead>): Prom
  * both ways up, then its lower and upper parts.
  */
 export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
+  const s = await search(grey, now);
+  return { ...s.best, confirmed: s.best.confirmed && (await otherModelAgrees(s.best, now)) };
+}
+
+/**
+ * A failing zone is evidence only when a second, independent reader sees the same characters:
+ * the MRZ model repeats its own misreadings from one pass to the next (a layout it was not
+ * trained on, or worn characters, read wrong the same way twice), so its agreement with itself
+ * is not enough. The
+ * English model reads the kept band; only an identical reading confirms it. Whole-page readings
+ * (no band) are never confirmed.
+ */
+async function otherModelAgrees(best: ZoneRead, now: Date): Promise<boolean> {
+  const { mrz, band, crop } = best;
+  if (!best.confirmed || !mrz || mrz.valid || !band || !crop) return false;
+  for (const variant of VARIANTS) {
+    const other = findMrz(await ocrMrzText(await forOcr(crop, band.charHeight, variant.charHeight), 'eng'), now);
+    if (other && readingKey(other) === readingKey(mrz)) return true;
+  }
+  return false;
+}
+
+async function search(grey: Grey, now: Date): Promise<Search> {
   // The model's first load is no reading time: the budget starts once it is in memory.
   await ocrReady();
   const s: Search = {
@@ -165,7 +189,7 @@ export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
     for (const band of fresh.slice(0, 2)) {
       tried.push(band);
       await readBand(s, await turnedBy(band.rotation), band);
-      if (s.best.mrz?.valid || outOfTime(s)) return s.best;
+      if (s.best.mrz?.valid || outOfTime(s)) return s;
     }
     if (!pageRead && tried.length > 0) {
       pageRead = true;
@@ -179,23 +203,23 @@ export async function readZone(grey: Grey, now: Date): Promise<ZoneRead> {
         turned: page,
         flip,
       });
-      if (s.best.mrz?.valid || outOfTime(s)) return s.best;
+      if (s.best.mrz?.valid || outOfTime(s)) return s;
       await attempt(s, await pageOf(page, flip), { band: null, crop: null, turned: page, flip });
-      if (s.best.mrz?.valid || outOfTime(s)) return s.best;
+      if (s.best.mrz?.valid || outOfTime(s)) return s;
     }
   }
   if (tried.length === 0) {
     for (const flip of [false, true]) {
       if (outOfTime(s)) break;
       await attempt(s, await pageOf(grey, flip), { band: null, crop: null, turned: grey, flip });
-      if (s.best.mrz?.valid) return s.best;
+      if (s.best.mrz?.valid) return s;
     }
     if (!s.best.mrz && !outOfTime(s)) {
       const parts = await readParts(grey, now);
       s.best = { ...s.best, mrz: parts.mrz, attempts: s.best.attempts + parts.attempts };
     }
   }
-  return s.best;
+  return s;
 }
 
 const readingKey = (mrz: MrzResult) => mrz.lines.join('\n');
