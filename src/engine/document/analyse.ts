@@ -16,7 +16,7 @@ export interface SideAnalysis {
   undecodable?: boolean;
   refused?: Refusal['reason'];
   mrz: MrzResult | null;
-  /** The zone's reading came out the same from two OCR passes with different settings. */
+  /** The zone's reading came out the same from two MRZ-model passes with different settings (and, failing, from the English model too). */
   mrzConfirmed?: boolean;
   /** Raw PDF417 text was found (whether or not it is AAMVA). */
   barcodeFound: boolean;
@@ -241,7 +241,7 @@ const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
 
 /**
  * A zone that is evidence against the document rather than a failed read: every character
- * readable, read identically by two OCR passes with different settings, nothing ambiguous, on a
+ * readable, read identically by two OCR passes with different settings and by the English model, nothing ambiguous, on a
  * capture with no quality problem, and still failing a check digit. Anything less is `uncertain`.
  */
 function contradicts(side: SideAnalysis): boolean {

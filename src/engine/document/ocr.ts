@@ -1,28 +1,48 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 
 /*
- * One tesseract worker per process, created on first use and reused: loading the English
- * model takes about a second. The language data comes from the @tesseract.js-data/eng npm
- * package (never a CDN); `cacheMethod: 'none'` keeps tesseract from writing a cache file.
+ * Two tesseract workers per process, each created on first use and reused: the zone is read
+ * with an OCR model trained on MRZ lines (models/mrz, Doubango's tesseractMRZ, BSD-3-Clause),
+ * the printed fields with the English model from the @tesseract.js-data/eng npm package. Both
+ * are read from disk (never a CDN); `cacheMethod: 'none'` keeps tesseract from writing a cache.
  */
 const require = createRequire(import.meta.url);
-const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+const ENG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
-let worker: Promise<Worker> | null = null;
-/** Calls on one worker run one at a time; this chains them. */
+/** models/mrz of the checkout, found upwards from this file (src/, dist/ and dist-eval/ sit at different depths). */
+export function mrzModelDir(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'models', 'mrz');
+    if (fs.existsSync(path.join(candidate, 'mrz.traineddata'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error('models/mrz/mrz.traineddata not found above ' + from);
+  }
+}
+
+type Model = 'eng' | 'mrz';
+const workers: Partial<Record<Model, Promise<Worker>>> = {};
+/** Calls on one process's workers run one at a time (one OCR per thread); this chains them. */
 let queue: Promise<unknown> = Promise.resolve();
 
-function ocrWorker(): Promise<Worker> {
-  worker ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }).catch(
-    (error) => {
-      worker = null;
-      throw error;
-    },
-  );
-  return worker;
+function ocrWorker(model: Model): Promise<Worker> {
+  const options =
+    model === 'eng'
+      ? { langPath: ENG_PATH, gzip: true, cacheMethod: 'none' }
+      : { langPath: mrzModelDir(), gzip: false, cacheMethod: 'none' };
+  workers[model] ??= createWorker(model, OEM.LSTM_ONLY, options).catch((error) => {
+    delete workers[model];
+    throw error;
+  });
+  return workers[model];
+}
+
+/** Loads a model's worker now (a second or so the first time), so that a time budget measures reading only. */
+export async function ocrReady(model: Model = 'mrz'): Promise<void> {
+  await ocrWorker(model);
 }
 
 function serially<T>(task: () => Promise<T>): Promise<T> {
@@ -31,13 +51,13 @@ function serially<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Text of an image restricted to the MRZ alphabet (one block of lines). */
-export function ocrMrzText(image: Buffer): Promise<string> {
+/** Text of an image restricted to the MRZ alphabet (one block of lines), read by the MRZ model or the English one. */
+export function ocrMrzText(image: Buffer, model: Model = 'mrz', psm: PSM = PSM.SINGLE_BLOCK): Promise<string> {
   return serially(async () => {
-    const w = await ocrWorker();
+    const w = await ocrWorker(model);
     await w.setParameters({
       tessedit_char_whitelist: MRZ_ALPHABET,
-      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+      tessedit_pageseg_mode: psm,
       preserve_interword_spaces: '0',
       user_defined_dpi: '300',
     });
@@ -67,7 +87,7 @@ export interface OcrLine extends OcrWord {
 /** Printed text of an image as lines with boxes and confidences (labels and their values). */
 export function ocrLines(image: Buffer): Promise<OcrLine[]> {
   return serially(async () => {
-    const w = await ocrWorker();
+    const w = await ocrWorker('eng');
     await w.setParameters({
       tessedit_char_whitelist: '',
       tessedit_pageseg_mode: PSM.SPARSE_TEXT,
@@ -94,9 +114,9 @@ export async function ocrText(image: Buffer): Promise<string> {
   return (await ocrLines(image)).map((l) => l.text).join('\n');
 }
 
-/** Ends the worker (tests and the eval script, so the process can exit). */
+/** Ends the workers (tests and the eval script, so the process can exit). */
 export async function stopOcr(): Promise<void> {
-  const current = worker;
-  worker = null;
-  if (current) await (await current).terminate();
+  const current = Object.values(workers);
+  for (const model of Object.keys(workers) as Model[]) delete workers[model];
+  await Promise.all(current.map(async (w) => (await w).terminate()));
 }
