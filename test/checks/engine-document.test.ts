@@ -170,6 +170,23 @@ describe('verdict rules: a failed or uncertain read is never a final rejection',
     });
   });
 
+  it('a French identity card of 1994-2021 (IDFRA, 2 x 36, a national layout) is never ID_INVALID for failing TD2 check digits; the same failures on an ICAO TD2 zone are', () => {
+    const line1 = 'IDFRA' + 'MARTIN'.padEnd(25, '<') + '750123';
+    const line2 = '880692310585' + '6' + 'CHRISTIANE<<<<' + '680203' + '5' + 'F' + '9';
+    const french = readMrzLines('TD2', [line1, line2], now);
+    expect(french.valid).toBe(false);
+    const result = documentResult(combineSides([side({ mrz: french, mrzConfirmed: true })]), snapshot, now);
+    expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    const [first, second] = zone36(BERIT);
+    const birthDigit = second[14] === '8' ? '7' : '8';
+    const icao = readMrzLines('TD2', [first, second.slice(0, 14) + birthDigit + second.slice(15)], now);
+    expect(icao.valid).toBe(false);
+    expect(documentResult(combineSides([side({ mrz: icao, mrzConfirmed: true })]), snapshot, now)).toMatchObject({
+      verdict: 'reject',
+      reasonCodes: ['ID_INVALID'],
+    });
+  });
+
   it('an ambiguous zone (two readings pass) is never stored: review, no document', () => {
     const [l1, l2] = td3({ ...HOLDERS.anna, number: 'A0000000' });
     const ambiguous = readMrzLines('TD3', [l1, 'A00OO000' + l2.slice(8)], now);

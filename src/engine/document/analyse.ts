@@ -248,6 +248,7 @@ function contradicts(side: SideAnalysis): boolean {
   const mrz = side.mrz!;
   return (
     !!side.mrzConfirmed &&
+    !nationalLayout(mrz) &&
     !mrz.valid &&
     mrz.failed.length > 0 &&
     !mrz.failed.includes('length') &&
@@ -255,6 +256,17 @@ function contradicts(side: SideAnalysis): boolean {
     !mrz.lines.some((l) => l.includes('?')) &&
     side.quality.problems.length === 0
   );
+}
+
+/**
+ * A zone of ICAO 9303's shape that follows a national layout instead (its fields and check digits
+ * stand elsewhere), so failing ICAO's check digits says nothing about it: the French identity
+ * card of 1994-2021 (`IDFRA`, two lines of 36, no expiry in the zone). It is never read as TD2
+ * data and never taken as evidence of alteration: review, like any zone that cannot be verified.
+ */
+export function nationalLayout(mrz: MrzResult): string | null {
+  if (mrz.format === 'TD2' && /^IDFRA/.test(mrz.lines[0] ?? '')) return 'FRA-ID';
+  return null;
 }
 
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
