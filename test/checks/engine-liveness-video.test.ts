@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { jest } from '@jest/globals';
 import {
   VIDEO_LIMITS,
+  VIDEO_RULES,
   VideoDecodeError,
   decodeVideo,
   ffmpegPath,
@@ -127,7 +128,7 @@ describe('liveness on an API video, through the worker pool', () => {
     for (const name of ['d9', 'd3']) {
       const a = await pool.run('face.video', { video: await clip(name) });
       expect(a).toMatchObject({ unreadable: null, frames: VIDEO_LIMITS.maxFrames, maxFaces: 1 });
-      expect(a.sameFace!).toBeGreaterThanOrEqual(0.5);
+      expect(a.sameFace!).toBeGreaterThanOrEqual(VIDEO_RULES.sameFace);
       expect(a.pictureChange).toBeGreaterThan(0.6);
       const decided = decide(a);
       expect(decided.reasonCodes).not.toContain('VIDEO_STILL');
@@ -153,7 +154,7 @@ describe('liveness on an API video, through the worker pool', () => {
 
   it('a video whose face changes to another person is rejected', async () => {
     const a = await pool.run('face.video', { video: await swapVideo(await photo('d9'), await photo('s18')) });
-    expect(a.sameFace!).toBeLessThan(0.5);
+    expect(a.sameFace!).toBeLessThan(VIDEO_RULES.sameFace);
     expect(decide(a)).toMatchObject({ verdict: 'reject', reasonCodes: ['LIVENESS_FAILED', 'VIDEO_FACE_CHANGED'] });
   });
 

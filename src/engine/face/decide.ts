@@ -16,7 +16,7 @@ export const FACE_MATCH_THRESHOLD = 0.77;
 export const LIVENESS_THRESHOLD = 0.5;
 export const DEFAULT_SENSITIVITY = 0.5;
 /** Width of the review band below the threshold at sensitivity 1 (0 at sensitivity 0). */
-const MAX_REVIEW_BAND = 0.4;
+export const MAX_REVIEW_BAND = 0.4;
 
 const completed = (verdict: Verdict, score: number, reasonCodes: string[]): CheckResult => ({
   status: 'completed',

@@ -6,7 +6,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { CheckResult } from '../types.js';
 import { readFaces, type FaceReading } from './analyse.js';
-import { LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
+import {
+  DEFAULT_SENSITIVITY,
+  FACE_MATCH_THRESHOLD,
+  LIVENESS_THRESHOLD,
+  MAX_REVIEW_BAND,
+  type FaceStep,
+} from './decide.js';
 import { matchScore } from './descriptor.js';
 import { loadHuman } from './human.js';
 
@@ -279,7 +285,13 @@ export const VIDEO_RULES = {
   /** Yaw range (degrees) or eye openness range (share) that counts as a live head's motion. */
   naturalYaw: 4,
   naturalEyes: 0.25,
-  sameFace: 0.5,
+  /**
+   * Every frame's face against the first: below what face_match at its defaults would still send
+   * to review (threshold minus the default band, 0.57), the face changed. Set from face_match's
+   * rule, not from a video corpus: real clips' frames score 0.83-0.91 among themselves, two
+   * people cut together 0.51 (engine-liveness-video.test.ts).
+   */
+  sameFace: FACE_MATCH_THRESHOLD - MAX_REVIEW_BAND * DEFAULT_SENSITIVITY,
 } as const;
 
 const completed = (verdict: CheckResult['verdict'], score: number, reasonCodes: string[]): CheckResult => ({
