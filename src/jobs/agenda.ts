@@ -1,6 +1,6 @@
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import { PostgresBackend } from '@agendajs/postgres-backend';
+import { PostgresBackend, type PostgresJobRepository } from '@agendajs/postgres-backend';
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import { JOBS } from './index.js';
@@ -49,6 +49,13 @@ export class Jobs {
       config.jobsBackend === 'mongodb'
         ? new MongoBackend({ address: config.mongodbUrl!, collection: 'agendaJobs' })
         : new PostgresBackend({ connectionString: databaseUrl, tableName: 'agenda_jobs', channelName: 'agenda_jobs' }));
+    // An idle pooled connection that the database ends (a restart, or Ctrl-C reaching the embedded
+    // cluster in the same process group before the server has stopped) is an 'error' event on
+    // the pool; without a listener it would crash the process instead of the orderly stop.
+    if (backend instanceof PostgresBackend)
+      (backend.repository as PostgresJobRepository)
+        .getPool()
+        .on('error', (error) => logger.warn({ err: error }, 'jobs: an idle database connection was closed'));
     // The LISTEN connection reports a lost database as an 'error' event; without a listener it would crash the process.
     (
       backend.notificationChannel as unknown as { on?: (e: string, l: (error: Error) => void) => void } | undefined
