@@ -1,7 +1,7 @@
 import chromium from '@sparticuz/chromium';
 import puppeteer, { PredefinedNetworkConditions, type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { call, expectStatus } from './api.js';
-import { openPool } from './database.js';
+import { openPool, reviewTemplate } from './database.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
@@ -109,20 +109,9 @@ async function seedAccount(ctx: BenchContext): Promise<Account> {
   const account = await ctx.bootstrap('console pages bench');
   if (!account.ownerEmail || !account.ownerPassword)
     throw new Error('console pages bench: cli bootstrap --json gave no owner email and password');
-  const created = expectStatus(
-    await call(`${ctx.serviceUrl}/v1/verifications`, account.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }),
-    201,
-    'POST /v1/verifications (template)',
-  );
-  const templateId = created.body.id as string;
   const pool = openPool(ctx);
   try {
-    for (let i = 0; ; i++) {
-      const { rowCount } = await pool.query('select 1 from manual_reviews where verification_id = $1', [templateId]);
-      if (rowCount) break;
-      if (i > 300) throw new Error('console pages bench: the template case never reached manual review');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const templateId = await reviewTemplate(ctx, pool, account.sandboxKey, 'console pages');
     // Ids as the service's own patterns accept them (`vs_` and base62 only): the template's, an x, a number.
     const prefix = `${templateId}x`;
     // Copies of the template (as review-queue.ts seeds), older than it, one second apart.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { call, expectStatus } from './api.js';
 import type { Measurement } from './load.js';
 import type { BenchContext } from './scenarios.js';
 
@@ -84,4 +85,23 @@ export async function measureLoop(ctx: BenchContext, task: (worker: number) => P
     connections: ctx.settings.connections,
     statusCodes: {},
   };
+}
+
+/**
+ * A sandbox session the engine sends to manual review, created through the API and waited for
+ * in the database: the template that the review-queue and console-page benches copy.
+ */
+export async function reviewTemplate(ctx: BenchContext, pool: pg.Pool, key: string, bench: string): Promise<string> {
+  const created = expectStatus(
+    await call(`${ctx.serviceUrl}/v1/verifications`, key, 'POST', { sandbox: { outcome: 'review' } }),
+    201,
+    `POST /v1/verifications (${bench} template)`,
+  );
+  const templateId = created.body.id as string;
+  for (let i = 0; ; i++) {
+    const { rowCount } = await pool.query('select 1 from manual_reviews where verification_id = $1', [templateId]);
+    if (rowCount) return templateId;
+    if (i > 300) throw new Error(`${bench} bench: the template case never reached manual review`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../src/ids.js';
 import { call, expectStatus, graphqlTarget } from './api.js';
-import { openPool } from './database.js';
+import { openPool, reviewTemplate } from './database.js';
 import type { Measurement } from './load.js';
 import type { BenchContext, Comparison, Scenario } from './scenarios.js';
 
@@ -25,20 +25,9 @@ let seeded: Promise<void> | undefined;
 
 /** Seeds the queue once per run: copies of one engine-made case, the newest 50 each claimed or not. */
 async function seedQueue(ctx: BenchContext): Promise<void> {
-  const created = expectStatus(
-    await call(`${ctx.serviceUrl}/v1/verifications`, ctx.sandboxKey, 'POST', { sandbox: { outcome: 'review' } }),
-    201,
-    'POST /v1/verifications (queue template)',
-  );
-  const templateId = created.body.id as string;
   const pool = openPool(ctx);
   try {
-    for (let i = 0; ; i++) {
-      const { rowCount } = await pool.query('select 1 from manual_reviews where verification_id = $1', [templateId]);
-      if (rowCount) break;
-      if (i > 100) throw new Error('review-queue bench: the template case never reached manual review');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const templateId = await reviewTemplate(ctx, pool, ctx.sandboxKey, 'review-queue');
     const tokenHash = createHash('sha256').update(ctx.memberToken).digest('hex');
     const { rows } = await pool.query<{ member_id: string }>(
       'select member_id from member_sessions where token_hash = $1',
