@@ -2,6 +2,7 @@
 // document pictures (data/documents/). Each check adds an Evaluator printing Markdown tables.
 // Options: --check=<name>, --conditions=a,b (synthetic), --sets=heldout,tuning,synthetic,corpus,
 // --details (per-picture lines, tuning only), --per-condition=N (synthetic documents per condition).
+// --sets=heldout2 (opt-in only: the second held-out set, run once) with --dry-run lists its pictures.
 import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
 import { faceEvaluator, faceRealEvaluator, livenessEvaluator } from './face.js';
@@ -23,6 +24,8 @@ export interface EvalOptions {
   details?: boolean;
   /** Document check: synthetic documents per robustness condition (default 1). */
   perCondition?: number;
+  /** List what would be measured without analysing anything (document check, heldout2). */
+  dryRun?: boolean;
 }
 
 export interface Evaluator {
@@ -66,10 +69,11 @@ async function main(): Promise<void> {
     .split(',');
   const details = args.includes('--details');
   const perCondition = Number(args.find((a) => a.startsWith('--per-condition='))?.slice(16)) || undefined;
+  const dryRun = args.includes('--dry-run');
   const started = Date.now();
-  for (const evaluator of EVALUATORS.filter((e) => !only || e.name === only)) {
+  for (const evaluator of EVALUATORS.filter((e) => (!only || e.name === only) && (!dryRun || e.name === 'document'))) {
     try {
-      const tables = await evaluator.run({ conditions, sets, details, perCondition });
+      const tables = await evaluator.run({ conditions, sets, details, perCondition, dryRun });
       for (const table of Array.isArray(tables) ? tables : [tables]) process.stdout.write(`${markdown(table)}\n\n`);
     } finally {
       await evaluator.close?.();
