@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EvalTable } from '../run.js';
-import { COLUMNS, type GradedRun, gradeGenuine, row } from './grade.js';
+import { COLUMNS, type GradedRun, gradeGenuine, reportedValid, row } from './grade.js';
 import { type ManifestDocument, type ManifestNegative, documentsDir, loadPicture, sha256 } from './manifest.js';
 import { NEAR, matching, readDataset } from './overlap.js';
 
@@ -33,12 +33,18 @@ export interface Heldout2Document extends Omit<ManifestDocument, 'set' | 'source
   overlap: TrainingOverlap;
 }
 
+/** A picture with no zone: nothing should be read from it, least of all a valid zone. */
+export interface Heldout2Negative extends Omit<ManifestNegative, 'set' | 'source'> {
+  set: 'heldout2';
+  source: Heldout2Document['source'];
+}
+
 export interface Heldout2Manifest {
   about: string;
   frozen: string;
   overlap_method: string;
   documents: Heldout2Document[];
-  negatives: ManifestNegative[];
+  negatives: Heldout2Negative[];
   excluded: { source: { repo: string; path: string; commit: string }; why: string }[];
 }
 
@@ -85,21 +91,33 @@ const shortPath = (file: string) => {
 /** The dry run: every picture with where its bytes come from; nothing is analysed. */
 export function listHeldout2(dir = documentsDir()): EvalTable {
   const manifest = loadHeldout2(dir);
-  const rows = manifest.documents.map((d) => {
-    const picture = loadPicture(d, dir);
-    return [
+  const status = (e: Heldout2Document | Heldout2Negative) => {
+    const picture = loadPicture(e, dir);
+    return 'bytes' in picture ? `present (${shortPath(picture.from)})` : picture.skipped;
+  };
+  const rows = [
+    ...manifest.documents.map((d) => [
       d.id,
       d.layout,
       d.capture,
       d.source.licence,
       d.ship ? 'shipped' : 'external',
-      'bytes' in picture ? `present (${shortPath(picture.from)})` : picture.skipped,
+      status(d),
       `${d.overlap.exact_lines} exact, ${d.overlap.near_lines} within ${NEAR} edits`,
-    ];
-  });
+    ]),
+    ...manifest.negatives.map((n) => [
+      n.id,
+      'no zone',
+      n.capture,
+      n.source.licence,
+      n.ship ? 'shipped' : 'external',
+      status(n),
+      '–',
+    ]),
+  ];
   const present = rows.filter((r) => r[5].startsWith('present')).length;
   return {
-    title: `Document check: REAL, HELD-OUT 2, dry run (${manifest.documents.length} pictures, ${present} present; nothing analysed)`,
+    title: `Document check: REAL, HELD-OUT 2, dry run (${rows.length} pictures, ${present} present; nothing analysed)`,
     columns: ['picture', 'layout', 'capture', 'licence', 'bytes', 'status', 'zone lines in the model training lines'],
     rows,
     notes: [
@@ -146,6 +164,17 @@ export async function evaluateHeldout2(
     // Progress names no picture and no outcome: this set's failures are not for tuning on.
     options.log?.(`heldout2: ${runs.length} measured`);
   }
+  let negativeRuns = 0;
+  let falseValid = 0;
+  for (const negative of manifest.negatives) {
+    const picture = loadPicture(negative, dir);
+    if ('skipped' in picture) {
+      skipped.push(negative.id);
+      continue;
+    }
+    negativeRuns++;
+    if (reportedValid((await liveDocumentCheck(picture.bytes, now)).result)) falseValid++;
+  }
   const groups = new Map<string, Run[]>();
   for (const r of runs) for (const c of conditionsOf(r.doc)) groups.set(c, [...(groups.get(c) ?? []), r]);
   const exact = runs.filter((r) => r.doc.overlap.exact_lines > 0).length;
@@ -168,6 +197,7 @@ export async function evaluateHeldout2(
     notes: [
       `Frozen ${manifest.frozen} (data/documents/heldout2.sha256); run once. Each picture goes through documentRunner.run (the live check) with the quality gate on; "fields read right": the stored number, birth date and expiry all equal the truth.`,
       `Contamination, recorded in the manifest (${manifest.overlap_method}): the zone model's training lines hold a zone line of ${exact} of these pictures exactly and of ${near} within ${NEAR} edits; the two bold rows under "all" count the others.`,
+      `No-zone pictures (negatives): ${negativeRuns === 0 ? 'none present' : `${falseValid} of ${negativeRuns} reported a valid zone`}.`,
       ...(skipped.length
         ? [
             `Skipped (not shipped; run --prepare and set DOCUMENTS_EXTERNAL_DIR to include them): ${skipped.join(', ')}.`,

@@ -48,7 +48,7 @@ describe('the truth of each picture of the second held-out set', () => {
 
 describe('licences and bytes', () => {
   it('records every licence and ships a picture only under a licence that allows it', () => {
-    for (const d of frozen.documents) {
+    for (const d of [...frozen.documents, ...frozen.negatives]) {
       expect({ id: d.id, licence: !!d.source.licence, commit: /^[0-9a-f]{40}$/.test(d.source.commit) }).toEqual({
         id: d.id,
         licence: true,
@@ -74,13 +74,15 @@ describe('licences and bytes', () => {
   it('holds exactly the shipped pictures (and their licence notices) in heldout2/', () => {
     const onDisk = fs.readdirSync(path.join(dir, 'heldout2')).filter((f) => f !== 'LICENSES.md');
     expect(onDisk.map((f) => `heldout2/${f}`).sort()).toEqual(
-      frozen.documents
+      [...frozen.documents, ...frozen.negatives]
         .filter((d) => d.file)
         .map((d) => d.file)
         .sort(),
     );
     const notices = fs.readFileSync(path.join(dir, 'heldout2', 'LICENSES.md'), 'utf8');
-    for (const repo of new Set(frozen.documents.filter((d) => d.ship).map((d) => d.source.repo)))
+    for (const repo of new Set(
+      [...frozen.documents, ...frozen.negatives].filter((d) => d.ship).map((d) => d.source.repo),
+    ))
       expect(notices).toContain(repo);
   });
 
@@ -94,15 +96,15 @@ describe('licences and bytes', () => {
 
   it('lists every picture in the dry run, the shipped ones present, without analysing any', () => {
     const table = listHeldout2(dir);
-    expect(table.rows.map((r) => r[0])).toEqual(frozen.documents.map((d) => d.id));
-    for (const d of frozen.documents.filter((e) => e.file))
-      expect(table.rows.find((r) => r[0] === d.id)![5]).toMatch(/^present/);
+    const all = [...frozen.documents, ...frozen.negatives];
+    expect(table.rows.map((r) => r[0])).toEqual(all.map((d) => d.id));
+    for (const d of all.filter((e) => e.file)) expect(table.rows.find((r) => r[0] === d.id)![5]).toMatch(/^present/);
   });
 });
 
 describe('the seal (heldout2.sha256)', () => {
   it('covers the manifest entries and every picture by SHA-256, and nothing else', () => {
-    const expected = new Map(frozen.documents.map((d) => [sealName(d), d.sha256]));
+    const expected = new Map([...frozen.documents, ...frozen.negatives].map((d) => [sealName(d), d.sha256]));
     expected.set('heldout2.json#documents', heldout2Digest(frozen));
     expect(Object.fromEntries(readHeldout2Seal(dir))).toEqual(Object.fromEntries(expected));
     expect(frozen.documents.length).toBeGreaterThanOrEqual(20);
@@ -125,6 +127,7 @@ describe('independence from the first manifest (data/documents/manifest.json)', 
     const lines = new Set(firstDocs.flatMap((d) => d.mrz));
     const numbers = new Set(firstDocs.map((d) => `${d.truth.document_number}/${d.truth.date_of_birth}`));
     const ids = new Set([...firstDocs, ...first.negatives].map((d) => d.id));
+    for (const n of frozen.negatives) expect({ id: n.id, sha: shas.has(n.sha256) }).toEqual({ id: n.id, sha: false });
     for (const d of frozen.documents) {
       expect({
         id: d.id,
@@ -145,7 +148,7 @@ describe('independence from the first manifest (data/documents/manifest.json)', 
       ...first.negatives.map((n) => n.source.repo),
       'DoubangoTelecom/tesseractMRZ',
     ]);
-    for (const d of frozen.documents)
+    for (const d of [...frozen.documents, ...frozen.negatives])
       expect({ id: d.id, reused: used.has(d.source.repo) }).toEqual({ id: d.id, reused: false });
   });
 });
