@@ -39,8 +39,10 @@ async function evaluateReal(sets: RealSet[]): Promise<RealEvalResult[]> {
 }
 
 const rate = (x: number) => `${(100 * x).toFixed(1)}%`;
+/** Shares with two decimals: an impostor rate of 0.1% must read as such, not as "0%". */
+const share = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(2)}% (${n})` : '–');
 const counts = (c: { approve: number; review: number; reject: number }, of: number) =>
-  `${pct(c.approve, of)} / ${pct(c.review, of)} / ${pct(c.reject, of)}`;
+  `${share(c.approve, of)} / ${share(c.review, of)} / ${share(c.reject, of)}`;
 
 export const faceRealEvaluator: Evaluator = {
   name: 'face-real',
@@ -74,11 +76,15 @@ export const faceRealEvaluator: Evaluator = {
           rate(row.tarAtFar01),
           counts(row.genuine, row.genuinePairs),
           counts(row.impostor, row.impostorPairs),
-          pct(row.genuineGoodQualityApproved, row.genuineGoodQuality),
+          share(row.genuineGoodQualityApproved, row.genuineGoodQuality),
         ]),
       ),
       notes: [
         "Real photos: test/engine/faces/real and real-2 (sources, licences, splits frozen before tuning). TAR at a FAR uses the threshold where that share of the same set's impostor pairs passes.",
+        ...sets.map(
+          (r) =>
+            `Score at 1% / 0.1% FAR (${LABELS[r.set]}): ${r.rows.map((row) => `${row.case} ${row.thresholdAtFar1} / ${row.thresholdAtFar01}`).join('; ')}.`,
+        ),
         ...sets.map(
           (r) =>
             `Faces with a quality issue (${LABELS[r.set]}): ${r.lowQuality.length ? r.lowQuality.map((q) => `${q.file} ${q.issues.join('+')}`).join(', ') : 'none'}; genuine pairs held back by a quality rule alone: ${r.rows.map((row) => `${row.case} ${row.genuineHeldByQuality}`).join(', ')}.`,
