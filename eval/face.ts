@@ -104,7 +104,7 @@ export const faceEvaluator: Evaluator = {
         'selfie condition',
         'face found',
         'true accepts at 1% false accepts',
-        `true accepts at default ${FACE_MATCH_THRESHOLD}`,
+        `true accepts at default ${DOCUMENT_MATCH_THRESHOLD}`,
         'mean similarity',
       ],
       rows: [
@@ -124,7 +124,7 @@ export const faceEvaluator: Evaluator = {
         ],
       ],
       notes: [
-        `Threshold at 1% false accepts: ${r.thresholdAtFar1.toFixed(3)}; the default ${FACE_MATCH_THRESHOLD} accepts ${(100 * r.falseAcceptRateAtDefault).toFixed(1)}% of impostor pairs.`,
+        `Threshold at 1% false accepts: ${r.thresholdAtFar1.toFixed(3)}; the default ${DOCUMENT_MATCH_THRESHOLD} accepts ${(100 * r.falseAcceptRateAtDefault).toFixed(1)}% of impostor pairs.`,
         `Engine time per check (one at a time, warm thread, median): face_match ${r.timing.faceMatchMs} ms, liveness ${r.timing.livenessMs} ms.`,
       ],
     };
