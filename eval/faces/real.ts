@@ -8,11 +8,11 @@ import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } fro
 import { matchScore } from '../../src/engine/face/descriptor.js';
 
 /**
- * face_match on the real photos of test/engine/faces/real (sources, licences and the frozen
- * split in its README): every photo against every other (photo vs photo), and every photo's
- * face printed on a card and that card photographed (tilted, blurred, JPEG) against every
- * other photo (the document case). Thresholds are read off the tuning set; the held-out set is
- * only measured.
+ * face_match on the real photos of test/engine/faces/real and real-2 (sources, licences and
+ * the frozen splits in their READMEs): every photo against every other (photo vs photo, decided
+ * as two photos), and every photo's face printed on a card and that card photographed (tilted,
+ * blurred, JPEG) against every other photo (the document case, decided as face_match decides a
+ * document). Thresholds are read off the tuning people; the held-out sets are only measured.
  */
 export const REAL_DIR = path.join(FACES_DIR, 'real');
 /** The second corpus (new people; its held-out-2 frozen before the round that tuned on its tuning-2 people). */
