@@ -9,7 +9,7 @@ import {
   variant,
   type Condition,
 } from './corpus.js';
-import { FACE_MATCH_THRESHOLD, livenessDecision } from '../../src/engine/face/decide.js';
+import { DOCUMENT_MATCH_THRESHOLD, livenessDecision } from '../../src/engine/face/decide.js';
 
 /**
  * The face rows of `npm run engine:eval` (and `npm run engine:eval:face` on its own): face
@@ -73,7 +73,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
  * at or above the threshold): just above the (n - 1 - floor(n / 100))-th lowest score.
  */
 export function thresholdAtFalseAcceptRate(impostor: number[], rate = 0.01): number {
-  if (impostor.length === 0) return FACE_MATCH_THRESHOLD;
+  if (impostor.length === 0) return DOCUMENT_MATCH_THRESHOLD;
   const sorted = [...impostor].sort((a, b) => a - b);
   const allowed = Math.floor(sorted.length * rate);
   return Math.round((sorted[sorted.length - 1 - allowed]! + 0.001) * 1000) / 1000;
@@ -120,9 +120,10 @@ export async function evaluateFaceEngine(options: FaceEvalOptions = {}): Promise
       people: people.length,
       impostorPairs: impostor.length,
       thresholdAtFar1: far1,
-      falseAcceptRateAtDefault: impostor.filter((s) => s >= FACE_MATCH_THRESHOLD).length / Math.max(1, impostor.length),
+      falseAcceptRateAtDefault:
+        impostor.filter((s) => s >= DOCUMENT_MATCH_THRESHOLD).length / Math.max(1, impostor.length),
       trueAcceptRateAtFar1: rate(far1),
-      trueAcceptRateAtDefault: rate(FACE_MATCH_THRESHOLD),
+      trueAcceptRateAtDefault: rate(DOCUMENT_MATCH_THRESHOLD),
       conditions,
       liveness,
       timing: {
@@ -144,7 +145,7 @@ function conditionRow(condition: Condition, scores: (number | null)[], far1: num
     genuinePairs: scores.length,
     faceFound: found.length,
     trueAcceptsAtFar1: found.filter((s) => s >= far1).length,
-    trueAcceptsAtDefault: found.filter((s) => s >= FACE_MATCH_THRESHOLD).length,
+    trueAcceptsAtDefault: found.filter((s) => s >= DOCUMENT_MATCH_THRESHOLD).length,
     meanSimilarity: mean(found),
   };
 }
@@ -200,7 +201,7 @@ const num = (n: number | null) => (n === null ? 'n/a' : n.toFixed(2));
 export function formatFaceEval(r: Omit<FaceEvalResult, 'markdown'>): string {
   const lines = [
     `Face match: ${r.people} people, ${r.impostorPairs} impostor pairs. Threshold at 1% false accepts: ${r.thresholdAtFar1.toFixed(3)}; ` +
-      `the default threshold ${FACE_MATCH_THRESHOLD} accepts ${pct(r.falseAcceptRateAtDefault * r.impostorPairs, r.impostorPairs)} of impostor pairs.`,
+      `the default threshold ${DOCUMENT_MATCH_THRESHOLD} accepts ${pct(r.falseAcceptRateAtDefault * r.impostorPairs, r.impostorPairs)} of impostor pairs.`,
     '',
     '| selfie condition | genuine pairs | face found | true accepts at 1% false accepts | true accepts at default threshold | mean similarity |',
     '|---|---|---|---|---|---|',

@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import sharp from 'sharp';
 import { stopOcr } from '../../src/engine/document/index.js';
 import { withPortrait } from '../../eval/faces/corpus.js';
-import { FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
+import { DOCUMENT_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 import { REAL_DIR } from '../../eval/faces/real.js';
 import { withTestServer } from '../support/account.js';
 import type { TestServer } from '../support/test-server.js';
@@ -104,7 +104,7 @@ describe('face_match on a live session with two different real photos (tuning-se
     const v = await session(passport, await photo('fr-obama/3.jpg'));
     expect(checkOf(v, 'document')).toMatchObject({ status: 'completed', verdict: 'approve' });
     expect(checkOf(v, 'face_match')).toMatchObject({ status: 'completed', verdict: 'approve', reason_codes: [] });
-    expect(checkOf(v, 'face_match').score).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD);
+    expect(checkOf(v, 'face_match').score).toBeGreaterThanOrEqual(DOCUMENT_MATCH_THRESHOLD);
     expect(v).toMatchObject({ status: 'approved', verdict: 'approve' });
   });
 

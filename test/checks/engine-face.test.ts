@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { FACES_DIR } from '../../eval/faces/corpus.js';
 import { REAL_DIR } from '../../eval/faces/real.js';
 import { fitSimilarity } from '../../src/engine/face/descriptor.js';
+import { DOCUMENT_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 
 import { jest } from '@jest/globals';
 
@@ -85,6 +86,28 @@ describe('face_match on real faces', () => {
     });
     expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 0.5 }).verdict).toBe('reject');
     expect(faceMatchDecision(analysis(0.5), { threshold: 0.8, sensitivity: 1 }).verdict).toBe('review');
+  });
+
+  it('a printed portrait against a selfie is judged at its own calibrated default, two photos at theirs; a step threshold overrides both', () => {
+    expect(DOCUMENT_MATCH_THRESHOLD).toBeLessThan(FACE_MATCH_THRESHOLD);
+    const between = (DOCUMENT_MATCH_THRESHOLD + FACE_MATCH_THRESHOLD) / 2;
+    const analysis = (pair?: 'photos' | 'document_selfie') => ({
+      document: { readable: true, faces: 1, quality: [] },
+      selfie: { readable: true, faces: 1, quality: [] },
+      similarity: between,
+      ageEstimate: 30,
+      selfieEmbedding: null,
+      ...(pair ? { pair } : {}),
+    });
+    // face_match's own case (a document front against a selfie) is the default.
+    expect(faceMatchDecision(analysis(), {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
+    expect(faceMatchDecision(analysis('document_selfie'), {}).verdict).toBe('approve');
+    expect(faceMatchDecision(analysis('photos'), {})).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['SELFIE_MISMATCH'],
+    });
+    expect(faceMatchDecision(analysis(), { threshold: FACE_MATCH_THRESHOLD }).verdict).toBe('review');
+    expect(faceMatchDecision(analysis('photos'), { threshold: DOCUMENT_MATCH_THRESHOLD }).verdict).toBe('approve');
   });
 
   it('a pair is approved only when both faces were found with good quality; the reason codes say which image and what is wrong', () => {

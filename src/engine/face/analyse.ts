@@ -59,6 +59,8 @@ export interface FaceMatchAnalysis {
   ageEstimate: number | null;
   /** The selfie face's embedding, for same-face searches across applicants. */
   selfieEmbedding: number[] | null;
+  /** What is compared: a document's printed portrait with a selfie (absent: the check's case) or two photos. */
+  pair?: 'document_selfie' | 'photos';
 }
 
 export interface LivenessAnalysis {
@@ -76,7 +78,7 @@ const round = (n: number | undefined | null, digits = 3): number | null =>
   typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null;
 
 /** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
-async function decode(
+export async function decode(
   bytes: Uint8Array,
 ): Promise<{ data: Buffer; width: number; height: number; border: number } | null> {
   try {

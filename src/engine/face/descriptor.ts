@@ -50,7 +50,7 @@ const ALIGN_POINTS = Array.from({ length: 41 }, (_, k) => k + 27)
   }));
 
 type FaceApi = typeof import('@vladmandic/face-api');
-type Tensor3D = Parameters<Human['tf']['slice']>[0];
+export type Tensor3D = Parameters<Human['tf']['slice']>[0];
 type Tf = Human['tf'];
 
 /** A similarity transform from chip to image pixels: image = [a -b; b a] * chip + [tx, ty]. */
@@ -141,17 +141,12 @@ function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D | null {
   });
 }
 
-/**
- * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
- * face-api's 68 landmarks on the box's square crop, the face warped onto dlib's chip by the
- * similarity transform that best fits them to dlib's mean face, then the descriptor of the
- * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set).
- */
-export async function describeFace(
+/** face-api's 68 landmarks of the face in `box` ([x, y, w, h] in the tensor's pixels), read on the box's square crop; image pixels. */
+export async function faceLandmarks(
   human: Human,
   image: Tensor3D,
   box: [number, number, number, number],
-): Promise<number[] | null> {
+): Promise<[number, number][] | null> {
   const faceapi = await loadFaceApi();
   const tf = human.tf;
   const [height, width] = (image as unknown as { shape: number[] }).shape as [number, number];
@@ -170,22 +165,53 @@ export async function describeFace(
     tf.dispose(crop as never);
   }
   if (!landmarks || Array.isArray(landmarks)) return null;
-  const points = landmarks.positions;
+  return landmarks.positions.map((p) => [p.x + left, p.y + top]);
+}
+
+/** dlib's chip of the face whose 68 landmarks are `points` (image pixels); null when they leave nothing to warp. */
+export function alignedChip(human: Human, image: Tensor3D, points: [number, number][]): Tensor3D | null {
   const transform = fitSimilarity(
     ALIGN_POINTS.map((p) => p.chip),
-    ALIGN_POINTS.map((p) => [points[p.index]!.x + left, points[p.index]!.y + top] as const),
+    ALIGN_POINTS.map((p) => points[p.index]!),
   );
   if (!Number.isFinite(transform.a) || Math.hypot(transform.a, transform.b) < 1e-3) return null;
-  const chip = faceChip(tf, image, transform);
+  return faceChip(human.tf, image, transform);
+}
+
+/** face-api's raw 128-value descriptors of 150 x 150 chips, in one batch. */
+export async function chipDescriptors(chips: Tensor3D[]): Promise<Float32Array[]> {
+  const faceapi = await loadFaceApi();
+  const out = await faceapi.computeFaceDescriptor(chips as never);
+  return (Array.isArray(out) ? out : [out]) as Float32Array[];
+}
+
+/** The sum of descriptors scaled to unit length (rounded for storage); null for a zero sum. */
+export function unitMean(descriptors: ArrayLike<number>[]): number[] | null {
+  const sum = Array.from(descriptors[0]!, (_, i) => descriptors.reduce((acc, d) => acc + d[i]!, 0));
+  const norm = Math.hypot(...sum);
+  return norm > 0 ? sum.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
+}
+
+/**
+ * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
+ * face-api's 68 landmarks on the box's square crop, the face warped onto dlib's chip by the
+ * similarity transform that best fits them to dlib's mean face, then the descriptor of the
+ * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set).
+ */
+export async function describeFace(
+  human: Human,
+  image: Tensor3D,
+  box: [number, number, number, number],
+): Promise<number[] | null> {
+  const points = await faceLandmarks(human, image, box);
+  if (!points) return null;
+  const chip = alignedChip(human, image, points);
   if (!chip) return null;
-  const mirrored = tf.reverse(chip as never, 1) as unknown as Tensor3D;
+  const mirrored = human.tf.reverse(chip as never, 1) as unknown as Tensor3D;
   try {
-    const [face, mirror] = (await faceapi.computeFaceDescriptor([chip, mirrored] as never)) as Float32Array[];
-    const descriptor = Array.from(face!, (v, i) => v + mirror![i]!);
-    const norm = Math.hypot(...descriptor);
-    return norm > 0 ? descriptor.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
+    return unitMean(await chipDescriptors([chip, mirrored]));
   } finally {
-    tf.dispose([chip, mirrored] as never);
+    human.tf.dispose([chip, mirrored] as never);
   }
 }
 
