@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { analyseDocument, stopOcr } from '../src/engine/document/index.js';
@@ -223,6 +224,7 @@ async function probe(ctx: BenchContext, stop: { done: boolean } | number): Promi
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 const r1 = (n: number) => Math.round(n * 10) / 10;
+const r2 = (n: number) => Math.round(n * 100) / 100;
 
 interface SessionRun {
   durations: number[];
@@ -234,9 +236,56 @@ interface SessionRun {
   seconds: number;
   /** One-minute load average when the mode started and when it ended. */
   load: [number, number];
+  /** The service's CPU seconds over the mode (null without /proc). */
+  cpuSeconds: number | null;
+}
+
+/** A run's shell; `finish` stamps its duration, end load and the service CPU it used. */
+function startRun(): { run: SessionRun; finish: () => SessionRun } {
+  const started = performance.now();
+  const cpu = serviceCpuSeconds();
+  const run: SessionRun = {
+    durations: [],
+    statuses: {},
+    reasons: {},
+    phases: [],
+    seconds: 0,
+    load: [load1(), 0],
+    cpuSeconds: null,
+  };
+  const finish = () => {
+    run.seconds = (performance.now() - started) / 1000;
+    run.load[1] = load1();
+    const after = serviceCpuSeconds();
+    run.cpuSeconds = cpu !== null && after !== null ? after - cpu : null;
+    return run;
+  };
+  return { run, finish };
 }
 
 const load1 = () => Math.round(os.loadavg()[0]! * 10) / 10;
+
+/**
+ * CPU seconds the service process has used (all its threads: HTTP, pool, OCR workers; not the
+ * database's processes), from /proc: what a session costs whatever else the machine runs. The
+ * service is this process's child running dist/server.js; null where /proc is missing.
+ */
+function serviceCpuSeconds(): number | null {
+  try {
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid) continue;
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!cmdline.some((arg) => arg.endsWith('/dist/server.js'))) continue;
+      // utime and stime (fields 14 and 15 of stat), in clock ticks of 1/100 s on Linux.
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+  } catch {
+    // not Linux
+  }
+  return null;
+}
 
 /** An account per use of the corpus: each face is used once per account (a repeated face would form a fraud network). */
 function accountKeys(ctx: BenchContext, label: string): (n: number) => Promise<string> {
@@ -255,14 +304,11 @@ function record(run: SessionRun, outcome: SessionOutcome): void {
 async function singleSessions(ctx: BenchContext, images: SessionImages[], count: number): Promise<SessionRun> {
   const keyFor = accountKeys(ctx, 'single');
   await keyFor(0);
-  const run: SessionRun = { durations: [], statuses: {}, reasons: {}, phases: [], seconds: 0, load: [load1(), 0] };
-  const started = performance.now();
+  const { run, finish } = startRun();
   for (let i = 0; i < count; i++) {
     record(run, await oneSession(ctx, await keyFor(Math.floor(i / images.length)), images[i % images.length]!));
   }
-  run.seconds = (performance.now() - started) / 1000;
-  run.load[1] = load1();
-  return run;
+  return finish();
 }
 
 /** Keeps `inFlight` sessions running until `seconds` have passed; each corpus face is used once per account. */
@@ -274,9 +320,8 @@ async function driveSessions(
 ): Promise<SessionRun> {
   const keyFor = accountKeys(ctx, 'busy');
   await Promise.all([keyFor(0), keyFor(1)]);
-  const run: SessionRun = { durations: [], statuses: {}, reasons: {}, phases: [], seconds: 0, load: [load1(), 0] };
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
+  const { run, finish } = startRun();
+  const deadline = performance.now() + seconds * 1000;
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -287,9 +332,7 @@ async function driveSessions(
       }
     }),
   );
-  run.seconds = (performance.now() - started) / 1000;
-  run.load[1] = load1();
-  return run;
+  return finish();
 }
 
 /** The engine's own time per check, one at a time in this process (median of a few): what a session costs before any queueing. */
@@ -348,6 +391,8 @@ function summary(run: SessionRun, inFlight: number) {
     submitToVerdictP99Ms: Math.round(pct(run.durations, 99)),
     sessionsPerMinute: r1((60 * run.durations.length) / run.seconds),
     phaseMediansMs: phaseMedians(run),
+    // The service's CPU per session (the ceiling on dedicated cores is 60 x cores / this, per minute).
+    serviceCpuSecondsPerSession: run.cpuSeconds === null ? 'n/a' : r2(run.cpuSeconds / run.durations.length),
     loadAverage: `${run.load[0]} -> ${run.load[1]}`,
     verdicts: Object.entries(run.statuses)
       .map(([s, n]) => `${s} ${n}`)
@@ -363,7 +408,10 @@ function summary(run: SessionRun, inFlight: number) {
 const describe = (label: string, s: ReturnType<typeof summary>, seconds: number) =>
   `  ${label}: ${s.sessions} in ${r1(seconds)} s (load ${s.loadAverage}), submit to verdict p50 ${s.submitToVerdictP50Ms} ms, ` +
   `p99 ${s.submitToVerdictP99Ms} ms, ${s.sessionsPerMinute} sessions/min (${s.verdicts}; reasons: ${s.reasons})\n` +
-  `    phase medians (ms, each from the one before): ${s.phaseMediansMs}`;
+  `    phase medians (ms, each from the one before): ${s.phaseMediansMs}; service CPU ${s.serviceCpuSecondsPerSession} s a session` +
+  (typeof s.serviceCpuSecondsPerSession === 'number'
+    ? ` (at most ${r1((60 * os.cpus().length) / s.serviceCpuSecondsPerSession)} sessions/min on ${os.cpus().length} dedicated cores)`
+    : '');
 
 async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
   const seconds = int('BENCH_ENGINE_SECONDS', 60);
