@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { analyseDocument, stopOcr } from '../src/engine/document/index.js';
 import { loadIdentities, variant, withPortrait } from '../eval/faces/corpus.js';
@@ -13,12 +15,16 @@ import type { BenchContext, Scenario } from './scenarios.js';
  * liveness, a passport page (the document corpus's renderer, real TD3 zone, a real face in its
  * portrait box, photographed on a desk) and a selfie of the same face, both through presigned
  * uploads. Timed from the last upload's completion (the submit) to the verdict read back by
- * polling every 100 ms. BENCH_ENGINE_SESSIONS_IN_FLIGHT sessions run at once for
- * BENCH_ENGINE_SECONDS; meanwhile a paced probe sends an authenticated GET /v1/merchant at
- * PROBE_RATE per second (open loop: a slow answer does not delay the next request), and the
- * same probe runs once before, on an idle server, for comparison.
+ * polling every POLL_MS. Two modes: BENCH_ENGINE_SINGLE_SESSIONS sessions one at a time (the
+ * latency one applicant sees), then BENCH_ENGINE_SESSIONS_IN_FLIGHT sessions at once for
+ * BENCH_ENGINE_SECONDS (throughput with the pool busy); meanwhile a paced probe sends an
+ * authenticated GET /v1/merchant at PROBE_RATE per second (open loop: a slow answer does not
+ * delay the next request), and the same probe runs once before, on an idle server, for
+ * comparison. Each mode reports the machine's load average, and where a session's time went
+ * (from the checks' and the verification's saved timestamps).
  */
 const PROBE_RATE = 20;
+const POLL_MS = 100;
 const int = (name: string, fallback: number) => Math.max(1, Number(process.env[name]) || fallback);
 
 /** One synthetic passport holder per face (the same face always carries the same identity, so no fraud network forms). */
@@ -129,12 +135,40 @@ async function upload(
   );
 }
 
-/** One session from creation to verdict; returns submit-to-verdict milliseconds and the status. */
-async function oneSession(
-  ctx: BenchContext,
-  key: string,
-  images: SessionImages,
-): Promise<{ ms: number; status: string; reasons: string[] }> {
+/** Where a session's time went, in ms from the submit: each check saved, the verdict saved, the verdict read. */
+type Phases = Record<string, number>;
+
+interface SessionOutcome {
+  ms: number;
+  status: string;
+  reasons: string[];
+  phases: Phases;
+}
+
+/**
+ * The session's milestones from the server's saved timestamps (same clock as this process):
+ * each check's save after the one before (the first from the submit: job pickup, evidence
+ * read, analysis, save), the roll-up, and the poll that saw the verdict.
+ */
+function phasesOf(
+  body: { updated_at: string; checks: { type: string; updated_at: string }[] },
+  submittedAt: number,
+  seenAt: number,
+): Phases {
+  const phases: Phases = {};
+  let last = submittedAt;
+  for (const check of [...body.checks].sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at))) {
+    const at = Date.parse(check.updated_at);
+    phases[check.type] = Math.max(0, at - last);
+    last = at;
+  }
+  phases.settle = Math.max(0, Date.parse(body.updated_at) - last);
+  phases.poll = Math.max(0, seenAt - Math.max(last, Date.parse(body.updated_at)));
+  return phases;
+}
+
+/** One session from creation to verdict; returns submit-to-verdict milliseconds, the status and its phases. */
+async function oneSession(ctx: BenchContext, key: string, images: SessionImages): Promise<SessionOutcome> {
   const created = expectStatus(
     await call(`${ctx.serviceUrl}/v1/verifications`, key, 'POST', {
       checks: [{ type: 'document' }, { type: 'face_match' }, { type: 'liveness' }],
@@ -146,16 +180,18 @@ async function oneSession(
   await upload(ctx, key, id, { kind: 'document', side: 'front' }, images.document);
   await upload(ctx, key, id, { kind: 'selfie' }, images.selfie);
   const submitted = performance.now();
+  const submittedAt = Date.now();
   for (;;) {
     const res = await call(`${ctx.serviceUrl}/v1/verifications/${id}`, key, 'GET');
     if (['approved', 'rejected', 'manual_review', 'expired'].includes(res.body?.status)) {
+      const ms = performance.now() - submitted;
       const reasons = (res.body.checks as { type: string; reason_codes: string[] }[]).flatMap((c) =>
         c.reason_codes.map((code) => `${c.type}:${code}`),
       );
-      return { ms: performance.now() - submitted, status: res.body.status, reasons };
+      return { ms, status: res.body.status, reasons, phases: phasesOf(res.body, submittedAt, submittedAt + ms) };
     }
     if (performance.now() - submitted > 600_000) throw new Error(`engine bench: ${id} did not settle in 10 minutes`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
 
@@ -188,13 +224,91 @@ async function probe(ctx: BenchContext, stop: { done: boolean } | number): Promi
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 const r1 = (n: number) => Math.round(n * 10) / 10;
+const r2 = (n: number) => Math.round(n * 100) / 100;
 
 interface SessionRun {
   durations: number[];
   statuses: Record<string, number>;
   /** check:reason code -> sessions carrying it (why sessions were not approved). */
   reasons: Record<string, number>;
+  /** Each session's phases (see phasesOf). */
+  phases: Phases[];
   seconds: number;
+  /** One-minute load average when the mode started and when it ended. */
+  load: [number, number];
+  /** The service's CPU seconds over the mode (null without /proc). */
+  cpuSeconds: number | null;
+}
+
+/** A run's shell; `finish` stamps its duration, end load and the service CPU it used. */
+function startRun(): { run: SessionRun; finish: () => SessionRun } {
+  const started = performance.now();
+  const cpu = serviceCpuSeconds();
+  const run: SessionRun = {
+    durations: [],
+    statuses: {},
+    reasons: {},
+    phases: [],
+    seconds: 0,
+    load: [load1(), 0],
+    cpuSeconds: null,
+  };
+  const finish = () => {
+    run.seconds = (performance.now() - started) / 1000;
+    run.load[1] = load1();
+    const after = serviceCpuSeconds();
+    run.cpuSeconds = cpu !== null && after !== null ? after - cpu : null;
+    return run;
+  };
+  return { run, finish };
+}
+
+const load1 = () => Math.round(os.loadavg()[0]! * 10) / 10;
+
+/**
+ * CPU seconds the service process has used (all its threads: HTTP, pool, OCR workers; not the
+ * database's processes), from /proc: what a session costs whatever else the machine runs. The
+ * service is this process's child running dist/server.js; null where /proc is missing.
+ */
+function serviceCpuSeconds(): number | null {
+  try {
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid) continue;
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!cmdline.some((arg) => arg.endsWith('/dist/server.js'))) continue;
+      // utime and stime (fields 14 and 15 of stat), in clock ticks of 1/100 s on Linux.
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    }
+  } catch {
+    // not Linux
+  }
+  return null;
+}
+
+/** An account per use of the corpus: each face is used once per account (a repeated face would form a fraud network). */
+function accountKeys(ctx: BenchContext, label: string): (n: number) => Promise<string> {
+  const accounts: Promise<string>[] = [];
+  return (n) => (accounts[n] ??= ctx.bootstrap(`bench-engine-${label}-${Date.now()}-${n}`).then((a) => a.liveKey));
+}
+
+function record(run: SessionRun, outcome: SessionOutcome): void {
+  run.durations.push(outcome.ms);
+  run.phases.push(outcome.phases);
+  run.statuses[outcome.status] = (run.statuses[outcome.status] ?? 0) + 1;
+  for (const reason of outcome.reasons) run.reasons[reason] = (run.reasons[reason] ?? 0) + 1;
+}
+
+/** `count` sessions one after another (one in flight): the latency an applicant sees on an otherwise idle service. */
+async function singleSessions(ctx: BenchContext, images: SessionImages[], count: number): Promise<SessionRun> {
+  const keyFor = accountKeys(ctx, 'single');
+  await keyFor(0);
+  const { run, finish } = startRun();
+  for (let i = 0; i < count; i++) {
+    record(run, await oneSession(ctx, await keyFor(Math.floor(i / images.length)), images[i % images.length]!));
+  }
+  return finish();
 }
 
 /** Keeps `inFlight` sessions running until `seconds` have passed; each corpus face is used once per account. */
@@ -204,28 +318,21 @@ async function driveSessions(
   inFlight: number,
   seconds: number,
 ): Promise<SessionRun> {
-  const accounts: Promise<string>[] = [];
-  const keyFor = (n: number) =>
-    (accounts[n] ??= ctx.bootstrap(`bench-engine-${Date.now()}-${n}`).then((a) => a.liveKey));
+  const keyFor = accountKeys(ctx, 'busy');
   await Promise.all([keyFor(0), keyFor(1)]);
-  const run: SessionRun = { durations: [], statuses: {}, reasons: {}, seconds: 0 };
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
+  const { run, finish } = startRun();
+  const deadline = performance.now() + seconds * 1000;
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (performance.now() < deadline) {
         const i = next++;
         const key = await keyFor(Math.floor(i / images.length));
-        const { ms, status, reasons } = await oneSession(ctx, key, images[i % images.length]!);
-        run.durations.push(ms);
-        run.statuses[status] = (run.statuses[status] ?? 0) + 1;
-        for (const reason of reasons) run.reasons[reason] = (run.reasons[reason] ?? 0) + 1;
+        record(run, await oneSession(ctx, key, images[i % images.length]!));
       }
     }),
   );
-  run.seconds = (performance.now() - started) / 1000;
-  return run;
+  return finish();
 }
 
 /** The engine's own time per check, one at a time in this process (median of a few): what a session costs before any queueing. */
@@ -257,9 +364,59 @@ async function engineTimes(
   }
 }
 
+/** Median of each phase over a run's sessions, in the order they happen. */
+function phaseMedians(run: SessionRun): string {
+  const names = [...new Set(run.phases.flatMap((p) => Object.keys(p)))];
+  const order = ['document', 'face_match', 'liveness', 'settle', 'poll'];
+  names.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  return names
+    .map(
+      (n) =>
+        `${n} ${Math.round(
+          pct(
+            run.phases.map((p) => p[n] ?? 0),
+            50,
+          ),
+        )}`,
+    )
+    .join(', ');
+}
+
+/** A run's figures for the results file; p99 of fewer than 100 sessions is their slowest. */
+function summary(run: SessionRun, inFlight: number) {
+  return {
+    sessions: run.durations.length,
+    sessionsInFlight: inFlight,
+    submitToVerdictP50Ms: Math.round(pct(run.durations, 50)),
+    submitToVerdictP99Ms: Math.round(pct(run.durations, 99)),
+    sessionsPerMinute: r1((60 * run.durations.length) / run.seconds),
+    phaseMediansMs: phaseMedians(run),
+    // The service's CPU per session (the ceiling on dedicated cores is 60 x cores / this, per minute).
+    serviceCpuSecondsPerSession: run.cpuSeconds === null ? 'n/a' : r2(run.cpuSeconds / run.durations.length),
+    loadAverage: `${run.load[0]} -> ${run.load[1]}`,
+    verdicts: Object.entries(run.statuses)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', '),
+    reasons:
+      Object.entries(run.reasons)
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${r} ${n}`)
+        .join(', ') || 'none',
+  };
+}
+
+const describe = (label: string, s: ReturnType<typeof summary>, seconds: number) =>
+  `  ${label}: ${s.sessions} in ${r1(seconds)} s (load ${s.loadAverage}), submit to verdict p50 ${s.submitToVerdictP50Ms} ms, ` +
+  `p99 ${s.submitToVerdictP99Ms} ms, ${s.sessionsPerMinute} sessions/min (${s.verdicts}; reasons: ${s.reasons})\n` +
+  `    phase medians (ms, each from the one before): ${s.phaseMediansMs}; service CPU ${s.serviceCpuSecondsPerSession} s a session` +
+  (typeof s.serviceCpuSecondsPerSession === 'number'
+    ? ` (at most ${r1((60 * os.cpus().length) / s.serviceCpuSecondsPerSession)} sessions/min on ${os.cpus().length} dedicated cores)`
+    : '');
+
 async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
   const seconds = int('BENCH_ENGINE_SECONDS', 60);
   const inFlight = int('BENCH_ENGINE_SESSIONS_IN_FLIGHT', 4);
+  const singles = int('BENCH_ENGINE_SINGLE_SESSIONS', 12);
   ctx.log('  rendering the session images (corpus faces on passport pages, selfies)...');
   const images = await buildImages();
   // Warm-up, not timed: the service's pool threads load their models and OCR data on their first analysis.
@@ -269,6 +426,8 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
     `  warm-up session: ${warm.status} in ${Math.round(warm.ms)} ms; idle probe: GET /v1/merchant at ${PROBE_RATE}/s for 10 s...`,
   );
   const idle = await probe(ctx, 10);
+  ctx.log(`  ${singles} live sessions one at a time...`);
+  const single = await singleSessions(ctx, images, singles);
   ctx.log(`  ${inFlight} live sessions in flight for ${seconds} s, the probe running alongside...`);
   const stop = { done: false };
   const loaded = probe(ctx, stop);
@@ -276,20 +435,11 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
   const busy = await loaded;
   ctx.log('  engine time per check, one at a time in the bench process...');
   const times = await engineTimes(images);
+  const oneAtATime = summary(single, 1);
+  const busyRun = summary(sessions, inFlight);
   const details = {
-    sessions: sessions.durations.length,
-    sessionsInFlight: inFlight,
-    submitToVerdictP50Ms: Math.round(pct(sessions.durations, 50)),
-    submitToVerdictP99Ms: Math.round(pct(sessions.durations, 99)),
-    sessionsPerMinute: r1((60 * sessions.durations.length) / sessions.seconds),
-    verdicts: Object.entries(sessions.statuses)
-      .map(([s, n]) => `${s} ${n}`)
-      .join(', '),
-    reasons:
-      Object.entries(sessions.reasons)
-        .sort((a, b) => b[1] - a[1])
-        .map(([r, n]) => `${r} ${n}`)
-        .join(', ') || 'none',
+    ...busyRun,
+    ...Object.fromEntries(Object.entries(oneAtATime).map(([k, v]) => [`single${k[0]!.toUpperCase()}${k.slice(1)}`, v])),
     idleGetP50Ms: r1(pct(idle, 50)),
     idleGetP99Ms: r1(pct(idle, 99)),
     loadedGetP50Ms: r1(pct(busy, 50)),
@@ -300,10 +450,11 @@ async function runEngineSessions(ctx: BenchContext): Promise<Measurement> {
     livenessCheckMs: times.livenessMs,
   };
   ctx.log(
-    `  live sessions (document front + selfie; document, face_match, liveness): ${details.sessions} in ${r1(sessions.seconds)} s, ` +
-      `submit to verdict p50 ${details.submitToVerdictP50Ms} ms, p99 ${details.submitToVerdictP99Ms} ms, ${details.sessionsPerMinute} sessions/min (${details.verdicts}; reasons: ${details.reasons})\n` +
+    `  live sessions (document front + selfie; document, face_match, liveness):\n` +
+      `${describe('one at a time', oneAtATime, single.seconds)}\n` +
+      `${describe(`${inFlight} in flight`, busyRun, sessions.seconds)}\n` +
       `  authenticated GET /v1/merchant at ${PROBE_RATE}/s: idle p50 ${details.idleGetP50Ms} ms, p99 ${details.idleGetP99Ms} ms; ` +
-      `during the sessions p50 ${details.loadedGetP50Ms} ms, p99 ${details.loadedGetP99Ms} ms, max ${details.loadedGetMaxMs} ms\n` +
+      `during the busy sessions p50 ${details.loadedGetP50Ms} ms, p99 ${details.loadedGetP99Ms} ms, max ${details.loadedGetMaxMs} ms\n` +
       `  engine time per check (one at a time, warm): document ${details.documentCheckMs} ms, face_match ${details.faceMatchCheckMs} ms, liveness ${details.livenessCheckMs} ms`,
   );
   return {

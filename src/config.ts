@@ -46,7 +46,7 @@ export interface Config {
   logLevel: LogLevel;
   /** REQUEST_LOG=false stops recording key calls in the request log (only for measuring its cost). */
   requestLog: boolean;
-  /** The checks engine's worker pool: ENGINE_CONCURRENCY threads (default cores - 1), ENGINE_TIMEOUT_MS per analysis. */
+  /** The checks engine's worker pool: ENGINE_CONCURRENCY threads (default one per core), ENGINE_TIMEOUT_MS per analysis. */
   engine: { concurrency: number; timeoutMs: number };
 }
 

@@ -1,6 +1,7 @@
 // The engine's own input and output types. The engine imports no service and no entity: the
 // checks domain (services/checks) maps a verification and its check rows to these, and saves
 // what comes back.
+import type { ImageFaces } from './face/analyse.js';
 import type { EnginePool } from './pool/index.js';
 
 /** A check's verdict (a verification's too). */
@@ -101,6 +102,8 @@ export interface CheckInput {
   images?: CheckImages;
   /** The worker pool analyses run in (absent: the runner cannot analyse images). */
   engine?: EnginePool;
+  /** The faces on each of the session's images, read once and shared by its checks (face/runners.ts SessionFaces). */
+  faces?: { read(image: Uint8Array): Promise<ImageFaces> };
   /**
    * The applicant worked the session on the hosted page (its consent is recorded there):
    * liveness is active unless the step says passive, so a missing challenge fails.

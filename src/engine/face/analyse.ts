@@ -177,7 +177,11 @@ export async function analyseFaceMatch(input: {
 }): Promise<FaceMatchAnalysis> {
   const human = await loadHuman();
   const document = await readFaces(input.document, human);
-  const selfie = await readFaces(input.selfie, human);
+  return faceMatchOf(document, await readFaces(input.selfie, human));
+}
+
+/** Face match from the faces read on each image (readFaces): plain JSON in and out, any thread. */
+export function faceMatchOf(document: ImageFaces, selfie: ImageFaces): FaceMatchAnalysis {
   const docFace = document.faces[0];
   const selfieFace = selfie.faces[0];
   return {
@@ -202,6 +206,11 @@ export async function analyseLiveness(input: { frames: Uint8Array[] }): Promise<
   const human = await loadHuman();
   const readings = [];
   for (const frame of input.frames) readings.push(await readFaces(frame, human));
+  return livenessOf(readings);
+}
+
+/** Passive liveness from the faces read on each frame (readFaces): plain JSON in and out, any thread. */
+export function livenessOf(readings: ImageFaces[]): LivenessAnalysis {
   const readable = readings.length > 0 && readings.every((r) => r.readable);
   const main = readings.map((r) => r.faces[0]).filter((f): f is FaceReading => !!f);
   const lowest = (pick: (f: FaceReading) => number | null) => {

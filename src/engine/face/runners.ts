@@ -1,8 +1,40 @@
+import type { EnginePool } from '../pool/index.js';
 import { imageAnalysisUnavailable, sandboxImageResult } from '../sandbox.js';
-import { type CheckInput, type CheckResult, type CheckRunner, result } from '../types.js';
+import { type CheckImages, type CheckInput, type CheckResult, type CheckRunner, result } from '../types.js';
+import { faceMatchOf, livenessOf, type ImageFaces } from './analyse.js';
 import { challengeDecision } from './challenge.js';
 import { ageEstimateDecision, faceMatchDecision, livenessDecision } from './decide.js';
 import { ffmpegPath, videoDecision } from './video.js';
+
+/**
+ * The faces on each image of one session, read in the pool once: face_match, passive liveness
+ * and the age estimate share the selfie's reading (the same bytes object: a run loads the
+ * session's images once), and face_match's two images are read at once when the pool has room.
+ */
+export class SessionFaces {
+  private readonly reads = new Map<Uint8Array, Promise<ImageFaces>>();
+
+  constructor(private readonly engine: EnginePool) {}
+
+  read(image: Uint8Array): Promise<ImageFaces> {
+    let reading = this.reads.get(image);
+    if (!reading) {
+      reading = this.engine.run('face.read', { image });
+      this.reads.set(image, reading);
+      // A failed reading is not kept: the check that asks next tries again.
+      reading.catch(() => this.reads.delete(image));
+    }
+    return reading;
+  }
+
+  /** Starts reading what face_match needs, so that it runs beside the document's analysis when the pool has room. */
+  warm(images: CheckImages): void {
+    if (!images.document_front || !images.selfie) return;
+    for (const image of [images.document_front, images.selfie]) this.read(image).catch(() => undefined);
+  }
+}
+
+const facesOf = (input: CheckInput) => input.faces ?? new SessionFaces(input.engine!);
 
 /** A session with a video but no selfie: frames are not extracted, a human looks. */
 const videoOnly = (): CheckResult => result('review', 0, ['VIDEO_ANALYSIS_UNAVAILABLE']);
@@ -17,7 +49,9 @@ export const faceMatchRunner: CheckRunner = {
     const images = input.images ?? {};
     if (!images.selfie && images.video) return videoOnly();
     if (!images.document_front || !images.selfie) return result('review', 0, ['IMAGE_MISSING']);
-    const analysis = await input.engine.run('face.match', { document: images.document_front, selfie: images.selfie });
+    const faces = facesOf(input);
+    const [document, selfie] = await Promise.all([faces.read(images.document_front), faces.read(images.selfie)]);
+    const analysis = faceMatchOf(document, selfie);
     const decided = faceMatchDecision(analysis, input.check);
     return analysis.selfieEmbedding ? { ...decided, faceEmbedding: analysis.selfieEmbedding } : decided;
   },
@@ -55,8 +89,8 @@ export const livenessRunner: CheckRunner = {
       if (!images.videoBytes || !ffmpegPath()) return videoOnly();
       return videoDecision(await input.engine.run('face.video', { video: images.videoBytes }), input.check);
     }
-    const analysis = await input.engine.run('face.liveness', { frames });
-    return livenessDecision(analysis, input.check);
+    const faces = facesOf(input);
+    return livenessDecision(livenessOf(await Promise.all(frames.map((frame) => faces.read(frame)))), input.check);
   },
 };
 
@@ -81,6 +115,6 @@ export function canEstimateAge(input: CheckInput): boolean {
 }
 
 export async function ageFromFace(input: CheckInput): Promise<CheckResult> {
-  const read = await input.engine!.run('face.read', { image: input.images!.selfie! });
+  const read = await facesOf(input).read(input.images!.selfie!);
   return ageEstimateDecision(read.faces[0]?.age ?? null, input.check.config as never);
 }

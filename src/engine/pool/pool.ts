@@ -15,8 +15,12 @@ export interface EnginePoolOptions {
 
 const V8_HEAP_FLAG = /^--(max|min)-(old|semi|young)-(generation-)?(space-)?size|^--max-heap-size|^--stack-size/;
 
-/** Default pool size: one core is left to the HTTP server and the database. */
-export const defaultConcurrency = (): number => Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
+/**
+ * Default pool size: one thread per core. The threads run niced (priority.ts), so the HTTP
+ * server and the database still come first when they need a core; leaving a core idle for
+ * them instead halved the sessions a minute (docs/benchmarks.md).
+ */
+export const defaultConcurrency = (): number => Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
 
 /** Why an analysis did not produce a result: the check errors with CHECK_UNAVAILABLE. */
 export class EngineTaskError extends Error {

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SessionFaces } from '../../engine/face/runners.js';
 import { EngineTaskError } from '../../engine/pool/index.js';
 import { RUNNERS } from '../../engine/runners.js';
 import { applySandboxOutcome, forcedCheckIndex } from '../../engine/sandbox.js';
@@ -88,13 +89,14 @@ interface Prepared {
 /** The session's images, read from the store at most once per run and only when a live check needs them. */
 type ImageLoader = () => Promise<CheckImages>;
 
+/** What one run shares between its checks: the images, read once, and the faces read on them. */
+interface RunContext {
+  images: ImageLoader;
+  faces?: SessionFaces;
+}
+
 /** The analysis: the runner (engine work in the pool) with no transaction open. A failure errors the check. */
-async function analyse(
-  runtime: Runtime,
-  prepared: Prepared,
-  images: ImageLoader,
-  forced: number,
-): Promise<CheckResult> {
+async function analyse(runtime: Runtime, prepared: Prepared, run: RunContext, forced: number): Promise<CheckResult> {
   const { check, verification: v, identity } = prepared;
   const runner = RUNNERS[check.type];
   if (!runner) return errored;
@@ -106,9 +108,10 @@ async function analyse(
       sandbox: v.sandbox ?? null,
       now: new Date(),
       engine: runtime.engine,
+      faces: run.faces,
       hosted: !!v.consent,
     };
-    let outcome = await runner.run(runner.needsImages && !v.sandbox ? { ...input, images: await images() } : input);
+    let outcome = await runner.run(runner.needsImages && !v.sandbox ? { ...input, images: await run.images() } : input);
     if (v.sandbox && check.position === forced) outcome = applySandboxOutcome(check.type, outcome, v.sandbox);
     return outcome;
   } catch (error) {
@@ -170,7 +173,7 @@ async function runOne(
   id: string,
   position: number,
   forced: number,
-  images: ImageLoader,
+  run: RunContext,
 ): Promise<boolean> {
   em.clear();
   const verification = await em.findOne(Verification, { id }, { populate: ['identity'] as never });
@@ -179,14 +182,19 @@ async function runOne(
   if (!check || check.status !== 'pending') return true;
   const identity: Identity = verification.identity ? runtime.vault.decrypt<Identity>(verification.identity) : {};
   const prepared = { check, verification, identity };
-  const outcome = await analyse(runtime, prepared, images, forced);
+  const outcome = await analyse(runtime, prepared, run, forced);
   return saveResult(em, runtime, prepared, outcome);
 }
 
-/** Loads the session's images once, on first use. */
-function imageLoader(em: EntityManager, runtime: Runtime, id: string): ImageLoader {
+/** Loads the session's images once, on first use, through its own fork (it may run beside the checks' reads). */
+function imageLoader(runtime: Runtime, data: SessionJobData): ImageLoader {
   let loaded: Promise<CheckImages> | null = null;
-  return () => (loaded ??= loadCheckImages(runtime, em, id));
+  return () =>
+    (loaded ??= loadCheckImages(
+      runtime,
+      scopedFork(runtime.orm, { merchantId: data.merchantId, modes: [data.mode] }),
+      data.verificationId,
+    ));
 }
 
 /**
@@ -206,9 +214,18 @@ export async function runChecks(runtime: Runtime, data: SessionJobData): Promise
         v.sandbox.outcome,
       )
     : -1;
-  const images = imageLoader(em, runtime, data.verificationId);
+  const run: RunContext = { images: imageLoader(runtime, data) };
+  if (runtime.engine && !v.sandbox) {
+    const faces = (run.faces = new SessionFaces(runtime.engine));
+    // face_match's readings start now, beside the document's analysis, instead of after it.
+    if (checks.some((c) => c.type === 'face_match' && c.status === 'pending'))
+      run.images().then(
+        (images) => faces.warm(images),
+        () => undefined,
+      );
+  }
   for (const check of checks) {
-    if (!(await runOne(em, runtime, data.verificationId, check.position, forced, images))) return;
+    if (!(await runOne(em, runtime, data.verificationId, check.position, forced, run))) return;
   }
   em.clear();
   await em.transactional(async (tx) => {
