@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { CheckResult, LivenessChallenge, Verdict } from '../types.js';
 import { readFaces, type FaceReading } from './analyse.js';
-import { LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
+import { FACE_MATCH_THRESHOLD, LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
 import { matchScore } from './descriptor.js';
 import { loadHuman } from './human.js';
 
@@ -46,10 +46,13 @@ export const CHALLENGE_RULES: ChallengeRules = {
    * narrows the eyes only (chosen on the tuning clips, docs/checks-face.md).
    */
   blinkAspect: 0.85,
-  /** Every frame's face against the frontal frame (match score, descriptor.ts). */
-  sameFace: 0.5,
-  /** The frontal frame's face against the selfie (the same sitting: stricter than face_match's review band). */
-  selfieFace: 0.7,
+  /**
+   * Every frame's face against the frontal frame, and the frontal frame against the selfie: what
+   * face_match approves as one person (its threshold). Set from face_match's rule, not tuned on
+   * the clips; docs/checks-face.md gives what it lets through on the tuning clips.
+   */
+  sameFace: FACE_MATCH_THRESHOLD,
+  selfieFace: FACE_MATCH_THRESHOLD,
 };
 
 /** A new challenge: face the camera, then each move once in a random order. */
