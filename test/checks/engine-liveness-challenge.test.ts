@@ -40,6 +40,7 @@ const face = (yaw: number, eyes: number) => ({
   live: 0.9,
   yaw,
   eyes,
+  aspect: 0.6,
   quality: [],
 });
 const frame = (

@@ -35,6 +35,11 @@ export interface FaceReading {
   yaw: number | null;
   /** Eye openness (eyelid gap over eye width, mean of both eyes; ~0.3 open, under ~0.15 closed), from the face mesh. */
   eyes?: number | null;
+  /**
+   * Face height over width from rigid mesh points (between the eyes to the nose's base, over the
+   * outer eye corners): a picture tilted back shortens it, a blink leaves it; from the face mesh.
+   */
+  aspect?: number | null;
 }
 
 export interface ImageFaces {
@@ -113,6 +118,15 @@ function eyeOpenness(mesh: number[][] | undefined): number | null {
   return round((ratios[0]! + ratios[1]!) / 2);
 }
 
+/** Mesh points of `aspect`: between the eyes, the nose's base, the outer eye corners. */
+const ASPECT = { top: 168, bottom: 2, left: 33, right: 263 } as const;
+
+function faceAspect(mesh: number[][] | undefined): number | null {
+  if (!mesh || mesh.length < 468) return null;
+  const dist = (a: number, b: number) => Math.hypot(mesh[a]![0]! - mesh[b]![0]!, mesh[a]![1]! - mesh[b]![1]!);
+  return round(dist(ASPECT.top, ASPECT.bottom) / Math.max(1e-6, dist(ASPECT.left, ASPECT.right)));
+}
+
 /** What keeps a face from approving a match: too small, turned away, a doubtful detection, no descriptor. */
 function qualityOf(face: { box: number[]; score: number; yaw: number | null }, described: boolean): FaceQualityIssue[] {
   const issues: FaceQualityIssue[] = [];
@@ -156,6 +170,7 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
         live: round(f.live),
         yaw: round(((f.rotation?.angle.yaw ?? NaN) * 180) / Math.PI, 1),
         eyes: eyeOpenness(f.mesh as number[][] | undefined),
+        aspect: faceAspect(f.mesh as number[][] | undefined),
       };
       faces.push({ ...reading, quality: index === 0 ? qualityOf(reading, embedding.length > 0) : [] });
     }

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { CheckResult, LivenessChallenge, Verdict } from '../types.js';
 import { readFaces, type FaceReading } from './analyse.js';
-import { LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
+import { FACE_MATCH_THRESHOLD, LIVENESS_THRESHOLD, type FaceStep } from './decide.js';
 import { matchScore } from './descriptor.js';
 import { loadHuman } from './human.js';
 
@@ -24,6 +24,7 @@ export interface ChallengeRules {
   turnYaw: number;
   openEyes: number;
   blinkRatio: number;
+  blinkAspect: number;
   sameFace: number;
   selfieFace: number;
 }
@@ -39,10 +40,19 @@ export const CHALLENGE_RULES: ChallengeRules = {
   openEyes: 0.2,
   /** A blink: a frame whose eyes are at most this share of the frontal frame's openness. */
   blinkRatio: 0.6,
-  /** Every frame's face against the frontal frame (match score, descriptor.ts). */
-  sameFace: 0.5,
-  /** The frontal frame's face against the selfie (the same sitting: stricter than face_match's review band). */
-  selfieFace: 0.7,
+  /**
+   * A blink frame's face aspect (analyse.ts) is at least this share of the frontal frame's: a
+   * photo tilted back narrows the eyes and shortens the whole face by the same factor, a blink
+   * narrows the eyes only (chosen on the tuning clips, docs/checks-face.md).
+   */
+  blinkAspect: 0.85,
+  /**
+   * Every frame's face against the frontal frame, and the frontal frame against the selfie: what
+   * face_match approves as one person (its threshold). Set from face_match's rule, not tuned on
+   * the clips; docs/checks-face.md gives what it lets through on the tuning clips.
+   */
+  sameFace: FACE_MATCH_THRESHOLD,
+  selfieFace: FACE_MATCH_THRESHOLD,
 };
 
 /** A new challenge: face the camera, then each move once in a random order. */
@@ -135,11 +145,14 @@ export interface ChallengeFailure {
     | 'spoof';
 }
 
-/** Whether one frame shows a step's move (the frontal frame's eye openness is the blink's baseline). */
+/** The frontal frame's readings a blink is measured against. */
+export type Baseline = Pick<FaceReading, 'eyes' | 'aspect'> | null;
+
+/** Whether one frame shows a step's move (the frontal frame is the blink's baseline). */
 export function shows(
   step: ChallengeStep,
   face: Omit<FaceReading, 'embedding'>,
-  baselineEyes: number | null,
+  baseline: Baseline,
   rules: ChallengeRules,
 ): boolean {
   const yaw = face.yaw ?? NaN;
@@ -151,8 +164,17 @@ export function shows(
       return yaw <= -rules.turnYaw;
     case 'turn_right':
       return yaw >= rules.turnYaw;
-    case 'blink':
-      return Math.abs(yaw) <= rules.turnYaw && baselineEyes !== null && eyes <= baselineEyes * rules.blinkRatio;
+    case 'blink': {
+      const baseEyes = baseline?.eyes ?? null;
+      const baseAspect = baseline?.aspect ?? null;
+      return (
+        Math.abs(yaw) <= rules.turnYaw &&
+        baseEyes !== null &&
+        eyes <= baseEyes * rules.blinkRatio &&
+        baseAspect !== null &&
+        (face.aspect ?? NaN) >= baseAspect * rules.blinkAspect
+      );
+    }
   }
 }
 
@@ -172,7 +194,7 @@ export function challengeFailure(
   const byTime = [...frames].sort((a, b) => Date.parse(a.requestedAt) - Date.parse(b.requestedAt));
   for (let i = 1; i < byTime.length; i++)
     if (byTime[i]!.step < byTime[i - 1]!.step) return { step: steps[byTime[i]!.step] ?? null, reason: 'out_of_order' };
-  const baseline = frames.find((f) => f.step === 0 && f.face)?.face?.eyes ?? null;
+  const baseline = frames.find((f) => f.step === 0 && f.face)?.face ?? null;
   for (const [index, step] of steps.entries()) {
     const mine = frames.filter((f) => f.step === index);
     if (mine.length === 0) return { step, reason: 'missing' };

@@ -191,7 +191,7 @@ export async function decideSequence(
   const analysis = challengeAnalysisOf(read, selfie);
   const failure = challengeFailure(analysis, challenge, rules);
   const decided = challengeDecision(analysis, challenge, {}, rules);
-  const baseline = analysis.frames.find((f) => f.step === 0 && f.face)?.face?.eyes ?? null;
+  const baseline = analysis.frames.find((f) => f.step === 0 && f.face)?.face ?? null;
   const moves = {} as Record<ChallengeStep, boolean>;
   for (const [index, step] of (challenge.steps as ChallengeStep[]).entries())
     moves[step] = analysis.frames.some((f) => f.step === index && f.face && shows(step, f.face, baseline, rules));

@@ -292,6 +292,12 @@ export const VIDEO_RULES = {
    * people cut together 0.51 (engine-liveness-video.test.ts).
    */
   sameFace: FACE_MATCH_THRESHOLD - MAX_REVIEW_BAND * DEFAULT_SENSITIVITY,
+  /**
+   * Below what face_match approves as one person (its threshold) and above `sameFace`, the face
+   * may have changed: review. Under face_match's alignment two different people's frames of the
+   * liveness corpus scored 0.57 or more in 656 of 1,536 tuning comparisons (docs/checks-face.md).
+   */
+  sameFaceReview: FACE_MATCH_THRESHOLD,
 } as const;
 
 const completed = (verdict: CheckResult['verdict'], score: number, reasonCodes: string[]): CheckResult => ({
@@ -304,8 +310,8 @@ const completed = (verdict: CheckResult['verdict'], score: number, reasonCodes: 
 
 /**
  * liveness on an API video: unreadable, faceless, several faces, a changing face or a still
- * reject; no natural motion goes to review (a flat photo moved in front of the lens, or a very
- * still person); otherwise the passive models decide as for photos. It never proves that the
+ * reject; a face that may have changed (face_match's review band) goes to review, and so does no
+ * natural motion (a flat photo moved in front of the lens, or a very still person); otherwise the passive models decide as for photos. It never proves that the
  * video was captured live for this session: a replayed recording of the right person passes.
  */
 export function videoDecision(a: VideoAnalysis, step: FaceStep): CheckResult {
@@ -320,6 +326,8 @@ export function videoDecision(a: VideoAnalysis, step: FaceStep): CheckResult {
     return completed('reject', 0, ['LIVENESS_FAILED', 'VIDEO_FACE_CHANGED']);
   if (a.pictureChange < VIDEO_RULES.stillChange) return completed('reject', 0, ['LIVENESS_FAILED', 'VIDEO_STILL']);
   const score = Math.min(a.real ?? 0, a.live ?? 0);
+  if ((a.sameFace ?? 0) < VIDEO_RULES.sameFaceReview)
+    return completed('review', score, ['LIVENESS_UNCERTAIN', 'VIDEO_FACE_CHANGED']);
   const natural = (a.yawRange ?? 0) >= VIDEO_RULES.naturalYaw || (a.eyesRange ?? 0) >= VIDEO_RULES.naturalEyes;
   if (!natural) return completed('review', score, ['LIVENESS_UNCERTAIN', 'VIDEO_NO_NATURAL_MOTION']);
   const threshold = step.threshold ?? LIVENESS_THRESHOLD;
