@@ -4,6 +4,7 @@ import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
 import { type PrintedFields, confident, confusionKey, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
+import { type Trace, timed } from './trace.js';
 import { type ZoneRead, readZone } from './zone.js';
 
 export type Side = 'front' | 'back';
@@ -64,6 +65,8 @@ export interface AnalyseOptions {
   /** Kept for the eval script: reading always runs before the quality measures now. */
   readDespiteQuality?: boolean;
   now?: Date;
+  /** Told each step's wall time (the eval's profile). */
+  trace?: Trace;
 }
 
 const EMPTY_QUALITY: QualityReport = {
@@ -116,7 +119,8 @@ async function framed(pipeline: ReturnType<typeof sharpOf>): Promise<Framed> {
 /** Everything one image gives: the zone read first; barcode and printed text where needed; quality to explain a failure. */
 export async function analyseSide(side: Side, image: Buffer, options: AnalyseOptions = {}): Promise<SideAnalysis> {
   const now = options.now ?? new Date();
-  const grey = await decodeBounded(image);
+  const trace = options.trace;
+  const grey = await timed(trace, 'decode', () => decodeBounded(image));
   if (isRefusal(grey)) {
     const problems: QualityProblem[] = grey.refused === 'quality' ? ['low_resolution'] : [];
     return {
@@ -130,7 +134,7 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
       printed: null,
     };
   }
-  const zone = await readZone(grey, now);
+  const zone = await readZone(grey, now, trace);
   const result: SideAnalysis = {
     side,
     quality: EMPTY_QUALITY,
@@ -141,18 +145,21 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
     printed: null,
   };
   if (!zone.mrz?.valid) {
-    const barcodeText = await readPdf417(grey).catch(() => null);
+    const barcodeText = await timed(trace, 'barcode', () => readPdf417(grey).catch(() => null));
     result.barcodeFound = barcodeText !== null;
     result.barcode = barcodeText ? aamvaFields(barcodeText) : null;
   }
   if (zone.mrz?.valid) {
-    const above = await printedAboveZone(zone);
-    if (above) result.printed = readPrinted(await ocrLines(above.image), above);
+    const above = await timed(trace, 'printed crop', () => printedAboveZone(zone));
+    if (above)
+      result.printed = readPrinted(await timed(trace, 'ocr printed (English)', () => ocrLines(above.image)), above);
   } else if (!zone.mrz && !result.barcodeFound) {
     const page = await wholePage(grey, zone.textHeight);
-    result.printed = readPrinted(await ocrLines(page.image), page);
+    result.printed = readPrinted(await timed(trace, 'ocr printed page (English)', () => ocrLines(page.image)), page);
   }
-  result.quality = await measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null });
+  result.quality = await timed(trace, 'quality', () =>
+    measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null }),
+  );
   return result;
 }
 
