@@ -247,9 +247,16 @@ function readFromBarcode(b: BarcodeFields): ReadFields {
 const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
 
 /**
+ * Zone characters (uploaded pixels) a failing zone must reach to count as evidence: small
+ * characters read wrong the same way by both models (a 376 px scan's 9-11 px zone does), so a
+ * small zone that fails goes to review, never to ID_INVALID.
+ */
+export const EVIDENCE_CHAR_HEIGHT = 14;
+
+/**
  * A zone that is evidence against the document rather than a failed read: every character
  * readable, read identically by two OCR passes with different settings and by the English model, nothing ambiguous, on a
- * capture with no quality problem, and still failing a check digit. Anything less is `uncertain`.
+ * capture with no quality problem and characters of EVIDENCE_CHAR_HEIGHT or more, and still failing a check digit. Anything less is `uncertain`.
  */
 function contradicts(side: SideAnalysis): boolean {
   const mrz = side.mrz!;
@@ -261,7 +268,8 @@ function contradicts(side: SideAnalysis): boolean {
     !mrz.failed.includes('length') &&
     mrz.ambiguous.length === 0 &&
     !mrz.lines.some((l) => l.includes('?')) &&
-    side.quality.problems.length === 0
+    side.quality.problems.length === 0 &&
+    (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT
   );
 }
 

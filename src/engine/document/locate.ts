@@ -25,6 +25,8 @@ interface Component {
   right: number;
   bottom: number;
   count: number;
+  /** A line joined from pieces: the height of its widest piece (the chain's box also spans the pieces' offsets). */
+  inkHeight?: number;
 }
 
 /** Connected components of a binary image (8-connected runs, union-find); bounding boxes and sizes. */
@@ -300,7 +302,8 @@ function linesAt(
  * each other, of similar height, less than a few characters apart.
  */
 function joinPieces(pieces: Component[]): Component[] {
-  const chains: Component[] = [];
+  type Chain = Component & { widest: number };
+  const chains: Chain[] = [];
   for (const p of [...pieces].sort((a, b) => a.left - b.left)) {
     const ph = p.bottom - p.top + 1;
     const chain = chains.find((c) => {
@@ -315,8 +318,12 @@ function joinPieces(pieces: Component[]): Component[] {
       );
     });
     if (!chain) {
-      chains.push({ ...p });
+      chains.push({ ...p, inkHeight: ph, widest: p.right - p.left + 1 } as Chain);
       continue;
+    }
+    if (p.right - p.left + 1 > chain.widest) {
+      chain.widest = p.right - p.left + 1;
+      chain.inkHeight = ph;
     }
     chain.left = Math.min(chain.left, p.left);
     chain.right = Math.max(chain.right, p.right);
@@ -358,7 +365,7 @@ function toBand(
   const right = Math.max(...group.map((l) => l.right));
   const top = group[0].top;
   const bottom = group[group.length - 1].bottom;
-  const lineHeight = group.reduce((sum, l) => sum + l.bottom - l.top + 1, 0) / group.length;
+  const lineHeight = group.reduce((sum, l) => sum + (l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
   // Which side of the band holds the rest of the document's text.
   const reach = right - left;
   let above = 0;

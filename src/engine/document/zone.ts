@@ -3,6 +3,7 @@ import { type Turned, cropBand, flatField, forOcrPng, paperStretch, turn } from 
 import { INK_SETTINGS, type ZoneBand, locateZone } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
+import { numberDisputed } from './second-reader.js';
 import { type Trace, timed } from './trace.js';
 
 export { turn } from './frame.js';
@@ -154,6 +155,11 @@ async function attempt(
  */
 export async function readZone(grey: Grey, now: Date, trace?: Trace): Promise<ZoneRead> {
   const s = await search(grey, now, trace);
+  const { mrz, band, crop } = s.best;
+  if (mrz?.valid && band && crop) {
+    const disputed = await timed(trace, 'number (English model)', () => numberDisputed(crop, band, mrz), String);
+    if (disputed) s.best.mrz = { ...mrz, valid: false, ambiguous: [...mrz.ambiguous, 'document_number'] };
+  }
   const confirmed =
     s.best.confirmed && (await timed(trace, 'confirm (English model)', () => otherModelAgrees(s.best, now), String));
   return { ...s.best, confirmed };
