@@ -128,6 +128,27 @@ export async function flatField(crop: Grey, charHeight: number): Promise<Grey> {
   return { ...crop, data };
 }
 
+/** The grey level below which `share` of the pixels lie. */
+function percentile(data: Uint8Array, share: number): number {
+  const histogram = new Uint32Array(256);
+  for (const v of data) histogram[v]++;
+  const want = data.length * share;
+  for (let v = 0, seen = 0; v < 256; v++) if ((seen += histogram[v]) >= want) return v;
+  return 255;
+}
+
+/**
+ * A linear stretch of the grey levels from the 1st to the 99th percentile, what sharp's
+ * normalise() does, computed on the small source instead of the enlarged output (normalise()
+ * costs ~0.2 s on a page enlarged for OCR).
+ */
+export function fullStretch(grey: Grey): { multiply: number; add: number } {
+  const low = percentile(grey.data, 0.01);
+  const high = Math.max(percentile(grey.data, 0.99), low + 16);
+  const multiply = 255 / (high - low);
+  return { multiply, add: -multiply * low };
+}
+
 /**
  * The crop's grey levels stretched so that its darkest ink (1st percentile) is black and its
  * paper (the median: a zone's ink covers well under half of its band) is near white. A band
@@ -135,15 +156,8 @@ export async function flatField(crop: Grey, charHeight: number): Promise<Grey> {
  * between paper and margin and take the whole band for ink.
  */
 export function paperStretch(crop: Grey): { multiply: number; add: number } {
-  const histogram = new Uint32Array(256);
-  for (const v of crop.data) histogram[v]++;
-  const at = (share: number) => {
-    const want = crop.data.length * share;
-    for (let v = 0, seen = 0; v < 256; v++) if ((seen += histogram[v]) >= want) return v;
-    return 255;
-  };
-  const ink = at(0.01);
-  const paper = Math.max(at(0.5), ink + 16);
+  const ink = percentile(crop.data, 0.01);
+  const paper = Math.max(percentile(crop.data, 0.5), ink + 16);
   const multiply = 240 / (paper - ink);
   return { multiply, add: -multiply * ink };
 }

@@ -2,6 +2,8 @@
 export interface TraceEvent {
   step: string;
   ms: number;
+  /** CPU time of the whole process meanwhile (OCR runs in a worker thread of it), in ms: steady under the machine's load, unlike `ms`. */
+  cpuMs?: number;
   detail?: string;
   /** The image an OCR step was given (debugging: what the reader saw). */
   image?: Buffer;
@@ -19,7 +21,15 @@ export async function timed<T>(
 ): Promise<T> {
   if (!trace) return task();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const value = await task();
-  trace({ step, ms: performance.now() - started, detail: detail?.(value), image });
+  const used = process.cpuUsage(cpu);
+  trace({
+    step,
+    ms: performance.now() - started,
+    cpuMs: (used.user + used.system) / 1000,
+    detail: detail?.(value),
+    image,
+  });
   return value;
 }

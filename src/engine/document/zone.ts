@@ -1,5 +1,5 @@
 import { type Grey, sharpOf } from './decode.js';
-import { type Turned, cropBand, flatField, forOcrPng, paperStretch, turn } from './frame.js';
+import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
 import { INK_SETTINGS, type ZoneBand, locateZone } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
@@ -320,7 +320,8 @@ async function readParts(s: Search, grey: Grey): Promise<void> {
   const part = (flip: boolean) => {
     const top = flip ? 0 : Math.floor(grey.height * 0.55);
     const region = cropBand(grey, { left: 0, top, width: grey.width, height: Math.ceil(grey.height * 0.45) }, flip);
-    return forOcrPng(sharpOf(region).resize({ width }).normalise());
+    const { multiply, add } = fullStretch(region);
+    return forOcrPng(sharpOf(region).resize({ width }).linear(multiply, add));
   };
   for (const flip of [false, true]) {
     await attempt(
