@@ -80,10 +80,10 @@ async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
   const { band, turned } = zone;
   if (!band || !turned || !zone.mrz) return null;
   const bw = band.box.width;
-  const tall = zone.mrz.format === 'TD1' ? 0.55 : 0.8;
-  // Wider than the zone: a page's printed fields may reach past its zone's last character.
-  const x0 = Math.max(0, Math.round(band.box.left - bw * 0.25));
-  const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.25));
+  const tall = zone.mrz.format === 'TD1' ? 0.5 : 0.7;
+  // A little wider than the zone (a page's printed fields may reach past its last character) and as tall as a TD3 page above its zone: the 0.25 / 0.8 before cost 7% more OCR CPU on the tuning set and located no more labels.
+  const x0 = Math.max(0, Math.round(band.box.left - bw * 0.12));
+  const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.12));
   const [y0, y1] = zone.flip
     ? [band.box.top + band.box.height, Math.min(turned.height, Math.round(band.box.top + band.box.height + bw * tall))]
     : [Math.max(0, Math.round(band.box.top - bw * tall)), band.box.top];
