@@ -81,14 +81,14 @@ async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
   if (!band || !turned || !zone.mrz) return null;
   const bw = band.box.width;
   const tall = zone.mrz.format === 'TD1' ? 0.5 : 0.7;
-  // A little wider than the zone (a page's printed fields may reach past its last character) and as tall as a TD3 page above its zone: the 0.25 / 0.8 before cost 7% more OCR CPU on the tuning set and located no more labels.
+  // A little wider than the zone (a page's printed fields may reach past its last character) and as tall as a page above its zone: more area costs OCR time and located no more labels (checks-document-accuracy.md).
   const x0 = Math.max(0, Math.round(band.box.left - bw * 0.12));
   const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.12));
   const [y0, y1] = zone.flip
     ? [band.box.top + band.box.height, Math.min(turned.height, Math.round(band.box.top + band.box.height + bw * tall))]
     : [Math.max(0, Math.round(band.box.top - bw * tall)), band.box.top];
   if (x1 - x0 < 20 || y1 - y0 < 20) return null;
-  // Captions print at about a third of the zone's character height: scaled so they come out near 12 px (16 px cost a quarter more OCR time and located no more labels on the tuning set).
+  // Captions print at about a third of the zone's character height: scaled so they come out near 12 px (16 px cost more OCR time and located no more labels on the tuning set).
   const factor = Math.min(36 / band.charHeight, 1800 / (x1 - x0), 2.5);
   const area = cropBand(turned, { left: x0, top: y0, width: x1 - x0, height: y1 - y0 }, zone.flip);
   const { multiply, add } = fullStretch(area);

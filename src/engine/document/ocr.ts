@@ -100,7 +100,7 @@ export function ocrLines(image: Buffer): Promise<OcrLine[]> {
     const w = await ocrWorker('eng');
     await w.setParameters({
       tessedit_char_whitelist: '',
-      // Automatic layout (no OSD): on the tuning set it locates as many labels as SPARSE_TEXT for a sixth less CPU, and a quarter of it on a patterned visa page.
+      // Automatic layout (no OSD): on the tuning set it locates as many labels as SPARSE_TEXT for less CPU, far less on a patterned page.
       tessedit_pageseg_mode: PSM.AUTO,
       preserve_interword_spaces: '0',
       user_defined_dpi: '300',
