@@ -16,8 +16,8 @@ export { turn } from './frame.js';
  */
 const VARIANTS: Variant[] = [
   { charHeight: 30, flat: false },
-  { charHeight: 30, flat: true },
   { charHeight: 20, flat: false },
+  { charHeight: 30, flat: true },
 ];
 interface Variant {
   charHeight: number;
