@@ -34,8 +34,12 @@ function trainingOverlap(docs: ManifestDocument[]): { exact: Set<string>; near: 
 const snapshot = { steps: [], acceptedDocumentTypes: [], policyTree: {}, expiryPolicy: {} } as unknown as FlowSnapshot;
 
 /** The live check on one front image, as the service runs it without a pool. */
-export async function liveDocumentCheck(front: Buffer, now: Date): Promise<{ result: CheckResult; ms: number }> {
+export async function liveDocumentCheck(
+  front: Buffer,
+  now: Date,
+): Promise<{ result: CheckResult; ms: number; cpuMs: number }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await documentRunner.run({
     check: { type: 'document' } as unknown as Check,
     snapshot,
@@ -44,7 +48,8 @@ export async function liveDocumentCheck(front: Buffer, now: Date): Promise<{ res
     now,
     images: { document_front: front },
   });
-  return { result, ms: performance.now() - started };
+  const used = process.cpuUsage(cpu);
+  return { result, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
 const orientationBucket = (o: string) =>
@@ -70,6 +75,7 @@ interface PictureRun {
   doc: ManifestDocument;
   graded: Graded;
   ms: number;
+  cpuMs?: number;
   /** For pictures the gate refused: whether reading anyway would have got the fields right. */
   readableDespiteGate?: boolean;
   read?: string;
@@ -99,7 +105,7 @@ export async function evaluateRealSet(
       skipped.push(doc.id);
       continue;
     }
-    const { result, ms: took } = await liveDocumentCheck(picture.bytes, now);
+    const { result, ms: took, cpuMs } = await liveDocumentCheck(picture.bytes, now);
     const graded = gradeGenuine(doc.truth, result);
     let readableDespiteGate: boolean | undefined;
     let pastGate: string | undefined;
@@ -119,6 +125,7 @@ export async function evaluateRealSet(
       doc,
       graded,
       ms: took,
+      cpuMs,
       readableDespiteGate,
       pastGate,
       read: result.document

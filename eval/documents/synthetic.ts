@@ -21,8 +21,8 @@ export async function evaluateSynthetic(
   const byCondition = new Map<RobustnessCondition, GradedRun[]>();
   const all: GradedRun[] = [];
   for (const c of cases) {
-    const { result, ms } = await liveDocumentCheck(await c.image(), now);
-    const run = { graded: gradeGenuine(c.truth, result), ms };
+    const { result, ms, cpuMs } = await liveDocumentCheck(await c.image(), now);
+    const run = { graded: gradeGenuine(c.truth, result), ms, cpuMs };
     all.push(run);
     byCondition.set(c.condition, [...(byCondition.get(c.condition) ?? []), run]);
     options.log?.(`synthetic ${c.id}: ${run.graded.outcome} ${Math.round(ms)} ms`);

@@ -113,6 +113,17 @@ describe('alphanumeric fields: a swap only where exactly one candidate passes', 
     expect(read.repairs).toContainEqual(expect.objectContaining({ from: 'O', to: '0', by: 'check_digit' }));
   });
 
+  it('a swap its own check digit accepts but the composite refuses is undone: the number stands as read and fails', () => {
+    const [l1, l2] = td3('L898902C3');
+    // The number's O repairs to 0 under its own check digit, but the composite's digit is wrong.
+    const composite = l2[43] === '9' ? '8' : '9';
+    const read = readMrzLines('TD3', [l1, 'L8989O2C3' + l2.slice(9, 43) + composite], now);
+    expect(read.valid).toBe(false);
+    expect(read.failed).toEqual(expect.arrayContaining(['composite', 'document_number']));
+    expect(read.fields.document_number).toBe('L8989O2C3');
+    expect(read.repairs.filter((r) => r.by === 'check_digit')).toEqual([]);
+  });
+
   it('A00OO000 passing only because two O/0 swaps cancel is ambiguous: never stored as valid', () => {
     const [l1, l2] = td3('A0000000');
     const misread = 'A00OO000' + l2.slice(8);

@@ -2,8 +2,10 @@ import { aamvaFields, type BarcodeFields, readPdf417 } from './barcode.js';
 import { type Grey, type Refusal, decodeBounded, isRefusal, sharpOf } from './decode.js';
 import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
+import { cropBand, fullStretch } from './frame.js';
 import { type PrintedFields, confident, confusionKey, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
+import { type Trace, timed } from './trace.js';
 import { type ZoneRead, readZone } from './zone.js';
 
 export type Side = 'front' | 'back';
@@ -64,6 +66,8 @@ export interface AnalyseOptions {
   /** Kept for the eval script: reading always runs before the quality measures now. */
   readDespiteQuality?: boolean;
   now?: Date;
+  /** Told each step's wall time (the eval's profile). */
+  trace?: Trace;
 }
 
 const EMPTY_QUALITY: QualityReport = {
@@ -76,28 +80,33 @@ async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
   const { band, turned } = zone;
   if (!band || !turned || !zone.mrz) return null;
   const bw = band.box.width;
-  const tall = zone.mrz.format === 'TD1' ? 0.55 : 0.8;
-  // Wider than the zone: a page's printed fields may reach past its zone's last character.
-  const x0 = Math.max(0, Math.round(band.box.left - bw * 0.25));
-  const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.25));
+  const tall = zone.mrz.format === 'TD1' ? 0.5 : 0.7;
+  // A little wider than the zone (a page's printed fields may reach past its last character) and as tall as a page above its zone: more area costs OCR time and located no more labels (checks-document-accuracy.md).
+  const x0 = Math.max(0, Math.round(band.box.left - bw * 0.12));
+  const x1 = Math.min(turned.width, Math.round(band.box.left + bw * 1.12));
   const [y0, y1] = zone.flip
     ? [band.box.top + band.box.height, Math.min(turned.height, Math.round(band.box.top + band.box.height + bw * tall))]
     : [Math.max(0, Math.round(band.box.top - bw * tall)), band.box.top];
   if (x1 - x0 < 20 || y1 - y0 < 20) return null;
-  // Captions print at about a third of the zone's character height: scaled so they come out near 16 px.
-  const factor = Math.min(48 / band.charHeight, 2400 / (x1 - x0), 3);
-  let pipeline = sharpOf(turned).extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
-  if (zone.flip) pipeline = pipeline.rotate(180);
-  return framed(pipeline.resize({ width: Math.round((x1 - x0) * factor) }).normalise());
+  // Captions print at about a third of the zone's character height: scaled so they come out near 12 px (16 px cost more OCR time and located no more labels on the tuning set).
+  const factor = Math.min(36 / band.charHeight, 1800 / (x1 - x0), 2.5);
+  const area = cropBand(turned, { left: x0, top: y0, width: x1 - x0, height: y1 - y0 }, zone.flip);
+  const { multiply, add } = fullStretch(area);
+  return framed(
+    sharpOf(area)
+      .resize({ width: Math.round((x1 - x0) * factor) })
+      .linear(multiply, add),
+  );
 }
 
 /** The whole page for printed fields (a side without a zone or barcode: a card or licence front), its text scaled near 28 px (small captions are lost below). */
 function wholePage(grey: Grey, textHeight: number | null): Promise<Framed> {
   const factor = Math.min(textHeight ? 28 / textHeight : 1, 1800 / grey.width, 1800 / grey.height, 2.5);
+  const { multiply, add } = fullStretch(grey);
   return framed(
     sharpOf(grey)
       .resize({ width: Math.round(grey.width * factor) })
-      .normalise(),
+      .linear(multiply, add),
   );
 }
 
@@ -109,14 +118,17 @@ interface Framed {
 }
 
 async function framed(pipeline: ReturnType<typeof sharpOf>): Promise<Framed> {
-  const { data, info } = await pipeline.png().toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .png({ compressionLevel: 1, adaptiveFiltering: false })
+    .toBuffer({ resolveWithObject: true });
   return { image: data, width: info.width, height: info.height };
 }
 
 /** Everything one image gives: the zone read first; barcode and printed text where needed; quality to explain a failure. */
 export async function analyseSide(side: Side, image: Buffer, options: AnalyseOptions = {}): Promise<SideAnalysis> {
   const now = options.now ?? new Date();
-  const grey = await decodeBounded(image);
+  const trace = options.trace;
+  const grey = await timed(trace, 'decode', () => decodeBounded(image));
   if (isRefusal(grey)) {
     const problems: QualityProblem[] = grey.refused === 'quality' ? ['low_resolution'] : [];
     return {
@@ -130,7 +142,7 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
       printed: null,
     };
   }
-  const zone = await readZone(grey, now);
+  const zone = await readZone(grey, now, trace);
   const result: SideAnalysis = {
     side,
     quality: EMPTY_QUALITY,
@@ -141,18 +153,21 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
     printed: null,
   };
   if (!zone.mrz?.valid) {
-    const barcodeText = await readPdf417(grey).catch(() => null);
+    const barcodeText = await timed(trace, 'barcode', () => readPdf417(grey).catch(() => null));
     result.barcodeFound = barcodeText !== null;
     result.barcode = barcodeText ? aamvaFields(barcodeText) : null;
   }
   if (zone.mrz?.valid) {
-    const above = await printedAboveZone(zone);
-    if (above) result.printed = readPrinted(await ocrLines(above.image), above);
+    const above = await timed(trace, 'printed crop', () => printedAboveZone(zone));
+    if (above)
+      result.printed = readPrinted(await timed(trace, 'ocr printed (English)', () => ocrLines(above.image)), above);
   } else if (!zone.mrz && !result.barcodeFound) {
     const page = await wholePage(grey, zone.textHeight);
-    result.printed = readPrinted(await ocrLines(page.image), page);
+    result.printed = readPrinted(await timed(trace, 'ocr printed page (English)', () => ocrLines(page.image)), page);
   }
-  result.quality = await measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null });
+  result.quality = await timed(trace, 'quality', () =>
+    measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null }),
+  );
   return result;
 }
 
@@ -240,9 +255,16 @@ function readFromBarcode(b: BarcodeFields): ReadFields {
 const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
 
 /**
+ * Zone characters (uploaded pixels) a failing zone must reach to count as evidence: small
+ * characters read wrong the same way by both models (a 376 px scan's 9-11 px zone does), so a
+ * small zone that fails goes to review, never to ID_INVALID.
+ */
+export const EVIDENCE_CHAR_HEIGHT = 14;
+
+/**
  * A zone that is evidence against the document rather than a failed read: every character
  * readable, read identically by two OCR passes with different settings and by the English model, nothing ambiguous, on a
- * capture with no quality problem, and still failing a check digit. Anything less is `uncertain`.
+ * capture with no quality problem and characters of EVIDENCE_CHAR_HEIGHT or more, and still failing a check digit. Anything less is `uncertain`.
  */
 function contradicts(side: SideAnalysis): boolean {
   const mrz = side.mrz!;
@@ -254,7 +276,8 @@ function contradicts(side: SideAnalysis): boolean {
     !mrz.failed.includes('length') &&
     mrz.ambiguous.length === 0 &&
     !mrz.lines.some((l) => l.includes('?')) &&
-    side.quality.problems.length === 0
+    side.quality.problems.length === 0 &&
+    (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT
   );
 }
 

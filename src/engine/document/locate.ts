@@ -25,6 +25,8 @@ interface Component {
   right: number;
   bottom: number;
   count: number;
+  /** A line joined from pieces: the height of its widest piece (the chain's box also spans the pieces' offsets). */
+  inkHeight?: number;
 }
 
 /** Connected components of a binary image (8-connected runs, union-find); bounding boxes and sizes. */
@@ -112,37 +114,59 @@ async function inkOf(
 }
 
 /**
- * The direction of the text lines (degrees, -90 to 90): the angle whose projection stacks the
- * ink into the fewest rows (the largest sum of squared row counts): 2° steps, then finer around the best.
+ * The directions the text lines may run in (degrees, -90 to 90), best first: the angle whose
+ * projection stacks the points into the fewest rows (the largest sum of squared row counts),
+ * in 2° steps then finer around each peak. A second peak at least 20° from the first is kept
+ * as a fallback (a desk's grain or a screen's edge can outscore the text).
  */
-function textAngle(xs: Float64Array, ys: Float64Array, diagonal: number): number {
-  const bins = new Int32Array(Math.ceil(diagonal) + 4);
-  const offset = Math.ceil(diagonal / 2) + 2;
+function textAngles(xs: Float64Array, ys: Float64Array, diagonal: number, bin: number): number[] {
+  const bins = new Int32Array(Math.ceil(diagonal / bin) + 4);
+  const offset = Math.ceil(diagonal / 2 / bin) + 2;
   const score = (degrees: number) => {
     const t = (degrees * Math.PI) / 180;
-    const s = Math.sin(t);
-    const c = Math.cos(t);
+    const s = Math.sin(t) / bin;
+    const c = Math.cos(t) / bin;
     bins.fill(0);
     for (let i = 0; i < xs.length; i++) bins[Math.round(-xs[i] * s + ys[i] * c) + offset]++;
     let sum = 0;
     for (const b of bins) sum += b * b;
     return sum;
   };
-  let best = { angle: 0, score: -1 };
-  const search = (from: number, to: number, step: number) => {
-    const around = best.angle;
-    for (let a = around + from; a <= around + to + 1e-9; a += step) {
-      const s = score(a);
-      if (s > best.score) best = { angle: a, score: s };
+  const coarse: { angle: number; score: number }[] = [];
+  for (let a = -90; a < 90; a += 2) coarse.push({ angle: a, score: score(a) });
+  const refine = (around: number) => {
+    let best = { angle: around, score: score(around) };
+    for (const [from, to, step] of [
+      [-1.5, 1.5, 0.5],
+      [-0.25, 0.25, 0.25],
+    ]) {
+      const centre = best.angle;
+      for (let a = centre + from; a <= centre + to + 1e-9; a += step) {
+        const v = score(a);
+        if (v > best.score) best = { angle: a, score: v };
+      }
     }
+    // The same direction named from the other end: keep within -90..90.
+    return best.angle >= 90 ? best.angle - 180 : best.angle < -90 ? best.angle + 180 : best.angle;
   };
-  search(-90, 88, 2);
-  search(-1.5, 1.5, 0.5);
-  search(-0.25, 0.25, 0.25);
-  // The same direction named from the other end: keep within -90..90.
-  if (best.angle >= 90) best.angle -= 180;
-  if (best.angle < -90) best.angle += 180;
-  return best.angle;
+  const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 180 - Math.abs(a - b));
+  const ranked = [...coarse].sort((a, b) => b.score - a.score);
+  const second = ranked.find((c) => apart(c.angle, ranked[0].angle) >= 20);
+  return [refine(ranked[0].angle), ...(second ? [refine(second.angle)] : [])];
+}
+
+/**
+ * Pieces of ink shaped like characters (any orientation): neither a long edge, a rule, a
+ * photo's outline nor a grain streak. The text direction is measured on their centres only.
+ */
+function characterLike(parts: Component[], longSide: number): Component[] {
+  const limit = Math.max(12, longSide * 0.06);
+  return parts.filter((c) => {
+    const w = c.right - c.left + 1;
+    const h = c.bottom - c.top + 1;
+    const [short, long] = w < h ? [w, h] : [h, w];
+    return long >= 4 && long <= limit && long <= short * 5 && c.count >= 6 && c.count >= w * h * 0.12;
+  });
 }
 
 /** Median height of character-sized components: the page's text height. */
@@ -165,12 +189,46 @@ export interface Layout {
 /** The page's text layout: its zone bands and its text height. */
 export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[0]): Promise<Layout> {
   const ink = await inkOf(grey, options);
-  const { mask, width, height, scale } = ink;
-  const cx = width / 2;
-  const cy = height / 2;
+  const { mask, width, height } = ink;
   let n = 0;
   for (const v of mask) n += v;
   if (n < 50) return { bands: [], textHeight: null };
+  const { xs, ys, bin } = directionPoints(mask, width, height);
+  const found: Layout = { bands: [], textHeight: null };
+  for (const angle of textAngles(xs, ys, Math.hypot(width, height), bin)) {
+    const layout = linesAt(ink, angle, grey);
+    found.textHeight ??= layout.textHeight;
+    if (layout.bands.length > 0) return layout;
+  }
+  return found;
+}
+
+/**
+ * What the text direction is measured on, relative to the mask's centre: the centres of the
+ * character-shaped pieces (so texture, edges and rules do not vote), or, with too few of them,
+ * a sample of every ink pixel; and the row width the projection counts in.
+ */
+function directionPoints(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): { xs: Float64Array; ys: Float64Array; bin: number } {
+  const cx = width / 2;
+  const cy = height / 2;
+  const chars = characterLike(components(mask, width, height), Math.max(width, height));
+  if (chars.length >= 12) {
+    const xs = new Float64Array(chars.length);
+    const ys = new Float64Array(chars.length);
+    chars.forEach((c, i) => {
+      xs[i] = (c.left + c.right) / 2 - cx;
+      ys[i] = (c.top + c.bottom) / 2 - cy;
+    });
+    // Rows about a third of a character's narrow side: centres of one line fall in one or two.
+    const sides = chars.map((c) => Math.min(c.right - c.left, c.bottom - c.top) + 1).sort((a, b) => a - b);
+    return { xs, ys, bin: Math.max(1, sides[Math.floor(sides.length / 2)] / 3) };
+  }
+  let n = 0;
+  for (const v of mask) n += v;
   const step = Math.max(1, Math.floor(n / 15_000));
   const xs = new Float64Array(Math.ceil(n / step));
   const ys = new Float64Array(xs.length);
@@ -181,7 +239,18 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
     xs[k] = (i % width) - cx;
     ys[k++] = Math.floor(i / width) - cy;
   }
-  const angle = textAngle(xs.subarray(0, k), ys.subarray(0, k), Math.hypot(width, height));
+  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k), bin: 1 };
+}
+
+/** The zone bands found with the text running at `angle`: the ink turned level, characters joined into lines, lines grouped. */
+function linesAt(
+  ink: { mask: Uint8Array; width: number; height: number; scale: number },
+  angle: number,
+  grey: Grey,
+): Layout {
+  const { mask, width, height, scale } = ink;
+  const cx = width / 2;
+  const cy = height / 2;
   const t = (angle * Math.PI) / 180;
   const [c, s] = [Math.cos(t), Math.sin(t)];
   // The ink turned so the text runs horizontally.
@@ -208,11 +277,16 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
       last = x;
     }
   }
-  const lines = components(smeared, W, H)
+  const pieces = components(smeared, W, H).filter((p) => {
+    const ph = p.bottom - p.top + 1;
+    const pw = p.right - p.left + 1;
+    return ph >= 3 && ph <= h * 3 && p.count >= pw * ph * 0.25;
+  });
+  const lines = joinPieces(pieces)
     .filter((p) => {
       const ph = p.bottom - p.top + 1;
       const pw = p.right - p.left + 1;
-      return ph >= 3 && pw >= ph * 12 && ph <= h * 3 && p.count >= pw * ph * 0.25;
+      return pw >= ph * 12 && p.count >= pw * ph * 0.15;
     })
     .sort((a, b) => a.top - b.top);
   const bands = groupLines(lines).map((group) => toBand(group, { turned, W, H, angle, scale, grey }));
@@ -220,6 +294,44 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
     bands: bands.sort((a, b) => b.box.width * b.lines - a.box.width * a.lines).slice(0, 3),
     textHeight: h / scale,
   };
+}
+
+/**
+ * Pieces of one line that the smear left apart (a zone's fillers stand wider apart than its
+ * letters; a name's `<<` or a worn character breaks a line) joined again: pieces level with
+ * each other, of similar height, less than a few characters apart.
+ */
+function joinPieces(pieces: Component[]): Component[] {
+  type Chain = Component & { widest: number };
+  const chains: Chain[] = [];
+  for (const p of [...pieces].sort((a, b) => a.left - b.left)) {
+    const ph = p.bottom - p.top + 1;
+    const chain = chains.find((c) => {
+      const ch = c.bottom - c.top + 1;
+      const overlap = Math.min(c.bottom, p.bottom) - Math.max(c.top, p.top) + 1;
+      const gap = p.left - c.right;
+      return (
+        overlap >= 0.6 * Math.min(ch, ph) &&
+        gap > -2 &&
+        gap <= 2.2 * Math.max(ch, ph) &&
+        Math.max(ch, ph) <= 2.2 * Math.min(ch, ph)
+      );
+    });
+    if (!chain) {
+      chains.push({ ...p, inkHeight: ph, widest: p.right - p.left + 1 } as Chain);
+      continue;
+    }
+    if (p.right - p.left + 1 > chain.widest) {
+      chain.widest = p.right - p.left + 1;
+      chain.inkHeight = ph;
+    }
+    chain.left = Math.min(chain.left, p.left);
+    chain.right = Math.max(chain.right, p.right);
+    chain.top = Math.min(chain.top, p.top);
+    chain.bottom = Math.max(chain.bottom, p.bottom);
+    chain.count += p.count;
+  }
+  return chains;
 }
 
 /** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
@@ -253,7 +365,7 @@ function toBand(
   const right = Math.max(...group.map((l) => l.right));
   const top = group[0].top;
   const bottom = group[group.length - 1].bottom;
-  const lineHeight = group.reduce((sum, l) => sum + l.bottom - l.top + 1, 0) / group.length;
+  const lineHeight = group.reduce((sum, l) => sum + (l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
   // Which side of the band holds the rest of the document's text.
   const reach = right - left;
   let above = 0;

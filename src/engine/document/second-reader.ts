@@ -1,0 +1,78 @@
+import { PSM } from 'tesseract.js';
+import { type Grey, sharpOf } from './decode.js';
+import { forOcrPng, paperStretch } from './frame.js';
+import type { ZoneBand } from './locate.js';
+import { FORMATS, SHAPES } from './mrz-layouts.js';
+import type { MrzResult } from './mrz.js';
+import { ocrMrzText } from './ocr.js';
+
+/** The number's line of the band, from a character before it to one after, upright, as the English model gets it (~30 px characters). */
+function numberImage(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<Buffer> | null {
+  const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
+  if (!field) return null;
+  const { lines, length } = SHAPES[mrz.format];
+  const ch = band.charHeight;
+  // The band's box has 1.5 characters' height of margin left and right, 0.7 above and below (locate.ts).
+  const left = ch * 1.5;
+  const textWidth = crop.width - 2 * left;
+  const pitchX = textWidth / length;
+  const top = ch * 0.7;
+  const pitchY = lines > 1 ? (crop.height - 2 * top - ch) / (lines - 1) : 0;
+  const x0 = Math.max(0, Math.round(left + (field.start - 1.5) * pitchX));
+  const x1 = Math.min(crop.width, Math.round(left + (field.end + 1.5) * pitchX));
+  const y0 = Math.max(0, Math.round(top + field.line * pitchY - ch * 0.45));
+  const y1 = Math.min(crop.height, Math.round(top + field.line * pitchY + ch * 1.45));
+  if (x1 - x0 < 8 || y1 - y0 < 8) return null;
+  const region = sharpOf(crop).extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
+  const { multiply, add } = paperStretch(crop);
+  const factor = Math.min(30 / Math.max(ch, 1), 4);
+  return forOcrPng(
+    region
+      .resize({ width: Math.max(1, Math.round((x1 - x0) * factor)), kernel: 'cubic' })
+      .linear(multiply, add)
+      .extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#ffffff' }),
+  );
+}
+
+/** Where `target` best lines up in `text`: the offset matching the most characters, if at least half of them match. */
+function alignment(text: string, target: string): number | null {
+  let best: { offset: number; matches: number } | null = null;
+  for (let offset = 0; offset + target.length <= text.length; offset++) {
+    let matches = 0;
+    for (let i = 0; i < target.length; i++) if (text[offset + i] === target[i]) matches++;
+    if (!best || matches > best.matches) best = { offset, matches };
+  }
+  return best && best.matches * 2 >= target.length ? best.offset : null;
+}
+
+/**
+ * Pairs of characters whose ICAO values differ by a multiple of 10 (G=16 and 6, S=28 and 8,
+ * Z=35 and 5, U=30 and 0, L=21 and 1) and that OCR confuses: swapping one changes no check
+ * digit, the composite's included (the number opens it, so its weights line up).
+ */
+const SILENT_PAIRS = new Set(['G6', '6G', 'S8', '8S', 'Z5', '5Z', 'U0', '0U', 'L1', '1L']);
+
+/**
+ * A verified zone's document number read again by a second, independent reader: the English
+ * model (not the MRZ model a second time, which repeats its own misreadings) on the number's
+ * stretch of its line. When that reading lines up with the number and differs from it only in
+ * silent pairs, no check digit can say which reader is right: the number is ambiguous (review,
+ * never stored). Any other difference says nothing: the English model misreads OCR-B often
+ * (`0` as `D`, `ZS` as `25`), and its misreadings pass a check digit by chance.
+ */
+export async function numberDisputed(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<boolean> {
+  const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
+  if (!field?.check || !mrz.valid) return false;
+  const line = mrz.lines[field.line];
+  const number = line.slice(field.start, field.end);
+  const target = number + line[field.check[1]];
+  if (![...number].some((c) => [...SILENT_PAIRS].some((p) => p[0] === c))) return false;
+  const pending = numberImage(crop, band, mrz);
+  if (!pending) return false;
+  const text = (await ocrMrzText(await pending, 'eng', PSM.SINGLE_LINE)).replace(/[^A-Z0-9<]/g, '');
+  const offset = alignment(text, target);
+  if (offset === null) return false;
+  const other = text.slice(offset, offset + target.length);
+  const differences = [...target].flatMap((c, i) => (other[i] === c ? [] : [c + (other[i] ?? '')]));
+  return differences.length > 0 && differences.every((d) => SILENT_PAIRS.has(d));
+}
