@@ -45,6 +45,9 @@ function gaussians(seed: number, count: number): Float64Array {
 
 let planes: Float64Array | null = null;
 
+/** Values in a face descriptor (face-api's 128); the search compares only descriptors of this length. */
+export const FACE_DESCRIPTOR_LENGTH = CENTER.length;
+
 /** The bucket keys of a descriptor (band * 2^BITS + its sign pattern); empty for a descriptor of another length. */
 export function faceBuckets(embedding: readonly number[]): number[] {
   const dims = CENTER.length;

@@ -7,7 +7,7 @@ import type { Verification } from '../../entities/verification.entity.js';
 import { newId } from '../../ids.js';
 import { normaliseDocumentNumber, rawSqlOf, type Vault } from '../shared/index.js';
 import { fingerprintsOf } from '../verifications/identity.js';
-import { faceBuckets } from './face-index.js';
+import { FACE_DESCRIPTOR_LENGTH, faceBuckets } from './face-index.js';
 
 /**
  * Fraud networks: the same document (or, once face embeddings exist, the same face) presented
@@ -90,10 +90,22 @@ async function sharedSignals(
 }
 
 /** The same-face search: the GIN index on face_buckets gives the candidates (faces sharing an LSH bucket); each is compared exactly. */
+/**
+ * The dot product of a stored descriptor with the probe ($2) as one flat expression of
+ * FACE_DESCRIPTOR_LENGTH products: several times cheaper per candidate than unnest() and sum(),
+ * which builds a row set for every candidate. A stored descriptor of another length has a null
+ * term (out-of-range subscript), so it never counts as the same face.
+ */
+const FACE_DOT = Array.from(
+  { length: FACE_DESCRIPTOR_LENGTH },
+  (_, i) => `s.embedding[${i + 1}] * q.probe[${i + 1}]`,
+).join(' + ');
+
 export const FACE_SEARCH_SQL = `with candidates as materialized (
-    select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, s.created_at from fraud_signals s
+    select s.id, s.merchant_id, s.verification_id, s.holder_fingerprint, s.national_id_fingerprint, s.created_at
+      from fraud_signals s, (select $2::real[] as probe) q
      where s.kind = 'face' and s.face_buckets && $4::int[] and s.mode = $1 and s.id <> $3
-       and (select sum(a * b) from unnest(s.embedding, $2::real[]) as t(a, b)) >= $5)
+       and (${FACE_DOT}) >= $5)
   select c.id, c.merchant_id, c.verification_id, c.holder_fingerprint, c.national_id_fingerprint, v.api_key_id
     from candidates c join verifications v on v.id = c.verification_id order by c.created_at`;
 
