@@ -12,7 +12,13 @@ import type { Runtime } from '../../runtime.js';
 import { recordVerificationEvent } from '../webhooks/index.js';
 import { recordUsage } from '../reporting/index.js';
 import { searchFaces, signalFaceNetwork, signalFraudNetworks } from '../fraud-networks/index.js';
-import { fingerprintsOfVerification, gateDocument, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
+import {
+  fingerprintsOfVerification,
+  PERSON_LOCK_FIELDS,
+  gateDocument,
+  lockPerson,
+  supersedeOtherCases,
+} from '../repeat-control/index.js';
 import { linkApplicantAfterFaceMatch, fingerprintsOf, personFingerprint, settle } from '../verifications/index.js';
 import { recordDocumentRead } from './document-record.js';
 import { loadCheckImages } from './images.js';
@@ -30,20 +36,7 @@ export interface SessionJobData {
  * unless it is processing.
  */
 async function lockProcessing(tx: EntityManager, id: string, populateIdentity = false): Promise<Verification | null> {
-  const peek = await tx.findOne(
-    Verification,
-    { id },
-    {
-      fields: [
-        'merchant',
-        'mode',
-        'referenceFingerprint',
-        'emailFingerprint',
-        'documentFingerprint',
-        'nationalIdFingerprint',
-      ] as never,
-    },
-  );
+  const peek = await tx.findOne(Verification, { id }, { fields: PERSON_LOCK_FIELDS });
   if (!peek) return null;
   await lockPerson(tx, peek.merchant.id, peek.mode, fingerprintsOfVerification(peek));
   const v = await tx.findOne(

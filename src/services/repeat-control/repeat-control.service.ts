@@ -58,6 +58,16 @@ export async function lockPerson(
     await rawSqlOf(em).query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${merchantId}:${mode}:${key}`]);
 }
 
+/** The columns `fingerprintsOfVerification` and `lockPerson` need: a partial load's `fields`, with the owner. */
+export const PERSON_LOCK_FIELDS = [
+  'merchant',
+  'mode',
+  'referenceFingerprint',
+  'emailFingerprint',
+  'documentFingerprint',
+  'nationalIdFingerprint',
+] as never;
+
 export const fingerprintsOfVerification = (v: Verification): Fingerprints => ({
   reference: v.referenceFingerprint ?? null,
   email: v.emailFingerprint ?? null,

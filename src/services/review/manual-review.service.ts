@@ -10,7 +10,12 @@ import { type ServiceContext, paginate, type Page, type PageParams, rawSqlOf } f
 import { recordActivity } from '../audit/index.js';
 import { authorize, getSettings } from '../access/index.js';
 import { DEFAULT_REVIEW_POLICY } from '../../entities/account-settings.entity.js';
-import { fingerprintsOfVerification, lockPerson, supersedeOtherCases } from '../repeat-control/index.js';
+import {
+  fingerprintsOfVerification,
+  PERSON_LOCK_FIELDS,
+  lockPerson,
+  supersedeOtherCases,
+} from '../repeat-control/index.js';
 import { reopen, settle } from '../verifications/index.js';
 
 export type ReviewDecision = 'approve' | 'reject' | 'review';
@@ -159,20 +164,7 @@ async function reopenCase(
 export async function decideManualReview(ctx: ServiceContext, id: string, input: DecisionInput): Promise<ManualReview> {
   const found = await getManualReview(ctx, id);
   const verificationId = found.verification.id;
-  const person = await ctx.em.findOneOrFail(
-    Verification,
-    { id: verificationId },
-    {
-      fields: [
-        'merchant',
-        'mode',
-        'referenceFingerprint',
-        'emailFingerprint',
-        'documentFingerprint',
-        'nationalIdFingerprint',
-      ] as never,
-    },
-  );
+  const person = await ctx.em.findOneOrFail(Verification, { id: verificationId }, { fields: PERSON_LOCK_FIELDS });
   // Checked before any lock is taken: the refusal message reads the account's keys on another connection.
   const reopenRefusal =
     input.decision === 'review'
