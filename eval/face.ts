@@ -1,6 +1,6 @@
 import { evaluateFaceEngine, type FaceEvalResult } from './faces/synthetic.js';
 import { DOCUMENT_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD } from '../src/engine/face/decide.js';
-import { evaluateRealFaces, type RealEvalResult, type RealSet } from './faces/real.js';
+import { evaluateRealFaces, REAL_SETS, realSetsNamed, type RealEvalResult, type RealSet } from './faces/real.js';
 import { EnginePool, defaultConcurrency } from '../src/engine/pool/index.js';
 import type { EvalTable, Evaluator } from './run.js';
 
@@ -16,13 +16,10 @@ const evaluate = () => (evaluation ??= evaluateFaceEngine());
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}% (${n}/${of})` : '–');
 const num = (n: number | null) => (n === null ? '–' : n.toFixed(2));
 
-/** Set names of `--sets=` for face-real, in report order: the untouched held-out-2 first. */
-const REAL_SETS: Record<string, RealSet> = { heldout2: 'heldOut2', heldout: 'heldOut', tuning: 'tuning' };
-const LABELS: Record<RealSet, string> = {
-  heldOut2: '**held-out-2 (untouched)**',
-  heldOut: 'held-out (first set; second measurement, no longer untouched)',
-  tuning: 'tuning (first corpus + tuning-2)',
-};
+const LABELS = Object.fromEntries(Object.entries(REAL_SETS).map(([set, spec]) => [set, spec.label])) as Record<
+  RealSet,
+  string
+>;
 
 async function evaluateReal(sets: RealSet[]): Promise<RealEvalResult[]> {
   const pool = new EnginePool({
@@ -47,10 +44,10 @@ const counts = (c: { approve: number; review: number; reject: number }, of: numb
 export const faceRealEvaluator: Evaluator = {
   name: 'face-real',
   async run(options): Promise<EvalTable> {
-    const wanted = (options.sets ?? Object.keys(REAL_SETS)).filter((s) => s in REAL_SETS).map((s) => REAL_SETS[s]!);
+    const wanted = realSetsNamed(options.sets);
     const sets = await evaluateReal(wanted);
     return {
-      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): held-out-2 first, then the first held-out set, then the tuning people`,
+      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): the held-out sets first (held-out-3, the untouched one, only when named: --sets=heldout3), then the tuning people`,
       columns: [
         'set',
         'case',
@@ -80,7 +77,7 @@ export const faceRealEvaluator: Evaluator = {
         ]),
       ),
       notes: [
-        "Real photos: test/engine/faces/real and real-2 (sources, licences, splits frozen before tuning). TAR at a FAR uses the threshold where that share of the same set's impostor pairs passes.",
+        "Real photos: test/engine/faces/real, real-2 and real-3 (sources, licences, splits frozen before tuning). TAR at a FAR uses the threshold where that share of the same set's impostor pairs passes.",
         ...sets.map(
           (r) =>
             `Score at 1% / 0.1% FAR (${LABELS[r.set]}): ${r.rows.map((row) => `${row.case} ${row.thresholdAtFar1} / ${row.thresholdAtFar01}`).join('; ')}.`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -8,20 +9,75 @@ import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } fro
 import { matchScore } from '../../src/engine/face/descriptor.js';
 
 /**
- * face_match on the real photos of test/engine/faces/real and real-2 (sources, licences and
- * the frozen splits in their READMEs): every photo against every other (photo vs photo, decided
- * as two photos), and every photo's face printed on a card and that card photographed (tilted,
- * blurred, JPEG) against every other photo (the document case, decided as face_match decides a
- * document). Thresholds are read off the tuning people; the held-out sets are only measured.
+ * face_match on the real photos of test/engine/faces/real, real-2 and real-3 (sources, licences
+ * and the frozen splits in their READMEs): every photo against every other (photo vs photo,
+ * decided as two photos), and every photo's face printed on a card and that card photographed
+ * (tilted, blurred, JPEG) against every other photo (the document case, decided as face_match
+ * decides a document). Thresholds are read off the tuning people; the held-out sets are only measured.
  */
 export const REAL_DIR = path.join(FACES_DIR, 'real');
 /** The second corpus (new people; its held-out-2 frozen before the round that tuned on its tuning-2 people). */
 export const REAL_2_DIR = path.join(FACES_DIR, 'real-2');
 /**
- * heldOut2: the untouched set (real-2); heldOut: the first held-out set (measured before, no
- * longer untouched); tuning: the first corpus's tuning people plus real-2's tuning-2 people.
+ * The third corpus (new people, all held out; frozen before any run). Its photos are not in the
+ * repository: its manifest names them, and `eval/faces/materialise.ts` brings them from copies of
+ * the source repositories, checked against the frozen checksums (README of real-3).
  */
-export type RealSet = 'heldOut2' | 'heldOut' | 'tuning';
+export const REAL_3_DIR = path.join(FACES_DIR, 'real-3');
+
+/** One set of real photos: which people of which corpus, its report label and its `--sets=` name. */
+export interface RealSetSpec {
+  /** The name given to `--sets=`. */
+  flag: string;
+  label: string;
+  /** Corpus folders and the keys of their split.json whose people make up the set. */
+  parts: { dir: string; split: string[] }[];
+  /** Measured only when named in `--sets=` (an untouched set is run once, on purpose). */
+  optIn?: boolean;
+  /** Every photo is checked against the manifest's sha256 before it is read (photos brought in, not committed). */
+  checked?: boolean;
+}
+
+/**
+ * The face set registry, in report order. heldOut3: the untouched set (real-3, opt-in: run once,
+ * by name); heldOut2 and heldOut: earlier held-out sets, measured and no longer untouched;
+ * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
+ */
+export const REAL_SETS = {
+  heldOut3: {
+    flag: 'heldout3',
+    label: '**held-out-3 (untouched)**',
+    parts: [{ dir: REAL_3_DIR, split: ['heldOut3'] }],
+    optIn: true,
+    checked: true,
+  },
+  heldOut2: {
+    flag: 'heldout2',
+    label: 'held-out-2 (measured; no longer untouched)',
+    parts: [{ dir: REAL_2_DIR, split: ['heldOut2'] }],
+  },
+  heldOut: {
+    flag: 'heldout',
+    label: 'held-out (first set; measured, no longer untouched)',
+    parts: [{ dir: REAL_DIR, split: ['heldOut'] }],
+  },
+  tuning: {
+    flag: 'tuning',
+    label: 'tuning (first corpus + tuning-2)',
+    parts: [
+      { dir: REAL_DIR, split: ['tuning'] },
+      { dir: REAL_2_DIR, split: ['tuning2'] },
+    ],
+  },
+} satisfies Record<string, RealSetSpec>;
+export type RealSet = keyof typeof REAL_SETS;
+
+/** The sets a `--sets=` list names (every set but the opt-in ones when there is no list), in report order. */
+export function realSetsNamed(flags?: string[]): RealSet[] {
+  return (Object.entries(REAL_SETS) as [RealSet, RealSetSpec][])
+    .filter(([, spec]) => (flags ? flags.includes(spec.flag) : !spec.optIn))
+    .map(([set]) => set);
+}
 
 export interface RealImage {
   file: string;
@@ -30,17 +86,33 @@ export interface RealImage {
   dir: string;
 }
 
-async function corpus(dir: string, sets: string[]): Promise<RealImage[]> {
-  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { images: RealImage[] };
+interface ManifestImage {
+  file: string;
+  person: string;
+  sha256: string;
+}
+
+async function corpus(dir: string, sets: string[], checked: boolean): Promise<RealImage[]> {
+  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { images: ManifestImage[] };
   const split = JSON.parse(await readFile(path.join(dir, 'split.json'), 'utf8')) as Record<string, string[]>;
   const people = sets.flatMap((s) => split[s] ?? []);
-  return manifest.images.filter((i) => people.includes(i.person)).map((i) => ({ file: i.file, person: i.person, dir }));
+  const images = manifest.images.filter((i) => people.includes(i.person));
+  if (checked)
+    for (const image of images) {
+      const bytes = await readFile(path.join(dir, image.file)).catch(() => null);
+      const digest = bytes && createHash('sha256').update(bytes).digest('hex');
+      if (digest !== image.sha256)
+        throw new Error(
+          `${path.join(dir, image.file)} is ${bytes ? 'not the frozen photo (sha256 differs)' : 'missing'}: bring the set in with eval/faces/materialise.ts (README of ${path.basename(dir)})`,
+        );
+    }
+  return images.map((i) => ({ file: i.file, person: i.person, dir }));
 }
 
 export async function realImages(set: RealSet): Promise<RealImage[]> {
-  if (set === 'heldOut2') return corpus(REAL_2_DIR, ['heldOut2']);
-  if (set === 'heldOut') return corpus(REAL_DIR, ['heldOut']);
-  return [...(await corpus(REAL_DIR, ['tuning'])), ...(await corpus(REAL_2_DIR, ['tuning2']))];
+  const spec: RealSetSpec = REAL_SETS[set];
+  const parts = await Promise.all(spec.parts.map((p) => corpus(p.dir, p.split, !!spec.checked)));
+  return parts.flat();
 }
 
 /** The face of a photo as printed on an ID card, and the card photographed on a desk: tilted and sheared, softened, JPEG. */
