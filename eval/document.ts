@@ -3,7 +3,7 @@ import { documentResult } from '../src/engine/document.js';
 import { analyseDocument, type DocumentAnalysis, stopOcr } from '../src/engine/document/index.js';
 import { CONDITIONS, type Condition } from '../test/engine/corpus/conditions.js';
 import { DOCUMENT_CASES, type DocumentCase, photograph } from '../test/engine/corpus/corpus.js';
-import { evaluateHeldout2, listHeldout2 } from './documents/heldout2.js';
+import { FROZEN_SETS, evaluateFrozen, listFrozen } from './documents/frozen.js';
 import { evaluateRealSet } from './documents/real.js';
 import { evaluateSynthetic } from './documents/synthetic.js';
 import type { EvalTable, Evaluator } from './run.js';
@@ -90,12 +90,13 @@ async function measure(condition: Condition, now: Date): Promise<string[]> {
 export const documentEvaluator: Evaluator = {
   name: 'document',
   async run({ conditions, sets, details, perCondition, dryRun }) {
-    // The second held-out set is frozen for one run: only an explicit --sets=heldout2 measures it.
-    if (dryRun) return sets?.includes('heldout2') ? [listHeldout2()] : [];
+    // The frozen held-out sets are for one run each: only an explicit --sets=heldout2 / heldout3 measures one.
+    const frozen = FROZEN_SETS.filter((set) => sets?.includes(set));
+    if (dryRun) return frozen.map((set) => listFrozen(set));
     const wanted = (set: string) => !sets || sets.includes(set);
     const tables: EvalTable[] = [];
-    if (sets?.includes('heldout2'))
-      tables.push(await evaluateHeldout2({ log: (line) => process.stderr.write(`${line}\n`) }));
+    for (const set of frozen)
+      tables.push(await evaluateFrozen(set, { log: (line) => process.stderr.write(`${line}\n`) }));
     // Real held-out first: the figure that says how the check does on documents it was not tuned on.
     for (const set of ['heldout', 'tuning'] as const) {
       if (!wanted(set)) continue;

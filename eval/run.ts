@@ -2,7 +2,7 @@
 // document pictures (data/documents/). Each check adds an Evaluator printing Markdown tables.
 // Options: --check=<name>, --conditions=a,b (synthetic), --sets=heldout,tuning,synthetic,corpus,
 // --details (per-picture lines, tuning only), --per-condition=N (synthetic documents per condition).
-// --sets=heldout2 (opt-in only: the second held-out set, run once) with --dry-run lists its pictures.
+// --sets=heldout2 / heldout3 (opt-in only: the frozen held-out sets, each run once) with --dry-run lists their pictures.
 import { amlEvaluator } from './aml.js';
 import { documentEvaluator } from './document.js';
 import { faceEvaluator, faceRealEvaluator, livenessEvaluator } from './face.js';
@@ -24,7 +24,7 @@ export interface EvalOptions {
   details?: boolean;
   /** Document check: synthetic documents per robustness condition (default 1). */
   perCondition?: number;
-  /** List what would be measured without analysing anything (document check, heldout2). */
+  /** List what would be measured without analysing anything (document check, frozen sets). */
   dryRun?: boolean;
 }
 
