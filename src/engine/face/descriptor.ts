@@ -203,24 +203,42 @@ export function unitMean(descriptors: ArrayLike<number>[]): number[] | null {
   return norm > 0 ? sum.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
 }
 
+/** What face_match keeps of a face: its descriptor (unit length; null when none) and the landmarks' eye distance (pixels; null without landmarks). */
+export interface FaceDescription {
+  descriptor: number[] | null;
+  interEye: number | null;
+}
+
+/** Distance between the centres of the two eyes (landmarks 36-41 and 42-47), pixels. */
+export function interEyeDistance(points: [number, number][]): number {
+  const centre = (from: number) => {
+    const eye = points.slice(from, from + 6);
+    return [eye.reduce((a, p) => a + p[0], 0) / 6, eye.reduce((a, p) => a + p[1], 0) / 6] as const;
+  };
+  const [left, right] = [centre(36), centre(42)];
+  return Math.round(Math.hypot(left[0] - right[0], left[1] - right[1]) * 10) / 10;
+}
+
 /**
  * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
  * face-api's 68 landmarks on the box's square crop, the face warped onto dlib's chip by the
  * similarity transform that best fits them to dlib's mean face, then the descriptor of the
- * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set).
+ * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set); with
+ * the landmarks' eye distance, which the quality rules check against the box.
  */
 export async function describeFace(
   human: Human,
   image: Tensor3D,
   box: [number, number, number, number],
-): Promise<number[] | null> {
+): Promise<FaceDescription | null> {
   const points = await faceLandmarks(human, image, box);
   if (!points) return null;
+  const interEye = interEyeDistance(points);
   const chip = alignedChip(human, image, points);
-  if (!chip) return null;
+  if (!chip) return { descriptor: null, interEye };
   const mirrored = human.tf.reverse(chip as never, 1) as unknown as Tensor3D;
   try {
-    return unitMean(await chipDescriptors([chip, mirrored]));
+    return { descriptor: unitMean(await chipDescriptors([chip, mirrored])), interEye };
   } finally {
     human.tf.dispose([chip, mirrored] as never);
   }
