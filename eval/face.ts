@@ -16,11 +16,11 @@ const evaluate = () => (evaluation ??= evaluateFaceEngine());
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}% (${n}/${of})` : '–');
 const num = (n: number | null) => (n === null ? '–' : n.toFixed(2));
 
-/** Set names of `--sets=` for face-real, in report order: the untouched held-out-2 first. */
+/** Set names of `--sets=` for face-real, in report order (all three are spent: tuning data since 2026-11-26, third round). */
 const REAL_SETS: Record<string, RealSet> = { heldout2: 'heldOut2', heldout: 'heldOut', tuning: 'tuning' };
 const LABELS: Record<RealSet, string> = {
-  heldOut2: '**held-out-2 (untouched)**',
-  heldOut: 'held-out (first set; second measurement, no longer untouched)',
+  heldOut2: 'held-out-2 (measured once, now tuning data)',
+  heldOut: 'first held-out set (measured twice, now tuning data)',
   tuning: 'tuning (first corpus + tuning-2)',
 };
 
@@ -50,7 +50,7 @@ export const faceRealEvaluator: Evaluator = {
     const wanted = (options.sets ?? Object.keys(REAL_SETS)).filter((s) => s in REAL_SETS).map((s) => REAL_SETS[s]!);
     const sets = await evaluateReal(wanted);
     return {
-      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): held-out-2 first, then the first held-out set, then the tuning people`,
+      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): held-out-2, the first held-out set, the tuning people (all tuning data now)`,
       columns: [
         'set',
         'case',

@@ -18,8 +18,9 @@ export const REAL_DIR = path.join(FACES_DIR, 'real');
 /** The second corpus (new people; its held-out-2 frozen before the round that tuned on its tuning-2 people). */
 export const REAL_2_DIR = path.join(FACES_DIR, 'real-2');
 /**
- * heldOut2: the untouched set (real-2); heldOut: the first held-out set (measured before, no
- * longer untouched); tuning: the first corpus's tuning people plus real-2's tuning-2 people.
+ * heldOut2: real-2's held-out-2 (measured once, tuning data since 2026-11-26's third round);
+ * heldOut: the first held-out set (measured twice, tuning data likewise); tuning: the first
+ * corpus's tuning people plus real-2's tuning-2 people.
  */
 export type RealSet = 'heldOut2' | 'heldOut' | 'tuning';
 
