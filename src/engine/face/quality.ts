@@ -1,6 +1,6 @@
 /**
  * Quality rules a face must meet for face_match to approve on it. Size, turn and detector
- * confidence were chosen on the tuning set; the landmark rule is a sanity bound: on the 439
+ * confidence were chosen on the tuning set; the landmark rule is a sanity bound: on the 436
  * faces of the real photos and their photographed documents (docs/checks-face.md, failure
  * study) the eye centres of the 68 landmarks sit at least 0.20 of Human's box apart, except on
  * one face half hidden by a hand, where the landmark model put a small face inside the box.
