@@ -40,7 +40,7 @@ export interface RealSetSpec {
 
 /**
  * The face set registry, in report order. heldOut3: the untouched set (real-3, opt-in: run once,
- * by name); heldOut2 and heldOut: earlier held-out sets, measured and no longer untouched;
+ * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
  * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
  */
 export const REAL_SETS = {
@@ -53,12 +53,12 @@ export const REAL_SETS = {
   },
   heldOut2: {
     flag: 'heldout2',
-    label: 'held-out-2 (measured; no longer untouched)',
+    label: 'held-out-2 (measured once; tuning data since 2026-11-26)',
     parts: [{ dir: REAL_2_DIR, split: ['heldOut2'] }],
   },
   heldOut: {
     flag: 'heldout',
-    label: 'held-out (first set; measured, no longer untouched)',
+    label: 'held-out (first set; measured twice; tuning data since 2026-11-26)',
     parts: [{ dir: REAL_DIR, split: ['heldOut'] }],
   },
   tuning: {

@@ -11,7 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FACES_DIR } from '../../eval/faces/corpus.js';
-import { REAL_DIR } from '../../eval/faces/real.js';
+import { REAL_2_DIR, REAL_DIR } from '../../eval/faces/real.js';
+import { faceMatchOf } from '../../src/engine/face/analyse.js';
+import { FACE_QUALITY } from '../../src/engine/face/quality.js';
 import { fitSimilarity } from '../../src/engine/face/descriptor.js';
 import { DOCUMENT_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 
@@ -143,6 +145,23 @@ describe('face_match on real faces', () => {
     expect(faceMatchDecision(same, {})).toMatchObject({ verdict: 'approve', reasonCodes: [] });
     const lookalikes = await match(await photo('df-person11/2.jpg'), await photo('df-person12/3.jpg'));
     expect(lookalikes.similarity!).toBeLessThan(same.similarity!);
+  });
+
+  it('a face whose landmarks disagree with its detected box is never approved on: FACE_UNCERTAIN names it (a hand over the forehead)', async () => {
+    const read = async (file: string) => pool.run('face.read', { image: await readFile(path.join(REAL_2_DIR, file)) });
+    const [clear, occluded] = [await read('cf-personj/2.jpg'), await read('cf-personj/4.jpg')];
+    const side = (f: { box: number[] }) => Math.min(f.box[2]!, f.box[3]!);
+    // The clear face: the landmarks' eyes sit about a quarter of the box apart, no issue.
+    expect(clear.faces[0]!.interEye!).toBeGreaterThanOrEqual(0.2 * side(clear.faces[0]!));
+    expect(clear.faces[0]!.quality).toEqual([]);
+    // The half-hidden face: found confidently, but the landmark model put a much smaller face inside the box.
+    const face = occluded.faces[0]!;
+    expect(face.score).toBeGreaterThanOrEqual(FACE_QUALITY.minScore);
+    expect(face.interEye!).toBeLessThan(FACE_QUALITY.minEyesToBox * side(face));
+    expect(face.quality).toEqual(['uncertain']);
+    const decided = faceMatchDecision({ ...faceMatchOf(clear, occluded), pair: 'photos' }, { threshold: 0 });
+    expect(decided.verdict).toBe('review');
+    expect(decided.reasonCodes).toEqual(['SELFIE_FACE_LOW_QUALITY', 'FACE_UNCERTAIN']);
   });
 
   it("the face is aligned onto dlib's chip by a similarity fit: a known turn, scale and shift is recovered exactly", () => {

@@ -2,6 +2,9 @@ import type { Human } from '@vladmandic/human';
 import sharp from 'sharp';
 import { describeFace, matchScore } from './descriptor.js';
 import { loadHuman } from './human.js';
+import { qualityOf, type FaceQualityIssue } from './quality.js';
+
+export { FACE_QUALITY, type FaceQualityIssue } from './quality.js';
 
 /** Longest side images are analysed at: enough for a passport portrait, bounded cost per image. */
 const MAX_SIDE = 1280;
@@ -13,10 +16,6 @@ const MAX_SIDE = 1280;
  */
 const BORDER = 0.25;
 
-/** Quality rules a face must meet for face_match to approve on it (chosen on the tuning set). */
-export const FACE_QUALITY = { minSide: 64, maxYaw: 30, minScore: 0.6 } as const;
-export type FaceQualityIssue = 'small' | 'turned' | 'uncertain' | 'no_descriptor';
-
 /** One face found on an image; plain JSON (crosses the worker boundary). */
 export interface FaceReading {
   /** [x, y, width, height] in pixels of the analysed (possibly downscaled) image. */
@@ -24,6 +23,8 @@ export interface FaceReading {
   score: number;
   /** face-api's 128-value descriptor (unit length) of the largest face; empty for the others. */
   embedding: number[];
+  /** Distance between the eye centres of face-api's 68 landmarks, pixels of the analysed image (largest face only). */
+  interEye?: number | null;
   /** Why this face is not good enough to approve a match on (empty: good). */
   quality: FaceQualityIssue[];
   age: number | null;
@@ -127,16 +128,6 @@ function faceAspect(mesh: number[][] | undefined): number | null {
   return round(dist(ASPECT.top, ASPECT.bottom) / Math.max(1e-6, dist(ASPECT.left, ASPECT.right)));
 }
 
-/** What keeps a face from approving a match: too small, turned away, a doubtful detection, no descriptor. */
-function qualityOf(face: { box: number[]; score: number; yaw: number | null }, described: boolean): FaceQualityIssue[] {
-  const issues: FaceQualityIssue[] = [];
-  if (Math.min(face.box[2]!, face.box[3]!) < FACE_QUALITY.minSide) issues.push('small');
-  if (face.yaw === null || Math.abs(face.yaw) > FACE_QUALITY.maxYaw) issues.push('turned');
-  if (face.score < FACE_QUALITY.minScore) issues.push('uncertain');
-  if (!described) issues.push('no_descriptor');
-  return issues;
-}
-
 /** Every face on an image with its age, antispoof and liveness scores, largest first; the largest with its descriptor and quality. */
 export async function readFaces(bytes: Uint8Array, human?: Human): Promise<ImageFaces> {
   const h = human ?? (await loadHuman());
@@ -154,7 +145,8 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     const faces: FaceReading[] = [];
     for (const [index, f] of found.entries()) {
-      const embedding = index === 0 ? ((await describeFace(h, tensor as never, f.box)) ?? []) : [];
+      const described = index === 0 ? await describeFace(h, tensor as never, f.box) : null;
+      const embedding = described?.descriptor ?? [];
       const [x, y, w, hh] = f.box;
       const reading = {
         box: [
@@ -171,6 +163,7 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
         yaw: round(((f.rotation?.angle.yaw ?? NaN) * 180) / Math.PI, 1),
         eyes: eyeOpenness(f.mesh as number[][] | undefined),
         aspect: faceAspect(f.mesh as number[][] | undefined),
+        ...(index === 0 ? { interEye: described?.interEye ?? null } : {}),
       };
       faces.push({ ...reading, quality: index === 0 ? qualityOf(reading, embedding.length > 0) : [] });
     }

@@ -1,5 +1,6 @@
 import type { CheckResult, Verdict } from '../types.js';
-import type { FaceMatchAnalysis, FaceQualityIssue, LivenessAnalysis } from './analyse.js';
+import type { FaceMatchAnalysis, LivenessAnalysis } from './analyse.js';
+import type { FaceQualityIssue } from './quality.js';
 
 /** Step settings of face checks (the Step's `threshold` and `sensitivity`, both 0..1). */
 export interface FaceStep {

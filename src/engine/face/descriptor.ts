@@ -38,16 +38,18 @@ const MEAN_FACE_Y = [
   0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792,
   0.778746, 0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
 ];
-/** Landmark indices aligned on (27-67 without the lower lip 55-59 and 65-67) and their place on the chip. */
-const ALIGN_POINTS = Array.from({ length: 41 }, (_, k) => k + 27)
-  .filter((i) => !(i >= 55 && i <= 59) && !(i >= 65 && i <= 67))
-  .map((i) => ({
-    index: i,
-    chip: [
-      ((CHIP_PADDING + MEAN_FACE_X[i - 17]!) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
-      ((CHIP_PADDING + MEAN_FACE_Y[i - 17]!) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
-    ] as const,
-  }));
+/** Landmark indices aligned on (27-67 without the lower lip 55-59 and 65-67) and their place on a chip with `padding`. */
+const alignPoints = (padding: number) =>
+  Array.from({ length: 41 }, (_, k) => k + 27)
+    .filter((i) => !(i >= 55 && i <= 59) && !(i >= 65 && i <= 67))
+    .map((i) => ({
+      index: i,
+      chip: [
+        ((padding + MEAN_FACE_X[i - 17]!) / (2 * padding + 1)) * CHIP_SIZE,
+        ((padding + MEAN_FACE_Y[i - 17]!) / (2 * padding + 1)) * CHIP_SIZE,
+      ] as const,
+    }));
+const ALIGN_POINTS = alignPoints(CHIP_PADDING);
 
 type FaceApi = typeof import('@vladmandic/face-api');
 export type Tensor3D = Parameters<Human['tf']['slice']>[0];
@@ -168,11 +170,20 @@ export async function faceLandmarks(
   return landmarks.positions.map((p) => [p.x + left, p.y + top]);
 }
 
-/** dlib's chip of the face whose 68 landmarks are `points` (image pixels); null when they leave nothing to warp. */
-export function alignedChip(human: Human, image: Tensor3D, points: [number, number][]): Tensor3D | null {
+/**
+ * dlib's chip of the face whose 68 landmarks are `points` (image pixels); null when they leave
+ * nothing to warp. `padding` other than dlib's 0.25 is for the tuning tools only.
+ */
+export function alignedChip(
+  human: Human,
+  image: Tensor3D,
+  points: [number, number][],
+  padding = CHIP_PADDING,
+): Tensor3D | null {
+  const align = padding === CHIP_PADDING ? ALIGN_POINTS : alignPoints(padding);
   const transform = fitSimilarity(
-    ALIGN_POINTS.map((p) => p.chip),
-    ALIGN_POINTS.map((p) => points[p.index]!),
+    align.map((p) => p.chip),
+    align.map((p) => points[p.index]!),
   );
   if (!Number.isFinite(transform.a) || Math.hypot(transform.a, transform.b) < 1e-3) return null;
   return faceChip(human.tf, image, transform);
@@ -192,24 +203,42 @@ export function unitMean(descriptors: ArrayLike<number>[]): number[] | null {
   return norm > 0 ? sum.map((v) => Math.round((v / norm) * 1e6) / 1e6) : null;
 }
 
+/** What face_match keeps of a face: its descriptor (unit length; null when none) and the landmarks' eye distance (pixels; null without landmarks). */
+export interface FaceDescription {
+  descriptor: number[] | null;
+  interEye: number | null;
+}
+
+/** Distance between the centres of the two eyes (landmarks 36-41 and 42-47), pixels. */
+export function interEyeDistance(points: [number, number][]): number {
+  const centre = (from: number) => {
+    const eye = points.slice(from, from + 6);
+    return [eye.reduce((a, p) => a + p[0], 0) / 6, eye.reduce((a, p) => a + p[1], 0) / 6] as const;
+  };
+  const [left, right] = [centre(36), centre(42)];
+  return Math.round(Math.hypot(left[0] - right[0], left[1] - right[1]) * 10) / 10;
+}
+
 /**
  * The descriptor (unit length) of the face in `box` ([x, y, w, h] in the tensor's pixels):
  * face-api's 68 landmarks on the box's square crop, the face warped onto dlib's chip by the
  * similarity transform that best fits them to dlib's mean face, then the descriptor of the
- * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set).
+ * chip and of its mirror image, averaged (steadier under pose and lighting; tuning set); with
+ * the landmarks' eye distance, which the quality rules check against the box.
  */
 export async function describeFace(
   human: Human,
   image: Tensor3D,
   box: [number, number, number, number],
-): Promise<number[] | null> {
+): Promise<FaceDescription | null> {
   const points = await faceLandmarks(human, image, box);
   if (!points) return null;
+  const interEye = interEyeDistance(points);
   const chip = alignedChip(human, image, points);
-  if (!chip) return null;
+  if (!chip) return { descriptor: null, interEye };
   const mirrored = human.tf.reverse(chip as never, 1) as unknown as Tensor3D;
   try {
-    return unitMean(await chipDescriptors([chip, mirrored]));
+    return { descriptor: unitMean(await chipDescriptors([chip, mirrored])), interEye };
   } finally {
     human.tf.dispose([chip, mirrored] as never);
   }
