@@ -23,6 +23,8 @@ export interface CpuSnapshot {
   engine: ThreadTime;
   /** The service's child processes: the embedded PostgreSQL (its server and backends). */
   database: number;
+  /** This process, the bench's client (the sessions' uploads and polls, the probe), which shares the service's scheduling group. */
+  client: number;
   /** The machine: seconds of all CPUs busy (any process) and elapsed CPU seconds. */
   machineBusy: number;
   machineTotal: number;
@@ -108,7 +110,9 @@ export function cpuSnapshot(): CpuSnapshot | null {
       }
     }
     const m = machine();
+    const own = process.cpuUsage();
     return {
+      client: (own.user + own.system) / 1e6,
       service: cpuOf(statFields(`/proc/${pid}/stat`)),
       main,
       engine,
@@ -131,6 +135,8 @@ export interface CpuUse {
   /** Engine threads: cores they ran on, and how many on average were ready but waiting for a CPU. */
   engineCores: number;
   engineWaiting: number;
+  /** Cores the bench's client used (same session, so the same scheduling group as the service). */
+  clientCores: number;
   /** Cores the whole machine (every process) kept busy, of os.cpus().length. */
   machineCores: number;
 }
@@ -161,6 +167,7 @@ export function cpuUse(before: CpuSnapshot | null, after: CpuSnapshot | null, se
     databaseCores: r2(database / elapsed),
     engineCores: r2(engine / elapsed),
     engineWaiting: r2((after.engine.waiting - before.engine.waiting) / elapsed),
+    clientCores: r2((after.client - before.client) / elapsed),
     machineCores: r2((after.machineBusy - before.machineBusy) / elapsed),
   };
 }

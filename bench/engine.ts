@@ -395,6 +395,7 @@ function summary(run: SessionRun, inFlight: number, probeCpuSeconds = 0) {
           databaseCores: cpu.databaseCores,
           engineThreadCores: cpu.engineCores,
           engineThreadsWaitingForCpu: cpu.engineWaiting,
+          benchClientCores: cpu.clientCores,
           machineBusyCores: cpu.machineCores,
         }
       : {}),
@@ -425,7 +426,7 @@ function describeCpu(cpu: CpuUse, probePerSession: number): string {
     `    CPU a session: service ${r2(session)} s (main thread ${per.main}, engine threads ${per.engine}, other threads ${per.other}` +
     (probePerSession > 0 ? `, less the GET probe's ${r2(probePerSession)} s, all on the main thread` : '') +
     `), database ${per.database} s: at most ${r1((60 * cores) / (session + per.database))} sessions/min on ${cores} dedicated cores\n` +
-    `    the service used ${cpu.serviceCores} cores and its database ${cpu.databaseCores}, while the whole machine kept ${cpu.machineCores} of ${cores} busy; ` +
+    `    the service used ${cpu.serviceCores} cores, its database ${cpu.databaseCores} and this client ${cpu.clientCores}, while the whole machine kept ${cpu.machineCores} of ${cores} busy; ` +
     `engine threads ran on ${cpu.engineCores} cores with ${cpu.engineWaiting} of them on average ready but waiting for a CPU`
   );
 }
