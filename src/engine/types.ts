@@ -103,7 +103,7 @@ export interface CheckInput {
   /** The worker pool analyses run in (absent: the runner cannot analyse images). */
   engine?: EnginePool;
   /** The faces on each of the session's images, read once and shared by its checks (face/runners.ts SessionFaces). */
-  faces?: { read(image: Uint8Array): Promise<ImageFaces> };
+  faces?: { read(image: Uint8Array, models?: 'all' | 'portrait'): Promise<ImageFaces> };
   /**
    * The applicant worked the session on the hosted page (its consent is recorded there):
    * liveness is active unless the step says passive, so a missing challenge fails.

@@ -1,9 +1,12 @@
 // One face reading per image per session (engine/face/runners.ts SessionFaces): face_match and
 // passive liveness give exactly what the single-task analyses gave, and a session's selfie is
 // read once, on real photos (test/engine/faces) through the worker pool the service uses.
-import { documentImage, loadIdentities, variant, type FaceIdentity } from '../../eval/faces/corpus.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { documentImage, FACES_DIR, loadIdentities, variant, type FaceIdentity } from '../../eval/faces/corpus.js';
 import { SessionFaces, faceMatchRunner, livenessRunner } from '../../src/engine/face/runners.js';
 import { faceMatchDecision, livenessDecision } from '../../src/engine/face/index.js';
+import { faceMatchOf } from '../../src/engine/face/analyse.js';
 import { EnginePool } from '../../src/engine/pool/index.js';
 import type { CheckInput } from '../../src/engine/types.js';
 
@@ -85,6 +88,37 @@ describe('a session reads each image once', () => {
     expect(matched.verdict).toBe('approve');
     expect(live.status).toBe('completed');
     expect(tasks).toEqual(['face.read', 'face.read']);
+  });
+
+  it("a document's portrait read without Human's age, antispoof and liveness models has the same faces, boxes, head turns and descriptors", async () => {
+    // Document pages with a corpus face, and a group photo (several faces: the order and the second faces too).
+    const images = [
+      ...(await Promise.all(people.map((p) => documentImage(p.portrait)))),
+      await readFile(path.join(FACES_DIR, 'sample1.jpg')),
+    ];
+    const selfie = await variant(people[0]!.portrait, 'tight_crop');
+    // One thread, so that the readings below follow each other on the same Human.
+    const one = new EnginePool({ concurrency: 1, timeoutMs: 120_000 });
+    try {
+      const selfieFaces = await one.run('face.read', { image: selfie });
+      for (const image of images) {
+        const full = await one.run('face.read', { image });
+        const portrait = await one.run('face.read', { image, models: 'portrait' });
+        expect(full.faces.length).toBeGreaterThan(0);
+        expect(full.faces[0]!.embedding.length).toBe(128);
+        // Only what those models give differs, and nothing reads it on a document.
+        expect(full.faces.every((f) => f.age !== null && f.real !== null && f.live !== null)).toBe(true);
+        expect(portrait).toEqual({
+          ...full,
+          faces: full.faces.map((f) => ({ ...f, age: null, real: null, live: null })),
+        });
+        expect(faceMatchOf(portrait, selfieFaces)).toEqual(faceMatchOf(full, selfieFaces));
+        // Human keeps a detect() call's model choice: a full reading after a portrait one is whole again.
+        expect(await one.run('face.read', { image })).toEqual(full);
+      }
+    } finally {
+      await one.close();
+    }
   });
 
   it('without a shared reader (a runner called on its own) each check still reads what it needs', async () => {

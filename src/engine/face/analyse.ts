@@ -1,7 +1,7 @@
 import type { Human } from '@vladmandic/human';
 import sharp from 'sharp';
 import { describeFace, matchScore } from './descriptor.js';
-import { loadHuman } from './human.js';
+import { faceModelsConfig, loadHuman, type FaceModels } from './human.js';
 import { qualityOf, type FaceQualityIssue } from './quality.js';
 
 export { FACE_QUALITY, type FaceQualityIssue } from './quality.js';
@@ -128,8 +128,12 @@ function faceAspect(mesh: number[][] | undefined): number | null {
   return round(dist(ASPECT.top, ASPECT.bottom) / Math.max(1e-6, dist(ASPECT.left, ASPECT.right)));
 }
 
-/** Every face on an image with its age, antispoof and liveness scores, largest first; the largest with its descriptor and quality. */
-export async function readFaces(bytes: Uint8Array, human?: Human): Promise<ImageFaces> {
+/**
+ * Every face on an image with its age, antispoof and liveness scores, largest first; the largest
+ * with its descriptor and quality. `models: 'portrait'` leaves out Human's age, antispoof and
+ * liveness (null in the reading): the faces, boxes and descriptors are the same.
+ */
+export async function readFaces(bytes: Uint8Array, human?: Human, models: FaceModels = 'all'): Promise<ImageFaces> {
   const h = human ?? (await loadHuman());
   const pixels = await decode(bytes);
   if (!pixels) return { readable: false, faces: [] };
@@ -139,9 +143,10 @@ export async function readFaces(bytes: Uint8Array, human?: Human): Promise<Image
     'int32',
   );
   try {
-    const result = await h.detect(tensor as never);
+    const result = await h.detect(tensor as never, faceModelsConfig(models) as never);
+    // Human describes every face it keeps (its description model on), so the filter only applies then.
     const found = result.face
-      .filter((f) => Array.isArray(f.embedding) && f.embedding.length > 0)
+      .filter((f) => models === 'portrait' || (Array.isArray(f.embedding) && f.embedding.length > 0))
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     const faces: FaceReading[] = [];
     for (const [index, f] of found.entries()) {
@@ -184,7 +189,7 @@ export async function analyseFaceMatch(input: {
   selfie: Uint8Array;
 }): Promise<FaceMatchAnalysis> {
   const human = await loadHuman();
-  const document = await readFaces(input.document, human);
+  const document = await readFaces(input.document, human, 'portrait');
   return faceMatchOf(document, await readFaces(input.selfie, human));
 }
 

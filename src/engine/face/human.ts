@@ -45,6 +45,20 @@ export const HUMAN_CONFIG = {
 } as const;
 
 /**
+ * Which of Human's per-face models a reading runs. `all`: every model above (a selfie or a
+ * frame: its age, antispoof and liveness scores are used). `portrait`: the detector and the mesh
+ * only, for an image whose faces need no more than a box, a head turn and face_match's own
+ * descriptor (descriptor.ts, not Human's): a document's printed portrait. Human merges a
+ * detect() call's config into its own for good, so every call names all three.
+ */
+export type FaceModels = 'all' | 'portrait';
+
+export const faceModelsConfig = (models: FaceModels) => {
+  const enabled = models === 'all';
+  return { face: { description: { enabled }, antispoof: { enabled }, liveness: { enabled } } };
+};
+
+/**
  * Human reads its models with the global fetch, which in Node does not read file: URLs.
  * This serves file: URLs from disk and refuses anything else, so the engine can never
  * download a model at run time.

@@ -2,6 +2,7 @@ import type { EnginePool } from '../pool/index.js';
 import { imageAnalysisUnavailable, sandboxImageResult } from '../sandbox.js';
 import { type CheckImages, type CheckInput, type CheckResult, type CheckRunner, result } from '../types.js';
 import { faceMatchOf, livenessOf, type ImageFaces } from './analyse.js';
+import type { FaceModels } from './human.js';
 import { challengeDecision } from './challenge.js';
 import { ageEstimateDecision, faceMatchDecision, livenessDecision } from './decide.js';
 import { ffmpegPath, videoDecision } from './video.js';
@@ -10,29 +11,38 @@ import { ffmpegPath, videoDecision } from './video.js';
  * The faces on each image of one session, read in the pool once: face_match, passive liveness
  * and the age estimate share the selfie's reading (the same bytes object: a run loads the
  * session's images once), and face_match's two images are read at once when the pool has room.
+ * The document's portrait is read without Human's age, antispoof and liveness models, which
+ * nothing asks of it; a full reading of the same image, when there is one, serves it too.
  */
 export class SessionFaces {
-  private readonly reads = new Map<Uint8Array, Promise<ImageFaces>>();
+  private readonly reads = new Map<Uint8Array, Partial<Record<FaceModels, Promise<ImageFaces>>>>();
 
   constructor(private readonly engine: EnginePool) {}
 
-  read(image: Uint8Array): Promise<ImageFaces> {
-    let reading = this.reads.get(image);
-    if (!reading) {
-      reading = this.engine.run('face.read', { image });
-      this.reads.set(image, reading);
-      // A failed reading is not kept: the check that asks next tries again.
-      reading.catch(() => this.reads.delete(image));
-    }
+  read(image: Uint8Array, models: FaceModels = 'all'): Promise<ImageFaces> {
+    let readings = this.reads.get(image);
+    if (!readings) this.reads.set(image, (readings = {}));
+    const known = readings.all ?? readings[models];
+    if (known) return known;
+    const reading = this.engine.run('face.read', models === 'all' ? { image } : { image, models });
+    readings[models] = reading;
+    // A failed reading is not kept: the check that asks next tries again.
+    reading.catch(() => {
+      if (readings[models] === reading) delete readings[models];
+    });
     return reading;
   }
 
   /** Starts reading what face_match needs, so that it runs beside the document's analysis when the pool has room. */
   warm(images: CheckImages): void {
     if (!images.document_front || !images.selfie) return;
-    for (const image of [images.document_front, images.selfie]) this.read(image).catch(() => undefined);
+    faceMatchReadings(this, images.document_front, images.selfie).catch(() => undefined);
   }
 }
+
+/** face_match's readings: the document's portrait and the selfie. */
+const faceMatchReadings = (faces: NonNullable<CheckInput['faces']>, document: Uint8Array, selfie: Uint8Array) =>
+  Promise.all([faces.read(document, 'portrait'), faces.read(selfie)]);
 
 const facesOf = (input: CheckInput) => input.faces ?? new SessionFaces(input.engine!);
 
@@ -50,7 +60,7 @@ export const faceMatchRunner: CheckRunner = {
     if (!images.selfie && images.video) return videoOnly();
     if (!images.document_front || !images.selfie) return result('review', 0, ['IMAGE_MISSING']);
     const faces = facesOf(input);
-    const [document, selfie] = await Promise.all([faces.read(images.document_front), faces.read(images.selfie)]);
+    const [document, selfie] = await faceMatchReadings(faces, images.document_front, images.selfie);
     const analysis = faceMatchOf(document, selfie);
     const decided = faceMatchDecision(analysis, input.check);
     return analysis.selfieEmbedding ? { ...decided, faceEmbedding: analysis.selfieEmbedding } : decided;

@@ -2,6 +2,7 @@ import { analyseDocument } from '../document/index.js';
 import { analyseFaceMatch, analyseLiveness, readFaces, similarityOf } from '../face/analyse.js';
 import { analyseChallenge } from '../face/challenge.js';
 import { analyseVideo } from '../face/video.js';
+import type { FaceModels } from '../face/human.js';
 import { threadPriority } from './priority.js';
 
 /** Bytes cross the thread boundary as Uint8Array; the document readers want Buffers (no copy). */
@@ -25,7 +26,8 @@ export const TASKS = {
   'face.challenge': analyseChallenge,
   /** A video uploaded through the API: decoded (ffmpeg child process), faces read on its frames. */
   'face.video': analyseVideo,
-  'face.read': (input: { image: Uint8Array }) => readFaces(input.image),
+  /** The faces on one image; `models: 'portrait'` for a document's portrait (face.match's document side). */
+  'face.read': (input: { image: Uint8Array; models?: FaceModels }) => readFaces(input.image, undefined, input.models),
   'face.similarity': (input: { a: number[]; b: number[] }) => similarityOf(input.a, input.b),
   /** Every pair of two embedding lists (rows a, columns b) in one round trip (the eval). */
   'face.similarities': async (input: { a: number[][]; b: number[][] }) => {
