@@ -150,8 +150,8 @@ describe('active liveness on the hosted page', () => {
  * person's photo printed (simulated: paper tone, grain, perspective, lamp) or the same real frame
  * replayed untouched as a still video. Both are held still for every prompt, with that person's
  * own selfie, and both must fail the challenge on a move. (A passing case needs a real clip of a
- * person turning at least 15 degrees both ways and blinking; none with a licence that allows
- * shipping it was found: test/engine/liveness/README.md.)
+ * person turning both ways past the rule, a true 20 degrees, and blinking; of the shippable clips
+ * found, one turns both ways but none blinks: test/engine/liveness/README.md.)
  */
 const CAMERAS = [
   {
