@@ -225,6 +225,15 @@ export function mrzDate(
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(iso) ? iso : undefined;
 }
 
+/**
+ * A birth date the zone's two digits put after the document's expiry belongs to the century
+ * before: no document expires before its holder is born (a holder born in 1912 reads as 2012).
+ */
+export function birthBefore(birth: string | undefined, expiry: string | undefined): string | undefined {
+  if (!birth || !expiry || birth < expiry) return birth;
+  return `${Number(birth.slice(0, 4)) - 100}${birth.slice(4)}`;
+}
+
 const clean = (value: string) => value.replace(/<+/g, ' ').trim();
 
 /** The fields read from decoded lines (names split at `<<`, fillers to spaces). */
@@ -240,7 +249,7 @@ function fieldsOf(format: MrzFormat, lines: string[], number: string, now: Date)
     document_code: clean(get('document_code')),
     issuing_country: clean(get('issuing_country')),
     document_number: clean(number),
-    date_of_birth: mrzDate(get('date_of_birth'), 'birth', now),
+    date_of_birth: birthBefore(mrzDate(get('date_of_birth'), 'birth', now), mrzDate(get('expiry_date'), 'expiry', now)),
     expiry_date: mrzDate(get('expiry_date'), 'expiry', now),
     sex: sex === 'M' || sex === 'F' ? sex : undefined,
     nationality: clean(get('nationality')),

@@ -1,6 +1,6 @@
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
-import { INK_SETTINGS, type ZoneBand, locateZone } from './locate.js';
+import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
 import { numberDisputed } from './second-reader.js';
@@ -267,14 +267,6 @@ const summary = (mrz: MrzResult | null) =>
       : `${mrz.format} failed ${[...mrz.failed, ...mrz.ambiguous].join(',')}`;
 const describeBand = (b: ZoneBand) =>
   `${b.lines} lines ${b.box.width} px at ${b.rotation.toFixed(1)}°${b.upright ? '' : ' (text above it: upside down)'}`;
-
-/** The same band found by another setting: same turn, boxes overlapping by most of their area. */
-function sameBand(a: ZoneBand, b: ZoneBand): boolean {
-  if (Math.abs(a.rotation - b.rotation) > 1) return false;
-  const w = Math.min(a.box.left + a.box.width, b.box.left + b.box.width) - Math.max(a.box.left, b.box.left);
-  const h = Math.min(a.box.top + a.box.height, b.box.top + b.box.height) - Math.max(a.box.top, b.box.top);
-  return w > 0 && h > 0 && w * h > 0.6 * Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
-}
 
 /**
  * One band: the first variant the way up the page's text suggests, then, when that says little
