@@ -1,7 +1,7 @@
 // Reading zones the MRZ model reads imperfectly, each rule with the capture or zone that failed
 // without it (branch docread3, issue 26): zone characters far taller than the page's fine print,
 // a facing page of sideways text outscoring the zone's direction, a birth century the zone alone
-// cannot settle. Images are renders of the synthetic robustness corpus with text drawn on them;
+// cannot settle, a failing zone whose misread characters a second reader sees right. Images are renders of the synthetic robustness corpus with text drawn on them;
 // nothing held out is used.
 import sharp from 'sharp';
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
@@ -17,6 +17,8 @@ import {
 } from '../../src/engine/document/index.js';
 import { locateZone } from '../../src/engine/document/locate.js';
 import { birthBefore } from '../../src/engine/document/mrz.js';
+import { repairByOtherReader } from '../../src/engine/document/second-reader.js';
+import { forOcr, readZone } from '../../src/engine/document/zone.js';
 import { HOLDERS, td3 } from '../engine/corpus/documents.js';
 import { robustnessCases } from '../engine/corpus/robustness.js';
 
@@ -124,6 +126,19 @@ describe('the birth century', () => {
     expect(read).toMatchObject({ valid: true, fields: { date_of_birth: '1912-12-12', expiry_date: '2011-06-29' } });
   });
 
+  it('an expiry whose check digit passes but which names no day fails (a TD3 read as TD2 made one by chance)', () => {
+    const [l1, l2] = td3(HOLDERS.anna);
+    const expiry = withDigit('270070');
+    const line2 = `${l2.slice(0, 21)}${expiry}${l2.slice(28, 43)}`;
+    const read = readMrzLines(
+      'TD3',
+      [l1, line2 + checkDigit(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 43))],
+      now,
+    );
+    expect(read.valid).toBe(false);
+    expect(read.failed).toEqual(['expiry_date']);
+  });
+
   it('a printed birth date differing from the zone by a century only settles the century: the same date, never ID_INVALID', () => {
     const [l1, l2] = td3({ ...HOLDERS.anna, birth: '2020-05-01' });
     const mrz = readMrzLines('TD3', [l1, l2], now);
@@ -156,4 +171,80 @@ describe('the birth century', () => {
     const other = combineSides([side('1920-05-02')]);
     expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
   });
+});
+
+describe('a failing zone read again by the second reader', () => {
+  /** A TD1 render the MRZ model reads right, its band as the zone search cropped it, and its zone. */
+  async function band() {
+    const { image } = await card();
+    const grey = await decodeBounded(image);
+    if (isRefusal(grey)) throw new Error('refused');
+    const zone = await readZone(grey, now);
+    if (!zone.crop || !zone.band || !zone.mrz?.valid) throw new Error('the render should read');
+    // The band as the zone search gives it to OCR (30 px characters), as readZone's repair does.
+    return {
+      png: await forOcr(zone.crop, zone.band.charHeight, { charHeight: 30, flat: false }),
+      lines: zone.mrz.lines,
+    };
+  }
+  const changed = (lines: string[], at: [number, number][], to: string) =>
+    lines.map((l, i) => [...l].map((c, k) => (at.some(([li, ki]) => li === i && ki === k) ? to : c)).join(''));
+
+  it(
+    'characters the MRZ model misread in a failing field are taken from the English model when exactly one combination passes every check digit',
+    async () => {
+      const { png, lines } = await band();
+      const misread = readMrzLines('TD1', changed(lines, [[1, 2]], '8'), now);
+      expect(misread.failed).toEqual(expect.arrayContaining(['date_of_birth', 'composite']));
+      const repaired = await repairByOtherReader(png, misread, now);
+      expect(repaired).toMatchObject({ valid: true, lines, fields: { date_of_birth: '1955-06-02' } });
+      expect(repaired!.repairs).toContainEqual({ line: 1, column: 2, from: '8', to: '0', by: 'second_reader' });
+    },
+    SLOW,
+  );
+
+  it(
+    'a render whose zone the MRZ model misreads in every attempt reads right through the second reader (uneven light, monospace zone)',
+    async () => {
+      const c = robustnessCases(3).find((x) => x.id === 'uneven_light/TD1/mono-stand-in')!;
+      const analysis = await analyseDocument({ front: await c.image() }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({
+        number: c.truth.document_number,
+        date_of_birth: c.truth.date_of_birth,
+        expiry_date: c.truth.expiry_date,
+      });
+      expect(analysis.sides[0].mrz?.repairs.some((r) => r.by === 'second_reader')).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    'readers disagreeing in more than three places, or a zone with no composite (visas), are left failing',
+    async () => {
+      const { png, lines } = await band();
+      const many = readMrzLines(
+        'TD1',
+        changed(
+          lines,
+          [
+            [1, 0],
+            [1, 1],
+            [1, 2],
+            [1, 3],
+            [1, 4],
+          ],
+          '9',
+        ),
+        now,
+      );
+      expect(many.valid).toBe(false);
+      expect(await repairByOtherReader(png, many, now)).toBeNull();
+      const [v1, v2] = td3(HOLDERS.anna, 'V');
+      const visa = readMrzLines('MRV-A', [v1, v2.slice(0, 13) + '8' + v2.slice(14)], now);
+      expect(visa.valid).toBe(false);
+      expect(await repairByOtherReader(png, visa, now)).toBeNull();
+    },
+    SLOW,
+  );
 });

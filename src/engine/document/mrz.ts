@@ -38,8 +38,8 @@ export interface MrzRepair {
   column: number;
   from: string;
   to: string;
-  /** `check_digit`: the field's check digit and the composite confirmed the one candidate; `format`: the field's alphabet allows only that character. */
-  by: 'check_digit' | 'format';
+  /** `check_digit`: the field's check digit and the composite confirmed the one candidate; `format`: the field's alphabet allows only that character; `second_reader`: the English model's character, confirmed like `check_digit`. */
+  by: 'check_digit' | 'format' | 'second_reader';
 }
 
 export interface MrzResult {
@@ -281,7 +281,9 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
       continue;
     }
     if (f.kind === 'numeric') {
-      if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit) failed.push(f.name);
+      // An expiry is always a calendar date (a birth date may not be: unknown days print as 00).
+      const noDate = f.name === 'expiry_date' && !mrzDate(value, 'expiry', now);
+      if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit || noDate) failed.push(f.name);
       continue;
     }
     const resolved = resolveAlnum(value, digit);
