@@ -16,7 +16,7 @@ import {
   type SideAnalysis,
 } from '../../src/engine/document/index.js';
 import { locateZone } from '../../src/engine/document/locate.js';
-import { birthBefore } from '../../src/engine/document/mrz.js';
+import { birthBefore, findMrz } from '../../src/engine/document/mrz.js';
 import { repairByOtherReader } from '../../src/engine/document/second-reader.js';
 import { forOcr, readZone } from '../../src/engine/document/zone.js';
 import { HOLDERS, td3 } from '../engine/corpus/documents.js';
@@ -247,4 +247,62 @@ describe('a failing zone read again by the second reader', () => {
     },
     SLOW,
   );
+});
+
+describe('the French identity card (1988-2021), a national layout of TD2 shape', () => {
+  const pad = (value: string, length: number) => (value + '<'.repeat(length)).slice(0, length);
+  /** A card's zone with real check digits (number, birth date, composite over both lines). */
+  function frenchCard(number = '880692310285', birth = '650412') {
+    const l1 = pad('IDFRADUPONT', 30) + '750123';
+    const head = `${withDigit(number)}${pad('MICHEL<<JEAN', 14)}${withDigit(birth)}M`;
+    return [l1, head + checkDigit(l1 + head)];
+  }
+
+  it('is read by its own layout: number, birth date and composite check digits; names from their own fields; no expiry', () => {
+    const found = findMrz(frenchCard().join('\n'), now);
+    expect(found).toMatchObject({
+      format: 'FRA-ID',
+      valid: true,
+      fields: {
+        document_code: 'ID',
+        issuing_country: 'FRA',
+        document_number: '880692310285',
+        date_of_birth: '1965-04-12',
+        last_name: 'DUPONT',
+        first_name: 'MICHEL JEAN',
+        sex: 'M',
+      },
+    });
+    expect(found!.fields.expiry_date).toBeUndefined();
+  });
+
+  it('a verified card goes to review for its expiry (the zone has none), never ID_INVALID; a failing one is never evidence', () => {
+    const side = (lines: string[]): SideAnalysis => ({
+      side: 'front',
+      quality: {
+        metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
+        problems: [],
+      },
+      mrz: readMrzLines('FRA-ID', lines, now),
+      mrzConfirmed: true,
+      barcodeFound: false,
+      barcode: null,
+      printed: null,
+    });
+    const verified = documentResult(combineSides([side(frenchCard())]), snapshot, now);
+    expect(verified.verdict).toBe('review');
+    expect(verified.reasonCodes).not.toContain('ID_INVALID');
+    expect(verified.document).toMatchObject({ number: '880692310285', date_of_birth: '1965-04-12' });
+    const [l1, l2] = frenchCard();
+    const changed = `${l2.slice(0, 27)}660412${l2.slice(33)}`;
+    const failing = combineSides([side([l1, changed])]);
+    expect(failing.outcome).toBe('uncertain');
+    expect(documentResult(failing, snapshot, now).reasonCodes).toEqual(['MRZ_NOT_FOUND']);
+  });
+
+  it('a name ending in a filler lookalike keeps its last letter (MICHEL, CORINNE): only a real filler starts the trailing run', () => {
+    const [l1, l2] = td3({ ...HOLDERS.anna, lastName: 'DUPONT', firstName: 'MICHEL' });
+    expect(readMrzLines('TD3', [l1, l2], now).fields).toMatchObject({ last_name: 'DUPONT', first_name: 'MICHEL' });
+    expect(findMrz(frenchCard().join('\n'), now)?.fields.first_name).toBe('MICHEL JEAN');
+  });
 });

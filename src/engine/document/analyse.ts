@@ -292,14 +292,14 @@ function contradicts(side: SideAnalysis): boolean {
 }
 
 /**
- * A zone of ICAO 9303's shape that follows a national layout instead (its fields and check digits
- * stand elsewhere), so failing ICAO's check digits says nothing about it: the French identity
- * card of 1994-2021 (`IDFRA`, two lines of 36, no expiry in the zone). It is never read as TD2
- * data and never taken as evidence of alteration: review, like any zone that cannot be verified.
+ * A zone of ICAO 9303's shape that follows a national layout instead: the French identity card
+ * of 1988-2021 (`IDFRA`, two lines of 36, no expiry in the zone). It is read by its own layout
+ * (mrz-layouts.ts, `FRA-ID`: its number, birth date and composite check digits) and never as TD2
+ * data; a failing one is never taken as evidence of alteration (review), since a misread of a
+ * layout read less often is likelier than a forgery.
  */
 export function nationalLayout(mrz: MrzResult): string | null {
-  if (mrz.format === 'TD2' && /^IDFRA/.test(mrz.lines[0] ?? '')) return 'FRA-ID';
-  return null;
+  return mrz.format === 'FRA-ID' ? 'FRA-ID' : null;
 }
 
 /** Two ISO dates with the same day, month and two-digit year, a century or more apart. */

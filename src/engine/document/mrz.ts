@@ -104,6 +104,9 @@ export function fitLength(line: string, length: number): string {
 function namesFillerStart(value: string): number {
   let tail = value.length;
   while (tail > 0 && (value[tail - 1] === '<' || FILLER_LOOKALIKES.has(value[tail - 1]))) tail--;
+  // Lookalike letters before the run's first real filler end the name (CORINNE<<<, MICHEL<<<).
+  const firstFiller = value.indexOf('<', tail);
+  if (firstFiller >= 0) tail = firstFiller;
   const run = value.indexOf('<<<');
   const starts = [run, value.length - tail >= 5 ? tail : -1].filter((i) => i >= 0);
   return starts.length ? Math.min(...starts) : -1;
@@ -243,7 +246,9 @@ function fieldsOf(format: MrzFormat, lines: string[], number: string, now: Date)
     const f = spec.fields.find((x) => x.name === name);
     return f ? lines[f.line].slice(f.start, f.end) : '';
   };
-  const [last, ...given] = get('names').split('<<');
+  // The French card holds the surname and the given names in fields of their own.
+  const names = format === 'FRA-ID' ? `${get('surname')}<<${get('given_names').replace(/<<+/g, '<')}` : get('names');
+  const [last, ...given] = names.split('<<');
   const sex = get('sex');
   return {
     document_code: clean(get('document_code')),
