@@ -299,7 +299,8 @@ function contradicts(side: SideAnalysis): boolean {
  * layout read less often is likelier than a forgery.
  */
 export function nationalLayout(mrz: MrzResult): string | null {
-  return mrz.format === 'FRA-ID' ? 'FRA-ID' : null;
+  // A card's zone decoded as TD2 all the same (its lines given with that format) is still the card.
+  return mrz.format === 'FRA-ID' || (mrz.format === 'TD2' && /^IDFRA/.test(mrz.lines[0] ?? '')) ? 'FRA-ID' : null;
 }
 
 /** Two ISO dates with the same day, month and two-digit year, a century or more apart. */
