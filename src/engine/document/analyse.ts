@@ -187,13 +187,21 @@ function printedDisagreements(
   printed: PrintedFields[],
   machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string },
   prefix = 'printed_',
+  /** The machine reading is a zone's (two-digit years): a birth date a century apart is the same date. */
+  zoneYears = false,
 ): string[] {
   const out: string[] = [];
   for (const p of printed) {
     const number = confident(p, 'number');
     if (number && machine.number && numbersDisagree(number, machine.number)) out.push(`${prefix}document_number`);
     const birth = confident(p, 'date_of_birth');
-    if (birth && machine.date_of_birth && birth !== machine.date_of_birth) out.push(`${prefix}date_of_birth`);
+    if (
+      birth &&
+      machine.date_of_birth &&
+      birth !== machine.date_of_birth &&
+      !(zoneYears && sameButCentury(birth, machine.date_of_birth))
+    )
+      out.push(`${prefix}date_of_birth`);
     const expiry = confident(p, 'expiry_date');
     if (expiry && machine.expiry_date && expiry !== machine.expiry_date) out.push(`${prefix}expiry_date`);
     // Names are transliterated, abbreviated and printed in other scripts: only a very sure reading counts.
@@ -223,7 +231,9 @@ function barcodeDisagreements(barcode: BarcodeFields, mrz: MrzResult | null, pri
 function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
   const f = mrz.fields;
   const number = printed.map((p) => confident(p, 'number')).find((n) => n && numbersDisagree(n, f.document_number));
-  const birth = printed.map((p) => confident(p, 'date_of_birth')).find((d) => d && d !== f.date_of_birth);
+  const birth = printed
+    .map((p) => confident(p, 'date_of_birth'))
+    .find((d) => d && f.date_of_birth && d !== f.date_of_birth && !sameButCentury(d, f.date_of_birth));
   return {
     type: documentTypeOf(f.document_code),
     // A confidently printed number or birth date that differs stands as printed, so the rules compare it with the zone (ID_INVALID).
@@ -282,23 +292,49 @@ function contradicts(side: SideAnalysis): boolean {
 }
 
 /**
- * A zone of ICAO 9303's shape that follows a national layout instead (its fields and check digits
- * stand elsewhere), so failing ICAO's check digits says nothing about it: the French identity
- * card of 1994-2021 (`IDFRA`, two lines of 36, no expiry in the zone). It is never read as TD2
- * data and never taken as evidence of alteration: review, like any zone that cannot be verified.
+ * A zone of ICAO 9303's shape that follows a national layout instead: the French identity card
+ * of 1988-2021 (`IDFRA`, two lines of 36, no expiry in the zone). It is read by its own layout
+ * (mrz-layouts.ts, `FRA-ID`: its number, birth date and composite check digits) and never as TD2
+ * data; a failing one is never taken as evidence of alteration (review), since a misread of a
+ * layout read less often is likelier than a forgery.
  */
 export function nationalLayout(mrz: MrzResult): string | null {
-  if (mrz.format === 'TD2' && /^IDFRA/.test(mrz.lines[0] ?? '')) return 'FRA-ID';
-  return null;
+  // A card's zone decoded as TD2 all the same (its lines given with that format) is still the card.
+  return mrz.format === 'FRA-ID' || (mrz.format === 'TD2' && /^IDFRA/.test(mrz.lines[0] ?? '')) ? 'FRA-ID' : null;
+}
+
+/** Two ISO dates with the same day, month and two-digit year, a century or more apart. */
+const sameButCentury = (a: string, b: string) => a !== b && a.slice(2) === b.slice(2);
+
+/**
+ * OCR confidence a labelled printed birth date needs to move the zone's birth date a century
+ * back: storing a child as born a century earlier would pass an age check, so a doubtful
+ * reading leaves the zone's century (the later one).
+ */
+const CENTURY_CONFIDENCE = 88;
+
+/**
+ * The zone gives a birth year's last two digits only; a printed birth date with the same day,
+ * month and two digits is the same date, never a disagreement (a holder born in 1920 reads as
+ * 2020 from the zone), and when located by its label and read very surely it settles the century.
+ * Unlabelled dates on the page never move it.
+ */
+function inPrintedCentury(mrz: MrzResult, printed: PrintedFields[]): MrzResult {
+  const zone = mrz.fields.date_of_birth;
+  if (!mrz.valid || !zone) return mrz;
+  const date = printed
+    .map((p) => p.labelled.date_of_birth)
+    .find((d) => d && d.confidence >= CENTURY_CONFIDENCE && sameButCentury(d.value, zone))?.value;
+  return date ? { ...mrz, fields: { ...mrz.fields, date_of_birth: date } } : mrz;
 }
 
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
 export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   const zones = sides.filter((s) => s.mrz).sort((a, b) => failures(a.mrz!) - failures(b.mrz!));
   const mrzSide = zones[0];
-  const mrz = mrzSide?.mrz ?? null;
   const barcode = sides.map((s) => s.barcode).find((b) => b) ?? null;
   const printed = printedOf(sides);
+  const mrz = mrzSide?.mrz ? inPrintedCentury(mrzSide.mrz, printed) : null;
   const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];
   const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null };
   if (sides.some((s) => s.undecodable))
@@ -306,7 +342,7 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   if (mrz?.valid || barcode) {
     const disagreements = barcode
       ? barcodeDisagreements(barcode, mrz, printed)
-      : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number });
+      : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number }, 'printed_', true);
     const read = mrz?.valid ? readFromMrz(mrz, printed) : readFromBarcode(barcode!);
     return {
       ...base,

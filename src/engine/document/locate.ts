@@ -5,6 +5,8 @@ import { type Grey, sharpOf } from './decode.js';
 const SMALL = 1000;
 /** How much darker than its neighbourhood a pixel must be to count as ink. */
 const INK_CONTRAST = 22;
+/** How much taller than the page's median text a zone line may be. */
+const ZONE_TO_TEXT = 5;
 
 /** A machine-readable zone's band: two or three long lines of equal length, stacked at a character's pitch. */
 export interface ZoneBand {
@@ -195,12 +197,26 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
   if (n < 50) return { bands: [], textHeight: null };
   const { xs, ys, bin } = directionPoints(mask, width, height);
   const found: Layout = { bands: [], textHeight: null };
-  for (const angle of textAngles(xs, ys, Math.hypot(width, height), bin)) {
+  // Both directions' bands, taken in turn (each direction's best first): a page of text running
+  // the other way (a passport's facing page turned sideways) can outscore the zone's direction
+  // and give bands of its own.
+  const byAngle = textAngles(xs, ys, Math.hypot(width, height), bin).map((angle) => {
     const layout = linesAt(ink, angle, grey);
     found.textHeight ??= layout.textHeight;
-    if (layout.bands.length > 0) return layout;
-  }
+    return layout.bands;
+  });
+  for (let i = 0; byAngle.some((bands) => i < bands.length); i++)
+    for (const bands of byAngle)
+      if (bands[i] && !found.bands.some((b) => sameBand(b, bands[i]))) found.bands.push(bands[i]);
   return found;
+}
+
+/** The same band found twice (another ink setting, or a group of two inside three): same turn, boxes overlapping by most of their area. */
+export function sameBand(a: ZoneBand, b: ZoneBand): boolean {
+  if (Math.abs(a.rotation - b.rotation) > 1) return false;
+  const w = Math.min(a.box.left + a.box.width, b.box.left + b.box.width) - Math.max(a.box.left, b.box.left);
+  const h = Math.min(a.box.top + a.box.height, b.box.top + b.box.height) - Math.max(a.box.top, b.box.top);
+  return w > 0 && h > 0 && w * h > 0.6 * Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
 }
 
 /**
@@ -280,7 +296,8 @@ function linesAt(
   const pieces = components(smeared, W, H).filter((p) => {
     const ph = p.bottom - p.top + 1;
     const pw = p.right - p.left + 1;
-    return ph >= 3 && ph <= h * 3 && p.count >= pw * ph * 0.25;
+    // A zone's characters may stand far taller than the page's median text (small captions on a patterned page).
+    return ph >= 3 && ph <= h * ZONE_TO_TEXT && p.count >= pw * ph * 0.25;
   });
   const lines = joinPieces(pieces)
     .filter((p) => {

@@ -1,5 +1,8 @@
-/** ICAO 9303 machine-readable zones: travel documents TD1, TD2, TD3 and visas MRV-A, MRV-B. */
-export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B';
+/**
+ * ICAO 9303 machine-readable zones: travel documents TD1, TD2, TD3 and visas MRV-A, MRV-B; and
+ * one national layout of ICAO's TD2 shape, the French identity card of 1988-2021 (`FRA-ID`).
+ */
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B' | 'FRA-ID';
 
 export const SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
   TD1: { lines: 3, length: 30 },
@@ -7,6 +10,7 @@ export const SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
   TD3: { lines: 2, length: 44 },
   'MRV-A': { lines: 2, length: 44 },
   'MRV-B': { lines: 2, length: 36 },
+  'FRA-ID': { lines: 2, length: 36 },
 };
 
 /**
@@ -87,7 +91,37 @@ function twoLine(length: number, visa: boolean): FormatSpec {
   };
 }
 
+/**
+ * The French identity card (1988-2021): line 1 `IDFRA`, the surname (25) and the issuing office
+ * (6); line 2 the card number (12: year and month of issue, department, sequence) and its check
+ * digit, the given names (14), the birth date and its check digit, the sex, and a composite
+ * check digit over line 1 and the rest of line 2. No expiry and no nationality in the zone.
+ */
+const FRENCH_ID: FormatSpec = {
+  fields: [
+    f('document_code', 0, 0, 2, 'alpha'),
+    f('issuing_country', 0, 2, 5, 'alpha'),
+    f('surname', 0, 5, 30, 'names'),
+    f('office', 0, 30, 36, 'alnum'),
+    f('document_number', 1, 0, 12, 'alnum', [1, 12]),
+    digit('document_number', 1, 12),
+    f('given_names', 1, 13, 27, 'names'),
+    f('date_of_birth', 1, 27, 33, 'numeric', [1, 33]),
+    digit('date_of_birth', 1, 33),
+    f('sex', 1, 34, 35, 'sex'),
+    digit('composite', 1, 35),
+  ],
+  composite: {
+    digit: [1, 35],
+    parts: [
+      [0, 0, 36],
+      [1, 0, 35],
+    ],
+  },
+};
+
 export const FORMATS: Record<MrzFormat, FormatSpec> = {
+  'FRA-ID': FRENCH_ID,
   TD3: twoLine(44, false),
   TD2: twoLine(36, false),
   'MRV-A': twoLine(44, true),
@@ -121,8 +155,9 @@ export const FORMATS: Record<MrzFormat, FormatSpec> = {
   },
 };
 
-/** A zone's format from its shape and its document code: a `V` code on a two-line zone is a visa. */
+/** A zone's format from its shape and its document code: a `V` code on a two-line zone is a visa; `IDFRA` on TD2's shape the French card. */
 export function formatOf(shape: 'TD1' | 'TD2' | 'TD3', firstLine: string): MrzFormat {
+  if (shape === 'TD2' && firstLine.startsWith('IDFRA')) return 'FRA-ID';
   if (shape !== 'TD1' && firstLine.startsWith('V')) return shape === 'TD3' ? 'MRV-A' : 'MRV-B';
   return shape;
 }

@@ -38,8 +38,8 @@ export interface MrzRepair {
   column: number;
   from: string;
   to: string;
-  /** `check_digit`: the field's check digit and the composite confirmed the one candidate; `format`: the field's alphabet allows only that character. */
-  by: 'check_digit' | 'format';
+  /** `check_digit`: the field's check digit and the composite confirmed the one candidate; `format`: the field's alphabet allows only that character; `second_reader`: the English model's character, confirmed like `check_digit`. */
+  by: 'check_digit' | 'format' | 'second_reader';
 }
 
 export interface MrzResult {
@@ -104,6 +104,9 @@ export function fitLength(line: string, length: number): string {
 function namesFillerStart(value: string): number {
   let tail = value.length;
   while (tail > 0 && (value[tail - 1] === '<' || FILLER_LOOKALIKES.has(value[tail - 1]))) tail--;
+  // Lookalike letters before the run's first real filler end the name (CORINNE<<<, MICHEL<<<).
+  const firstFiller = value.indexOf('<', tail);
+  if (firstFiller >= 0) tail = firstFiller;
   const run = value.indexOf('<<<');
   const starts = [run, value.length - tail >= 5 ? tail : -1].filter((i) => i >= 0);
   return starts.length ? Math.min(...starts) : -1;
@@ -225,6 +228,15 @@ export function mrzDate(
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(iso) ? iso : undefined;
 }
 
+/**
+ * A birth date the zone's two digits put after the document's expiry belongs to the century
+ * before: no document expires before its holder is born (a holder born in 1912 reads as 2012).
+ */
+export function birthBefore(birth: string | undefined, expiry: string | undefined): string | undefined {
+  if (!birth || !expiry || birth < expiry) return birth;
+  return `${Number(birth.slice(0, 4)) - 100}${birth.slice(4)}`;
+}
+
 const clean = (value: string) => value.replace(/<+/g, ' ').trim();
 
 /** The fields read from decoded lines (names split at `<<`, fillers to spaces). */
@@ -234,13 +246,15 @@ function fieldsOf(format: MrzFormat, lines: string[], number: string, now: Date)
     const f = spec.fields.find((x) => x.name === name);
     return f ? lines[f.line].slice(f.start, f.end) : '';
   };
-  const [last, ...given] = get('names').split('<<');
+  // The French card holds the surname and the given names in fields of their own.
+  const names = format === 'FRA-ID' ? `${get('surname')}<<${get('given_names').replace(/<<+/g, '<')}` : get('names');
+  const [last, ...given] = names.split('<<');
   const sex = get('sex');
   return {
     document_code: clean(get('document_code')),
     issuing_country: clean(get('issuing_country')),
     document_number: clean(number),
-    date_of_birth: mrzDate(get('date_of_birth'), 'birth', now),
+    date_of_birth: birthBefore(mrzDate(get('date_of_birth'), 'birth', now), mrzDate(get('expiry_date'), 'expiry', now)),
     expiry_date: mrzDate(get('expiry_date'), 'expiry', now),
     sex: sex === 'M' || sex === 'F' ? sex : undefined,
     nationality: clean(get('nationality')),
@@ -272,7 +286,9 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
       continue;
     }
     if (f.kind === 'numeric') {
-      if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit) failed.push(f.name);
+      // An expiry is always a calendar date (a birth date may not be: unknown days print as 00).
+      const noDate = f.name === 'expiry_date' && !mrzDate(value, 'expiry', now);
+      if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit || noDate) failed.push(f.name);
       continue;
     }
     const resolved = resolveAlnum(value, digit);

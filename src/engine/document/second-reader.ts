@@ -3,7 +3,7 @@ import { type Grey, sharpOf } from './decode.js';
 import { forOcrPng, paperStretch } from './frame.js';
 import type { ZoneBand } from './locate.js';
 import { FORMATS, SHAPES } from './mrz-layouts.js';
-import type { MrzResult } from './mrz.js';
+import { type MrzResult, fitLength, mrzLinesOf, readMrzLines } from './mrz.js';
 import { ocrMrzText } from './ocr.js';
 
 /** The number's line of the band, from a character before it to one after, upright, as the English model gets it (~30 px characters). */
@@ -75,4 +75,87 @@ export async function numberDisputed(crop: Grey, band: ZoneBand, mrz: MrzResult)
   const other = text.slice(offset, offset + target.length);
   const differences = [...target].flatMap((c, i) => (other[i] === c ? [] : [c + (other[i] ?? '')]));
   return differences.length > 0 && differences.every((d) => SILENT_PAIRS.has(d));
+}
+
+/** Characters of differing readers a repair may weigh at most (2^3 - 1 combinations: each wrong one passes two check digits by chance about once in a hundred). */
+const MAX_DIFFERENCES = 3;
+
+/** The columns of each failing part of a zone: failed fields with their check digits; for a failed composite, what only the composite covers and its digit. */
+function failingColumns(mrz: MrzResult): Set<string> {
+  const spec = FORMATS[mrz.format];
+  const out = new Set<string>();
+  const add = (line: number, start: number, end: number) => {
+    for (let c = start; c < end; c++) out.add(`${line}:${c}`);
+  };
+  const checked = spec.fields.filter((f) => f.check);
+  for (const f of checked.filter((x) => mrz.failed.includes(x.name))) {
+    add(f.line, f.start, f.end);
+    add(f.check![0], f.check![1], f.check![1] + 1);
+  }
+  if (mrz.failed.includes('composite') && spec.composite) {
+    const own = new Set<string>();
+    for (const f of checked) {
+      for (let c = f.start; c < f.end; c++) own.add(`${f.line}:${c}`);
+      own.add(`${f.check![0]}:${f.check![1]}`);
+    }
+    for (const [line, start, end] of spec.composite.parts)
+      for (let c = start; c < end; c++) if (!own.has(`${line}:${c}`)) out.add(`${line}:${c}`);
+    add(spec.composite.digit[0], spec.composite.digit[1], spec.composite.digit[1] + 1);
+  }
+  return out;
+}
+
+/**
+ * A failing zone read again, whole, by the second reader (the English model) on the same band:
+ * the MRZ model misreads a glyph it was not trained on the same way at every scale (a `8` read
+ * `3` in a residence permit's optional data), where the English model, trained on other shapes,
+ * may not. Where the two readers differ inside the failing parts only (a failed field and its
+ * check digit; for a failed composite, what only the composite covers), the second reader's
+ * characters are tried, alone and together (at most MAX_DIFFERENCES of them), and a result is
+ * kept only when exactly one combination makes every check digit pass, the composite included:
+ * only formats with a composite (TD1, TD2, TD3), so a changed field is always confirmed twice.
+ */
+export async function repairByOtherReader(image: Buffer, mrz: MrzResult, now: Date): Promise<MrzResult | null> {
+  const spec = FORMATS[mrz.format];
+  if (mrz.valid || !spec.composite || mrz.failed.includes('length')) return null;
+  const columns = failingColumns(mrz);
+  if (columns.size === 0) return null;
+  const { length } = SHAPES[mrz.format];
+  const other = mrzLinesOf(await ocrMrzText(image, 'eng')).map((l) => fitLength(l, length));
+  // Each zone line with a failing part against the second reader's line that matches it at the most
+  // columns (a filler read as one of its lookalikes matches): at least 75%, or the readers do not
+  // see the same line.
+  const same = (a: string, b: string | undefined) => a === b || (a === '<' && !!b && /[CKLE]/.test(b));
+  const differences: { line: number; column: number; to: string }[] = [];
+  for (const [i, line] of mrz.lines.entries()) {
+    if (![...columns].some((c) => c.startsWith(`${i}:`))) continue;
+    const matches = (o: string) => [...line].filter((c, k) => same(c, o[k])).length;
+    const best = [...other].sort((a, b) => matches(b) - matches(a))[0];
+    if (!best || matches(best) < line.length * 0.75) return null;
+    for (let k = 0; k < line.length; k++) {
+      const to = best[k];
+      if (same(line[k], to) || to === '?' || !columns.has(`${i}:${k}`)) continue;
+      differences.push({ line: i, column: k, to });
+    }
+  }
+  if (differences.length === 0 || differences.length > MAX_DIFFERENCES) return null;
+  const passing = new Map<string, MrzResult>();
+  for (let mask = 1; mask < 1 << differences.length; mask++) {
+    const lines = [...mrz.lines];
+    differences.forEach((d, j) => {
+      if (mask & (1 << j)) lines[d.line] = lines[d.line].slice(0, d.column) + d.to + lines[d.line].slice(d.column + 1);
+    });
+    const result = readMrzLines(mrz.format, lines, now);
+    if (result.valid) passing.set(JSON.stringify(result.fields), result);
+  }
+  if (passing.size !== 1) return null;
+  const [result] = passing.values();
+  const repairs = result.lines.flatMap((l, i) =>
+    [...l].flatMap((c, k) =>
+      c !== mrz.lines[i][k] && differences.some((d) => d.line === i && d.column === k)
+        ? [{ line: i, column: k, from: mrz.lines[i][k], to: c, by: 'second_reader' as const }]
+        : [],
+    ),
+  );
+  return { ...result, repairs: [...result.repairs, ...repairs] };
 }

@@ -1,9 +1,9 @@
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
-import { INK_SETTINGS, type ZoneBand, locateZone } from './locate.js';
+import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
-import { numberDisputed } from './second-reader.js';
+import { numberDisputed, repairByOtherReader } from './second-reader.js';
 import { type Trace, timed } from './trace.js';
 
 export { turn } from './frame.js';
@@ -19,7 +19,7 @@ const VARIANTS: Variant[] = [
   { charHeight: 20, flat: false },
   { charHeight: 30, flat: true },
 ];
-interface Variant {
+export interface Variant {
   charHeight: number;
   flat: boolean;
 }
@@ -58,7 +58,7 @@ export interface ZoneRead {
 }
 
 /** The band as OCR gets it: scaled to the OCR character height (bounded), stretched, on a white margin. */
-async function forOcr(crop: Grey, charHeight: number, variant: Variant): Promise<Buffer> {
+export async function forOcr(crop: Grey, charHeight: number, variant: Variant): Promise<Buffer> {
   const source = variant.flat ? await flatField(crop, charHeight) : crop;
   const factor = Math.min(variant.charHeight / Math.max(charHeight, 1), MAX_BAND_WIDTH / crop.width, 4);
   const width = Math.max(1, Math.round(crop.width * factor));
@@ -155,6 +155,16 @@ async function attempt(
  */
 export async function readZone(grey: Grey, now: Date, trace?: Trace): Promise<ZoneRead> {
   const s = await search(grey, now, trace);
+  if (s.best.mrz && !s.best.mrz.valid && s.best.band && s.best.crop) {
+    const image = await forOcr(s.best.crop, s.best.band.charHeight, VARIANTS[0]);
+    const repaired = await timed(
+      trace,
+      'repair (English model)',
+      () => repairByOtherReader(image, s.best.mrz!, now),
+      (r) => summary(r),
+    );
+    if (repaired) s.best = { ...s.best, mrz: repaired, confirmed: false };
+  }
   const { mrz, band, crop } = s.best;
   if (mrz?.valid && band && crop) {
     const disputed = await timed(trace, 'number (English model)', () => numberDisputed(crop, band, mrz), String);
@@ -267,14 +277,6 @@ const summary = (mrz: MrzResult | null) =>
       : `${mrz.format} failed ${[...mrz.failed, ...mrz.ambiguous].join(',')}`;
 const describeBand = (b: ZoneBand) =>
   `${b.lines} lines ${b.box.width} px at ${b.rotation.toFixed(1)}°${b.upright ? '' : ' (text above it: upside down)'}`;
-
-/** The same band found by another setting: same turn, boxes overlapping by most of their area. */
-function sameBand(a: ZoneBand, b: ZoneBand): boolean {
-  if (Math.abs(a.rotation - b.rotation) > 1) return false;
-  const w = Math.min(a.box.left + a.box.width, b.box.left + b.box.width) - Math.max(a.box.left, b.box.left);
-  const h = Math.min(a.box.top + a.box.height, b.box.top + b.box.height) - Math.max(a.box.top, b.box.top);
-  return w > 0 && h > 0 && w * h > 0.6 * Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
-}
 
 /**
  * One band: the first variant the way up the page's text suggests, then, when that says little
