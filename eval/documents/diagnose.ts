@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { analyseDocument, stopOcr } from '../../src/engine/document/index.js';
 import { ROBUSTNESS_CONDITIONS, robustnessCases } from '../../test/engine/corpus/robustness.js';
 import { type Graded, type GradeTruth, gradeGenuine, percentile } from './grade.js';
-import { loadHeldout2 } from './heldout2.js';
+import { loadFrozen } from './frozen.js';
 import { loadManifest, loadPicture } from './manifest.js';
 import { liveDocumentCheck } from './real.js';
 
@@ -31,7 +31,7 @@ function items(sets: string[], perCondition: number): Item[] {
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
     }
   if (sets.includes('heldout2'))
-    for (const d of loadHeldout2().documents) {
+    for (const d of loadFrozen('heldout2').documents) {
       const p = loadPicture(d);
       if (!('skipped' in p))
         out.push({ set: 'heldout2', id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
