@@ -173,6 +173,47 @@ describe('the birth century', () => {
   });
 });
 
+describe('a printed number against the zone', () => {
+  /** TD3 lines with a personal number in the optional data (ICAO 9303-4: positions 29-42 of line 2), check digits recomputed. */
+  const withPersonalNumber = (personal: string): string[] => {
+    const [l1, l2] = td3(HOLDERS.anna);
+    const optional = personal.padEnd(14, '<');
+    const head = l2.slice(0, 28) + optional + checkDigit(optional);
+    const composite = head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 43);
+    return [l1, head + checkDigit(composite)];
+  };
+  const side = (mrz: SideAnalysis['mrz'], printedNumber: string): SideAnalysis => ({
+    side: 'front',
+    quality: {
+      metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
+      problems: [],
+    },
+    mrz,
+    barcodeFound: false,
+    barcode: null,
+    printed: { dates: [], numbers: [printedNumber], labelled: { number: { value: printedNumber, confidence: 95 } } },
+  });
+
+  it('a printed personal number that is the zone\'s optional data (a "No." label of its own) is no disagreement: the zone\'s number is stored, never ID_INVALID', () => {
+    const mrz = readMrzLines('TD3', withPersonalNumber('850412146007'), now);
+    expect(mrz.valid).toBe(true);
+    expect(mrz.fields.optional).toBe('850412146007');
+    const personal = combineSides([side(mrz, '850412146007')]);
+    expect(personal.disagreements).toEqual([]);
+    expect(personal.read?.number).toBe(mrz.fields.document_number);
+    expect(documentResult(personal, snapshot, now).reasonCodes).not.toContain('ID_INVALID');
+    // Printed with its dashes, as such numbers are: the same field.
+    expect(combineSides([side(mrz, '850412-14-6007')]).disagreements).toEqual([]);
+  });
+
+  it('a confidently printed document number that differs from the zone and from its optional data is still ID_INVALID', () => {
+    const mrz = readMrzLines('TD3', withPersonalNumber('850412146007'), now);
+    const other = combineSides([side(mrz, 'X98765432')]);
+    expect(other.disagreements).toContain('printed_document_number');
+    expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
+  });
+});
+
 describe('a failing zone read again by the second reader', () => {
   /** A TD1 render the MRZ model reads right, its band as the zone search cropped it, and its zone. */
   async function band() {

@@ -3,7 +3,7 @@ import { type Grey, type Refusal, decodeBounded, isRefusal, sharpOf } from './de
 import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
 import { cropBand, fullStretch } from './frame.js';
-import { type PrintedFields, confident, confusionKey, readPrinted, sameSurname } from './printed.js';
+import { type PrintedFields, confident, numbersDisagree, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
 import { type Trace, timed } from './trace.js';
 import { type ZoneRead, readZone } from './zone.js';
@@ -171,12 +171,6 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
   return result;
 }
 
-/** A printed number disagrees only when it is no cut-off part of the other (a word clipped by the frame or OCR). */
-function numbersDisagree(printed: string, machine: string): boolean {
-  const [a, b] = [confusionKey(printed), confusionKey(machine)];
-  return a !== b && !a.includes(b) && !b.includes(a);
-}
-
 /** OCR confidence a printed surname needs before it may contradict the zone or a barcode. */
 const NAME_CONFIDENCE = 88;
 
@@ -185,7 +179,7 @@ const printedOf = (sides: SideAnalysis[]) => sides.map((s) => s.printed).filter(
 /** Each confidently located printed field against a machine reading: the fields that disagree. */
 function printedDisagreements(
   printed: PrintedFields[],
-  machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string },
+  machine: { number?: string; date_of_birth?: string; expiry_date?: string; last_name?: string; optional?: string },
   prefix = 'printed_',
   /** The machine reading is a zone's (two-digit years): a birth date a century apart is the same date. */
   zoneYears = false,
@@ -193,7 +187,8 @@ function printedDisagreements(
   const out: string[] = [];
   for (const p of printed) {
     const number = confident(p, 'number');
-    if (number && machine.number && numbersDisagree(number, machine.number)) out.push(`${prefix}document_number`);
+    if (number && machine.number && numbersDisagree(number, machine.number, machine.optional))
+      out.push(`${prefix}document_number`);
     const birth = confident(p, 'date_of_birth');
     if (
       birth &&
@@ -230,7 +225,9 @@ function barcodeDisagreements(barcode: BarcodeFields, mrz: MrzResult | null, pri
 
 function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
   const f = mrz.fields;
-  const number = printed.map((p) => confident(p, 'number')).find((n) => n && numbersDisagree(n, f.document_number));
+  const number = printed
+    .map((p) => confident(p, 'number'))
+    .find((n) => n && numbersDisagree(n, f.document_number, f.optional));
   const birth = printed
     .map((p) => confident(p, 'date_of_birth'))
     .find((d) => d && f.date_of_birth && d !== f.date_of_birth && !sameButCentury(d, f.date_of_birth));

@@ -202,6 +202,23 @@ export const confusionKey = (value: string) =>
     .replace(/T/g, '7')
     .replace(/B/g, '8');
 
+/** One value is the other, or a cut-off part of it (a word clipped by the frame or OCR), once confusions are folded. */
+const sameOrPart = (a: string, b: string) => {
+  const [x, y] = [confusionKey(a), confusionKey(b)];
+  return x === y || x.includes(y) || y.includes(x);
+};
+
+/**
+ * Whether a printed number contradicts the zone's document number. A printed number that is the
+ * zone's optional data (a personal or national identity number, printed under its own "No."
+ * label, as on Malaysian passports) names that field, not the document: it never disagrees.
+ */
+export function numbersDisagree(printed: string, zoneNumber: string, zoneOptional?: string): boolean {
+  if (sameOrPart(printed, zoneNumber)) return false;
+  const optional = zoneOptional ? confusionKey(zoneOptional) : '';
+  return !(optional.length >= 6 && sameOrPart(printed, optional));
+}
+
 /** Surnames as the zone and the printed side give them: equal once folded, or within two edits (Ü as UE). */
 export function sameSurname(printed: string, zone: string): boolean {
   const fold = (v: string) =>
