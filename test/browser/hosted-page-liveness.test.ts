@@ -19,15 +19,14 @@ import { launchBrowser } from '../support/browser.js';
 import type { BootstrapResult } from '../../src/services/access/index.js';
 import { createVerification } from '../support/factories.js';
 import {
-  agree,
   clickButton,
   expectAccessible,
   heading,
   open,
   pageUrl,
   screenshot,
-  useFile,
   useHostedBrowser,
+  walkToLivenessPrompts,
 } from '../support/hosted-browser.js';
 import type { TestServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait.js';
@@ -64,16 +63,7 @@ describe('active liveness on the hosted page', () => {
           () => undefined,
         );
     });
-    await agree(page);
-    await heading(page, 'Your identity document');
-    await page.click('input[value=passport]');
-    await clickButton(page, 'Continue');
-    await heading(page, 'Front of your passport');
-    await useFile(page, files['document.png']!);
-    await heading(page, 'A photo of your face');
-    await useFile(page, files['selfie.png']!);
-
-    await heading(page, 'Follow the prompts');
+    await walkToLivenessPrompts(page, files['document.png']!, files['selfie.png']!);
     await expectAccessible(page, 'liveness intro');
     await clickButton(page, 'Start');
     await waitFor(async () => challenges.length === 1, 15_000, 'the challenge');
@@ -211,15 +201,7 @@ describe.each(CAMERAS)('active liveness with a file as the camera: $name', ({ na
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     await page.goto(pageUrl(v.id, v.client_token!), { waitUntil: 'domcontentloaded' });
-    await agree(page);
-    await heading(page, 'Your identity document');
-    await page.click('input[value=passport]');
-    await clickButton(page, 'Continue');
-    await heading(page, 'Front of your passport');
-    await useFile(page, files['document.png']!);
-    await heading(page, 'A photo of your face');
-    await useFile(page, path.join(dir, 'selfie.jpg'));
-    await heading(page, 'Follow the prompts');
+    await walkToLivenessPrompts(page, files['document.png']!, path.join(dir, 'selfie.jpg'));
     await clickButton(page, 'Start');
     await page.waitForFunction(() => (document.querySelector('video.camera')?.readyState ?? 0) >= 2, {
       timeout: 15_000,

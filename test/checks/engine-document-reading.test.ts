@@ -28,6 +28,19 @@ const now = new Date('2026-06-01T00:00:00Z');
 
 afterAll(() => stopOcr());
 
+/** A sharp front side whose zone was read as given and whose printed side says `printed`. */
+const sideWith = (mrz: SideAnalysis['mrz'], printed: SideAnalysis['printed']): SideAnalysis => ({
+  side: 'front',
+  quality: {
+    metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
+    problems: [],
+  },
+  mrz,
+  barcodeFound: false,
+  barcode: null,
+  printed,
+});
+
 const withDigit = (value: string) => value + checkDigit(value);
 
 /** Lines of monospace text drawn on a page (turned a quarter when `sideways`). */
@@ -143,21 +156,12 @@ describe('the birth century', () => {
     const [l1, l2] = td3({ ...HOLDERS.anna, birth: '2020-05-01' });
     const mrz = readMrzLines('TD3', [l1, l2], now);
     expect(mrz.fields.date_of_birth).toBe('2020-05-01');
-    const side = (printedBirth: string, confidence = 95): SideAnalysis => ({
-      side: 'front',
-      quality: {
-        metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
-        problems: [],
-      },
-      mrz,
-      barcodeFound: false,
-      barcode: null,
-      printed: {
+    const side = (printedBirth: string, confidence = 95) =>
+      sideWith(mrz, {
         dates: [printedBirth],
         numbers: [],
         labelled: { date_of_birth: { value: printedBirth, confidence } },
-      },
-    });
+      });
     const centenarian = combineSides([side('1920-05-01')]);
     expect(centenarian.disagreements).toEqual([]);
     expect(centenarian.read?.date_of_birth).toBe('1920-05-01');
@@ -182,17 +186,12 @@ describe('a printed number against the zone', () => {
     const composite = head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 43);
     return [l1, head + checkDigit(composite)];
   };
-  const side = (mrz: SideAnalysis['mrz'], printedNumber: string): SideAnalysis => ({
-    side: 'front',
-    quality: {
-      metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
-      problems: [],
-    },
-    mrz,
-    barcodeFound: false,
-    barcode: null,
-    printed: { dates: [], numbers: [printedNumber], labelled: { number: { value: printedNumber, confidence: 95 } } },
-  });
+  const side = (mrz: SideAnalysis['mrz'], printedNumber: string) =>
+    sideWith(mrz, {
+      dates: [],
+      numbers: [printedNumber],
+      labelled: { number: { value: printedNumber, confidence: 95 } },
+    });
 
   it('a printed personal number that is the zone\'s optional data (a "No." label of its own) is no disagreement: the zone\'s number is stored, never ID_INVALID', () => {
     const mrz = readMrzLines('TD3', withPersonalNumber('850412146007'), now);

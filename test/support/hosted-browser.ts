@@ -165,6 +165,22 @@ export async function agree(page: Page, title = 'Before you start', button = 'I 
   await clickButton(page, button);
 }
 
+/**
+ * A passport session walked from consent to the liveness step: the consent, the document type,
+ * the passport's front and the selfie, each used as chosen; ends on "Follow the prompts".
+ */
+export async function walkToLivenessPrompts(page: Page, documentFile: string, selfieFile: string) {
+  await agree(page);
+  await heading(page, 'Your identity document');
+  await page.click('input[value=passport]');
+  await clickButton(page, 'Continue');
+  await heading(page, 'Front of your passport');
+  await useFile(page, documentFile);
+  await heading(page, 'A photo of your face');
+  await useFile(page, selfieFile);
+  await heading(page, 'Follow the prompts');
+}
+
 /** A file chosen for a photo step, looked at on its review screen, then used. */
 export async function useFile(page: Page, file: string, review = 'Check your photo', use = 'Use this photo') {
   await chooseFile(page, file);

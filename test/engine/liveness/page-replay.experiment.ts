@@ -26,7 +26,7 @@ import { ffmpegPath } from '../../../src/engine/face/video.js';
 import { launchBrowser } from '../../support/browser.js';
 import type { BootstrapResult } from '../../../src/services/access/index.js';
 import { createVerification } from '../../support/factories.js';
-import { agree, clickButton, heading, pageUrl, useFile, useHostedBrowser } from '../../support/hosted-browser.js';
+import { clickButton, heading, pageUrl, useHostedBrowser, walkToLivenessPrompts } from '../../support/hosted-browser.js';
 import type { TestServer } from '../../support/test-server.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -171,15 +171,7 @@ describe('a real clip through the hosted page (measurement)', () => {
       })();
     });
     await page.goto(pageUrl(v.id, v.client_token!), { waitUntil: 'domcontentloaded' });
-    await agree(page);
-    await heading(page, 'Your identity document');
-    await page.click('input[value=passport]');
-    await clickButton(page, 'Continue');
-    await heading(page, 'Front of your passport');
-    await useFile(page, files['document.png']!);
-    await heading(page, 'A photo of your face');
-    await useFile(page, path.join(dir, 'selfie.jpg'));
-    await heading(page, 'Follow the prompts');
+    await walkToLivenessPrompts(page, files['document.png']!, path.join(dir, 'selfie.jpg'));
     await clickButton(page, 'Start');
     await heading(page, 'Ready to submit', 120_000);
     const captured: { at: number; url: string }[] = await page.evaluate(() => (window as any).__frames);
