@@ -11,6 +11,7 @@ import {
   type Tensor3D,
 } from '../../src/engine/face/descriptor.js';
 import { loadHuman } from '../../src/engine/face/human.js';
+import { sharpen, stretch } from './chip-variants.js';
 import { photographedDocument, realImages } from './real.js';
 
 /**
@@ -31,25 +32,6 @@ const grey = (human: Human, chip: Tensor3D, keep: number): Tensor3D =>
 
 const mirror = (human: Human, chips: Tensor3D[]) =>
   chips.flatMap((c) => [c, human.tf.reverse(c as never, 1) as unknown as Tensor3D]);
-
-const sharpen = (human: Human, chip: Tensor3D, amount: number): Tensor3D =>
-  human.tf.tidy(() => {
-    const tf = human.tf;
-    const k = [1, 2, 1, 2, 4, 2, 1, 2, 1].map((v) => v / 16);
-    const kernel = tf.tile(tf.reshape(tf.tensor1d(k), [3, 3, 1, 1]), [1, 1, 3, 1]);
-    const x = tf.expandDims(chip as never, 0);
-    const blurred = tf.depthwiseConv2d(x as never, kernel as never, 1, 'same');
-    const out = tf.clipByValue(tf.add(x, tf.mul(tf.sub(x, blurred), amount)), 0, 255);
-    return tf.squeeze(out, [0]) as unknown as Tensor3D;
-  });
-
-const stretch = (human: Human, chip: Tensor3D): Tensor3D =>
-  human.tf.tidy(() => {
-    const tf = human.tf;
-    const { mean, variance } = tf.moments(chip as never);
-    const out = tf.add(tf.mul(tf.div(tf.sub(chip as never, mean), tf.sqrt(tf.add(variance, 1e-3))), 55), 120);
-    return tf.clipByValue(out, 0, 255) as unknown as Tensor3D;
-  });
 
 /** A similarity jitter of the landmarks around their centre (scale, turn in degrees). */
 const jitter = (points: [number, number][], scale: number, degrees: number): [number, number][] => {
