@@ -47,7 +47,7 @@ export const faceRealEvaluator: Evaluator = {
     const wanted = realSetsNamed(options.sets);
     const sets = await evaluateReal(wanted);
     return {
-      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): held-out-3 (untouched, only when named: --sets=heldout3), then held-out-2, the first held-out set and the tuning people (those three are tuning data now)`,
+      title: `Face match on real photos at the defaults (document portrait vs photo ${DOCUMENT_MATCH_THRESHOLD}, photo vs photo ${FACE_MATCH_THRESHOLD}): held-out-3 (only when named: --sets=heldout3; measured once and spent), then held-out-2, the first held-out set and the tuning people (tuning data)`,
       columns: [
         'set',
         'case',

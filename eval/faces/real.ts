@@ -39,14 +39,14 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut3: the untouched set (real-3, opt-in: run once,
+ * The face set registry, in report order. heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
  * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
  */
 export const REAL_SETS = {
   heldOut3: {
     flag: 'heldout3',
-    label: '**held-out-3 (untouched)**',
+    label: '**held-out-3** (measured once, 2026-11-26; spent)',
     parts: [{ dir: REAL_3_DIR, split: ['heldOut3'] }],
     optIn: true,
     checked: true,
