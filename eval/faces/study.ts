@@ -2,7 +2,7 @@ import '../../src/warnings.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { decode } from '../../src/engine/face/analyse.js';
+import { decode, pixelTensor } from '../../src/engine/face/analyse.js';
 import {
   alignedChip,
   chipDescriptors,
@@ -91,11 +91,11 @@ async function upscaled(
     .resize(width * factor, height * factor, { kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const tensor = human.tf.tensor3d(
-    new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.length),
-    [out.info.height, out.info.width, 3],
-    'int32',
-  ) as unknown as Tensor3D;
+  const tensor = pixelTensor(human, {
+    data: out.data,
+    width: out.info.width,
+    height: out.info.height,
+  }) as unknown as Tensor3D;
   return {
     tensor,
     points: points.map(([x, y]) => [(x - left + 0.5) * factor - 0.5, (y - top + 0.5) * factor - 0.5]),
@@ -136,11 +136,7 @@ async function study(human: Human, bytes: Buffer, base: Omit<StudyReading, 'kind
   const out: StudyReading = { ...base, kind, faces: 0 };
   if (!pixels) return { out, box: null };
   const tf = human.tf;
-  const tensor = tf.tensor3d(
-    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
-    [pixels.height, pixels.width, 3],
-    'int32',
-  ) as unknown as Tensor3D;
+  const tensor = pixelTensor(human, pixels) as unknown as Tensor3D;
   try {
     const result = await human.detect(tensor as never);
     const found = result.face

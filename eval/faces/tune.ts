@@ -1,7 +1,7 @@
 import '../../src/warnings.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decode, readFaces } from '../../src/engine/face/analyse.js';
+import { decode, pixelTensor, readFaces } from '../../src/engine/face/analyse.js';
 import {
   alignedChip,
   chipDescriptors,
@@ -89,11 +89,7 @@ async function describe(human: Human, bytes: Buffer, variants: string[]): Promis
   const out: Record<string, number[] | null> = Object.fromEntries(variants.map((v) => [v, null]));
   if (!pixels) return out;
   const tf = human.tf;
-  const tensor = tf.tensor3d(
-    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
-    [pixels.height, pixels.width, 3],
-    'int32',
-  ) as unknown as Tensor3D;
+  const tensor = pixelTensor(human, pixels) as unknown as Tensor3D;
   try {
     const result = await human.detect(tensor as never);
     const face = result.face.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];

@@ -29,7 +29,7 @@ import {
   walkToLivenessPrompts,
 } from '../support/hosted-browser.js';
 import type { TestServer } from '../support/test-server.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, waitForVerdict } from '../support/wait.js';
 
 // Page code run by page.evaluate: typed loosely here (the project's lib has no DOM types).
 declare const document: any;
@@ -115,14 +115,7 @@ describe('active liveness on the hosted page', () => {
     expect([...new Set(steps)]).toEqual([0, 1, 2, 3]);
 
     // The fake camera's pattern does not turn or blink: the challenge fails, a replayed still fails.
-    const settled = await waitFor(
-      async () => {
-        const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
-        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
-      },
-      180_000,
-      'the verdict',
-    );
+    const settled = await waitForVerdict(server, v.id, account.keys.live.secret_key, 180_000);
     expect(settled.status).not.toBe('approved');
     const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
     expect(liveness).toMatchObject({ status: 'completed', verdict: 'reject' });
@@ -211,14 +204,7 @@ describe.each(CAMERAS)('active liveness with a file as the camera: $name', ({ na
     await clickButton(page, 'Submit');
     await heading(page, 'Thank you');
 
-    const settled = await waitFor(
-      async () => {
-        const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
-        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
-      },
-      180_000,
-      'the verdict',
-    );
+    const settled = await waitForVerdict(server, v.id, account.keys.live.secret_key, 180_000);
     const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
     expect(liveness).toMatchObject({ status: 'completed', verdict: 'reject' });
     expect(liveness.reason_codes).toEqual(['LIVENESS_FAILED', 'LIVENESS_CHALLENGE_FAILED']);

@@ -23,7 +23,7 @@ import type { BootstrapResult } from '../../src/services/access/index.js';
 import { withTestAccount } from '../support/account.js';
 import { createVerification } from '../support/factories.js';
 import type { TestServer } from '../support/test-server.js';
-import { waitFor } from '../support/wait.js';
+import { waitForVerdict } from '../support/wait.js';
 
 jest.setTimeout(240_000);
 
@@ -214,14 +214,7 @@ describe('a live key-API session with a video and no selfie', () => {
       token: live,
     });
     expect(done.status).toBe(200);
-    return waitFor(
-      async () => {
-        const res = await server.request(`/v1/verifications/${v.id}`, { token: live });
-        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
-      },
-      180_000,
-      'the verdict',
-    );
+    return waitForVerdict(server, v.id, live, 180_000);
   }
 
   it('is decoded on the server: a still photo fed as video is rejected as VIDEO_STILL, a real clip is not', async () => {

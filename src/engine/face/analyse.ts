@@ -83,6 +83,15 @@ export interface LivenessAnalysis {
 const round = (n: number | undefined | null, digits = 3): number | null =>
   typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null;
 
+/** RGB pixels (decode's, or any raw RGB buffer) as the int32 image tensor Human and the descriptor take. */
+export function pixelTensor(h: Human, pixels: { data: Buffer; width: number; height: number }) {
+  return h.tf.tensor3d(
+    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
+    [pixels.height, pixels.width, 3],
+    'int32',
+  );
+}
+
 /** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */
 export async function decode(
   bytes: Uint8Array,
@@ -137,11 +146,7 @@ export async function readFaces(bytes: Uint8Array, human?: Human, models: FaceMo
   const h = human ?? (await loadHuman());
   const pixels = await decode(bytes);
   if (!pixels) return { readable: false, faces: [] };
-  const tensor = h.tf.tensor3d(
-    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
-    [pixels.height, pixels.width, 3],
-    'int32',
-  );
+  const tensor = pixelTensor(h, pixels);
   try {
     const result = await h.detect(tensor as never, faceModelsConfig(models) as never);
     // Human describes every face it keeps (its description model on), so the filter only applies then.

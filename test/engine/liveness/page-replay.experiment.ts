@@ -28,7 +28,7 @@ import type { BootstrapResult } from '../../../src/services/access/index.js';
 import { createVerification } from '../../support/factories.js';
 import { clickButton, heading, pageUrl, useHostedBrowser, walkToLivenessPrompts } from '../../support/hosted-browser.js';
 import type { TestServer } from '../../support/test-server.js';
-import { waitFor } from '../../support/wait.js';
+import { waitForVerdict } from '../../support/wait.js';
 
 // Page code run by page.evaluate: typed loosely here (the project's lib has no DOM types).
 declare const window: any;
@@ -177,14 +177,7 @@ describe('a real clip through the hosted page (measurement)', () => {
     const captured: { at: number; url: string }[] = await page.evaluate(() => (window as any).__frames);
     await clickButton(page, 'Submit');
     await heading(page, 'Thank you');
-    const settled = await waitFor(
-      async () => {
-        const res = await server.request(`/v1/verifications/${v.id}`, { token: account.keys.live.secret_key });
-        return ['approved', 'rejected', 'manual_review'].includes(res.body.status) ? res.body : undefined;
-      },
-      240_000,
-      'the verdict',
-    );
+    const settled = await waitForVerdict(server, v.id, account.keys.live.secret_key, 240_000);
     const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
     const human = await loadHuman();
     const frames = captured.slice(-12);
