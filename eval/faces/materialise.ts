@@ -1,10 +1,11 @@
-// Brings the photos of a manifest-only face set (test/engine/faces/real-3) onto disk from local git
-// copies of its source repositories, each checked against the frozen sha256 of the original and
-// of the stored file; runs no face engine. Stored files are made as for real/ and real-2/: the
-// original decoded, EXIF-rotated, scaled down to at most 1024 px on the longer side, JPEG 92.
+// Brings the photos of the manifest-only face sets (test/engine/faces/real-3, real-4) onto disk from
+// local git copies of their source repositories, each checked against the frozen sha256 of the
+// original and of the stored file; runs no face engine. Stored files are made as for real/ and
+// real-2/: the original decoded, EXIF-rotated, scaled down to at most 1024 px on the longer side, JPEG 92.
 //
-//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--set=real-3]
-//   (from the repository's root)
+//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--sets=heldout3,heldout4]
+//   (from the repository's root; --sets names sets as the eval's --sets does, default heldout3;
+//   --set=real-4 names one folder instead)
 //
 // DIR holds one git directory per source repository, as DIR/<owner>+<name>/repo,
 // DIR/<owner>+<name> or DIR/<owner>/<name>.git. --record (only when the set is first made) writes
@@ -51,13 +52,24 @@ async function storedPhoto(original: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
+/** The manifest-only sets, by their `--sets=` name (the eval's, eval/faces/real.ts), and their folders. */
+const SET_FOLDERS: Record<string, string> = { heldout3: 'real-3', heldout4: 'real-4' };
+
 async function main() {
   const args = process.argv.slice(2);
   const arg = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const repos = arg('repos');
-  if (!repos) throw new Error('usage: materialise.js --repos=DIR [--set=real-3] [--record]');
-  const record = args.includes('--record');
-  const dir = path.resolve('test/engine/faces', arg('set') ?? 'real-3');
+  if (!repos) throw new Error('usage: materialise.js --repos=DIR [--sets=heldout3,heldout4 | --set=real-3] [--record]');
+  const sets = arg('sets')?.split(',') ?? [];
+  const unknown = sets.filter((s) => !SET_FOLDERS[s]);
+  if (unknown.length)
+    throw new Error(`unknown set ${unknown.join(', ')}: one of ${Object.keys(SET_FOLDERS).join(', ')}`);
+  const folders = arg('set') ? [arg('set')!] : sets.length ? sets.map((s) => SET_FOLDERS[s]!) : ['real-3'];
+  for (const folder of folders)
+    await materialise(repos, path.resolve('test/engine/faces', folder), args.includes('--record'));
+}
+
+async function materialise(repos: string, dir: string, record: boolean) {
   const manifestFile = path.join(dir, 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { images: SourcedImage[] };
   let written = 0;

@@ -24,6 +24,8 @@ export const REAL_2_DIR = path.join(FACES_DIR, 'real-2');
  * the source repositories, checked against the frozen checksums (README of real-3).
  */
 export const REAL_3_DIR = path.join(FACES_DIR, 'real-3');
+/** The fourth corpus (new people, many East Asian, all held out; frozen before any run; brought in as real-3's). */
+export const REAL_4_DIR = path.join(FACES_DIR, 'real-4');
 
 /** One set of real photos: which people of which corpus, its report label and its `--sets=` name. */
 export interface RealSetSpec {
@@ -39,11 +41,19 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
+ * The face set registry, in report order. heldOut4: real-4 (opt-in; untouched, run once by name);
+ * heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
  * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
  */
 export const REAL_SETS = {
+  heldOut4: {
+    flag: 'heldout4',
+    label: '**held-out-4** (untouched; frozen 2026-11-26)',
+    parts: [{ dir: REAL_4_DIR, split: ['heldOut4'] }],
+    optIn: true,
+    checked: true,
+  },
   heldOut3: {
     flag: 'heldout3',
     label: '**held-out-3** (measured once, 2026-11-26; spent)',

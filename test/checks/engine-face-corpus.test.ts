@@ -3,7 +3,9 @@
 // checksums or the split changing fails here (README of real-2). The third (real-3) was frozen
 // before any face engine ran on it; its photos are brought in by eval/faces/materialise.ts rather
 // than committed, so its manifest, split and checksum list are what is frozen, and a person or a
-// photo it shares with another corpus fails here too (README of real-3).
+// photo it shares with another corpus fails here too (README of real-3). The fourth (real-4) is
+// frozen the same way, before any face engine ran on it, with a population group per person
+// (README of real-4).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -119,6 +121,101 @@ describe('face corpus held-out-3 is frozen and new', () => {
     const found = await Promise.all(
       images.map(async (i) => {
         const bytes = await readFile(path.join(DIR_3, i.file)).catch(() => null);
+        return bytes && [i.file, sha256(bytes)];
+      }),
+    );
+    const present = found.filter((f) => f !== null);
+    // None (a fresh clone: the photos are not committed) or every one, each byte-identical.
+    expect([0, images.length]).toContain(present.length);
+    expect(present).toEqual(images.filter((_, k) => found[k]).map((i) => [i.file, i.sha256]));
+  });
+});
+
+const DIR_4 = path.join(FACES_DIR, 'real-4');
+/** sha256 of real-4's files as frozen (the commit that added real-4, before any face engine ran on it). */
+const FROZEN_4: Record<string, string> = {
+  'manifest.json': '13d1f608eb05ac2610c235b5dc1b63623cddc10efecab798ca9b7fe6c5ee19f0',
+  'split.json': '2c533dbb61a29457ac057fea8a9499fe75500c4dd1dd07b79c894d2cec5d61ef',
+  'held-out-4.sha256': '0bfb0df52010235405ea84ea18f55279ed2235d3aeb84245ab2f7b92da87d8b4',
+};
+/** The populations real-4 records per person (README of real-4). */
+const GROUPS_4 = ['east-asian', 'southeast-asian', 'south-asian', 'black', 'latin-american', 'white'];
+
+describe('face corpus held-out-4 is frozen and new', () => {
+  it('its manifest, split and checksum list are the frozen ones and agree with each other', async () => {
+    for (const [file, digest] of Object.entries(FROZEN_4))
+      expect([file, sha256(await readFile(path.join(DIR_4, file)))]).toEqual([file, digest]);
+    const images = await manifestOf(DIR_4);
+    expect(images).toHaveLength(141);
+    const list = (await readFile(path.join(DIR_4, 'held-out-4.sha256'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/));
+    expect(list).toEqual(images.map((i) => [i.sha256, i.file]));
+    const people = await peopleOf(DIR_4);
+    expect(people).toHaveLength(55);
+    expect(new Set(images.map((i) => i.person))).toEqual(new Set(people));
+    for (const i of images) {
+      expect(i.file.startsWith(`${i.person}/`)).toBe(true);
+      expect([i.file, i.repo, i.commit, i.source_sha256, i.sha256]).toEqual([
+        i.file,
+        expect.stringMatching(/^[\w.-]+\/[\w.-]+$/),
+        expect.stringMatching(/^[0-9a-f]{40}$/),
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+      ]);
+    }
+  });
+
+  it('records a population group for every person, and holds East Asian women and men with two or more photos', async () => {
+    const manifest = JSON.parse(await readFile(path.join(DIR_4, 'manifest.json'), 'utf8')) as {
+      people: Record<string, { group: string; sex: string; group_basis: string }>;
+      images: ManifestImage[];
+    };
+    const people = await peopleOf(DIR_4);
+    expect(Object.keys(manifest.people).sort()).toEqual([...people].sort());
+    for (const [person, p] of Object.entries(manifest.people)) {
+      expect([person, GROUPS_4.includes(p.group), p.sex, p.group_basis.length > 0]).toEqual([
+        person,
+        true,
+        expect.stringMatching(/^[fm]$/),
+        true,
+      ]);
+    }
+    const photos = (person: string) => manifest.images.filter((i) => i.person === person).length;
+    const eastAsian = (sex: string) =>
+      people.filter(
+        (p) => manifest.people[p]!.group === 'east-asian' && manifest.people[p]!.sex === sex && photos(p) >= 2,
+      );
+    expect(eastAsian('f').length).toBeGreaterThanOrEqual(7);
+    expect(eastAsian('m').length).toBeGreaterThanOrEqual(7);
+    const sources = new Set(
+      people.filter((p) => manifest.people[p]!.group === 'east-asian').map((p) => p.split('-')[0]),
+    );
+    expect(sources.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shares no person and no photo with any other corpus, nor a photo within itself', async () => {
+    const others = [path.join(FACES_DIR, 'real'), DIR, DIR_3];
+    const otherPeople = (await Promise.all(others.map(peopleOf))).flat();
+    const people = await peopleOf(DIR_4);
+    expect(people.filter((p) => otherPeople.includes(p))).toEqual([]);
+    expect(people.filter((p) => otherPeople.map(name).includes(name(p)))).toEqual([]);
+    expect(new Set(people.map(name)).size).toBe(people.length);
+    const otherDigests = new Set(
+      (await Promise.all(others.map(manifestOf))).flat().flatMap((i) => [i.sha256, i.source_sha256]),
+    );
+    const images = await manifestOf(DIR_4);
+    expect(images.filter((i) => otherDigests.has(i.sha256) || otherDigests.has(i.source_sha256))).toEqual([]);
+    expect(new Set(images.map((i) => i.source_sha256)).size).toBe(images.length);
+    expect(new Set(images.map((i) => i.sha256)).size).toBe(images.length);
+  });
+
+  it('the photos, where brought in, are all there and are the frozen ones', async () => {
+    const images = await manifestOf(DIR_4);
+    const found = await Promise.all(
+      images.map(async (i) => {
+        const bytes = await readFile(path.join(DIR_4, i.file)).catch(() => null);
         return bytes && [i.file, sha256(bytes)];
       }),
     );
