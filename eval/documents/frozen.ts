@@ -1,15 +1,15 @@
 // The frozen held-out sets of real document pictures (data/documents/<set>.json, sealed by
 // <set>.sha256): each gathered after the sets before it had been run, and frozen before the engine
-// ever saw it, for one run by the lead: `npm run engine:eval:document -- --sets=heldout3`. They are
+// ever saw it, for one run by the lead: `npm run engine:eval:document -- --sets=heldout4`. They are
 // opt-in only (a plain `engine:eval` never runs one), and print the first held-out report's
 // columns, with the pictures whose zone lines the MRZ model was trained on counted apart from the
 // manifest's recorded overlap.
 //
-//   --sets=heldout3 --dry-run      list the pictures and whether their bytes are present; analyses nothing
-//   node dist-eval/eval/documents/frozen.js --prepare=<dir> [--mirrors=/work/.mirror] [--sets=heldout3]
+//   --sets=heldout4 --dry-run      list the pictures and whether their bytes are present; analyses nothing
+//   node dist-eval/eval/documents/frozen.js --prepare=<dir> [--mirrors=/work/.mirror] [--sets=heldout4]
 //                                  copy the pictures that are not shipped from local git mirrors of
 //                                  their repositories into <dir> (then DOCUMENTS_EXTERNAL_DIR=<dir>)
-//   node dist-eval/eval/documents/frozen.js --overlap [--git-dir=<tesseractMRZ .git>] [--sets=heldout3]
+//   node dist-eval/eval/documents/frozen.js --overlap [--git-dir=<tesseractMRZ .git>] [--sets=heldout4]
 //                                  the zone lines' overlap with the MRZ model's training lines
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,12 +21,12 @@ import { type ManifestDocument, type ManifestNegative, documentsDir, loadPicture
 import { NEAR, matching, readDataset } from './overlap.js';
 
 /** The frozen sets, oldest first: each must be independent of the first manifest and of every set before it. */
-export const FROZEN_SETS = ['heldout2', 'heldout3'] as const;
+export const FROZEN_SETS = ['heldout2', 'heldout3', 'heldout4'] as const;
 export type FrozenSet = (typeof FROZEN_SETS)[number];
 export const isFrozenSet = (name: string): name is FrozenSet => (FROZEN_SETS as readonly string[]).includes(name);
 
 /** How a set is named in report titles. */
-const TITLE: Record<FrozenSet, string> = { heldout2: 'HELD-OUT 2', heldout3: 'HELD-OUT 3' };
+const TITLE: Record<FrozenSet, string> = { heldout2: 'HELD-OUT 2', heldout3: 'HELD-OUT 3', heldout4: 'HELD-OUT 4' };
 
 /** Counts of a picture's zone lines found in the MRZ model's training lines (eval/documents/overlap.ts). */
 export interface TrainingOverlap {
