@@ -6,7 +6,7 @@ import { cropBand, fullStretch } from './frame.js';
 import { type PrintedFields, confident, numbersDisagree, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
 import { type Trace, timed } from './trace.js';
-import { type ZoneRead, readZone } from './zone.js';
+import { type Clock, type ZoneRead, readZone } from './zone.js';
 
 export type Side = 'front' | 'back';
 
@@ -18,6 +18,8 @@ export interface SideAnalysis {
   undecodable?: boolean;
   refused?: Refusal['reason'];
   mrz: MrzResult | null;
+  /** The zone search's wall-clock safety net (zone.ts SAFETY_MS) stopped it early: a failed read ends in review. */
+  cutShort?: boolean;
   /** The zone's reading came out the same from two MRZ-model passes with different settings (and, failing, from the English model too). */
   mrzConfirmed?: boolean;
   /** Raw PDF417 text was found (whether or not it is AAMVA). */
@@ -68,6 +70,8 @@ export interface AnalyseOptions {
   now?: Date;
   /** Told each step's wall time (the eval's profile). */
   trace?: Trace;
+  /** The zone search's safety-net clock (tests make it jump); the counted budget never depends on it. */
+  clock?: Clock;
 }
 
 const EMPTY_QUALITY: QualityReport = {
@@ -142,10 +146,11 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
       printed: null,
     };
   }
-  const zone = await readZone(grey, now, trace);
+  const zone = await readZone(grey, now, trace, options.clock);
   const result: SideAnalysis = {
     side,
     quality: EMPTY_QUALITY,
+    ...(zone.cutShort ? { cutShort: true } : {}),
     mrz: zone.mrz,
     mrzConfirmed: zone.confirmed,
     barcodeFound: false,
@@ -350,6 +355,8 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
     };
   }
   const none = { read: null, barcode_consistent: null, disagreements: [] };
+  // A search the safety net stopped proves nothing either way: review, whatever it had read.
+  if (sides.some((s) => s.cutShort)) return { ...base, ...none, outcome: 'uncertain' };
   if (problems.includes('no_content')) return { ...base, ...none, outcome: 'unreadable' };
   if (mrz && contradicts(mrzSide!)) return { ...base, ...none, outcome: 'contradicted' };
   if (mrz) return { ...base, ...none, outcome: mrzSide!.quality.problems.length > 0 ? 'image_quality' : 'uncertain' };

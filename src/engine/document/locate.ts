@@ -7,6 +7,12 @@ const SMALL = 1000;
 const INK_CONTRAST = 22;
 /** How much taller than the page's median text a zone line may be. */
 const ZONE_TO_TEXT = 5;
+/**
+ * A zone line may always stand this share of the image's shorter side, however small the page's
+ * median "text" (a card filling the frame prints its zone characters at about 4% of its height;
+ * the median of a page covered in microprint is the microprint's, a fifth of that or less).
+ */
+const ZONE_OF_FRAME = 0.06;
 
 /** A machine-readable zone's band: two or three long lines of equal length, stacked at a character's pitch. */
 export interface ZoneBand {
@@ -297,7 +303,8 @@ function linesAt(
     const ph = p.bottom - p.top + 1;
     const pw = p.right - p.left + 1;
     // A zone's characters may stand far taller than the page's median text (small captions on a patterned page).
-    return ph >= 3 && ph <= h * ZONE_TO_TEXT && p.count >= pw * ph * 0.25;
+    const tallest = Math.max(h * ZONE_TO_TEXT, Math.min(width, height) * ZONE_OF_FRAME);
+    return ph >= 3 && ph <= tallest && p.count >= pw * ph * 0.25;
   });
   const lines = joinPieces(pieces)
     .filter((p) => {

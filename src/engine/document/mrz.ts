@@ -366,8 +366,12 @@ export function findMrz(text: string, now = new Date()): MrzResult | null {
     for (let i = 0; i + count <= lines.length; i++) {
       const group = lines.slice(i, i + count);
       if (!group.every((l) => l.length >= length - 4 && l.length <= length + slack(l))) continue;
-      if (!/^[A-Z]/.test(group[0])) continue;
-      results.push(readMrzLines(formatOf(shape, group[0]), group, now));
+      edgeTrims(group, length).forEach((variant, trimmed) => {
+        if (!/^[A-Z]/.test(variant[0])) return;
+        const result = readMrzLines(formatOf(shape, variant[0]), variant, now);
+        // A trimmed reading counts only when every check digit passes as read (no character repaired).
+        if (!trimmed || (result.valid && !result.repairs.some((r) => r.by === 'check_digit'))) results.push(result);
+      });
     }
   }
   results.sort((a, b) => score(a) - score(b));
@@ -375,6 +379,29 @@ export function findMrz(text: string, now = new Date()): MrzResult | null {
 }
 
 const score = (r: MrzResult) => r.failed.length * 2 + r.ambiguous.length;
+
+/**
+ * A group's lines as read, then with stray characters dropped from the ends of its overlong
+ * lines: a band's edges (a card's border, a tinted stripe) read as characters shift every field
+ * of a line. The band's edges are the same for all its lines, so every overlong line is trimmed
+ * the same way: at its start, at its end, or at both (start first, or end first) while it stays
+ * over its format's length; and only when two or more lines run over (an edge is every line's:
+ * one overlong line is likelier a character read twice inside it, and a shifted line can pass
+ * its check digits by chance). The lines as read come first; a trimmed reading is kept only when
+ * every check digit passes without a repair (a name line, which no check digit covers, follows
+ * the others' trim).
+ */
+function edgeTrims(group: string[], length: number): string[][] {
+  const trim = (l: string, ends: ('start' | 'end')[]) => {
+    let out = l;
+    for (const end of ends) if (out.length > length) out = end === 'start' ? out.slice(1) : out.slice(0, -1);
+    return out;
+  };
+  if (group.filter((l) => l.length > length).length < 2) return [group];
+  const ways: ('start' | 'end')[][] = [[], ['start'], ['end'], ['start', 'end'], ['end', 'start']];
+  const variants = ways.map((ends) => group.map((l) => trim(l, ends)));
+  return variants.filter((v, i) => variants.findIndex((o) => o.join('\n') === v.join('\n')) === i);
+}
 
 /** Characters a line may run over its format's length: more where a long filler run can absorb them. */
 const slack = (line: string) =>

@@ -111,8 +111,10 @@ export async function measureQuality(grey: Grey, zone: QualityZone): Promise<Qua
 /**
  * Specular glare: clipped (>= 250) blobs on a document whose own tone is darker than white.
  * White paper is not glare: a blob spanning the frame (the paper or canvas around a scan, the
- * ground between a zone's letters) and a blob filling its box like a rectangle (a printed white
- * box) are left out; a highlight is a rounded blob inside the document.
+ * ground between a zone's letters), a blob filling its box like a rectangle (a printed white
+ * box), and a blob with print inside it (a white ground printed on a tinted card: a zone's
+ * strip, a barcode's quiet zone) are left out. A highlight washes out what lies under it, so
+ * no dark ink stands inside it; a white ground keeps its print.
  */
 function glareOf(pixels: Buffer, width: number, height: number): number {
   if (median(pixels) >= QUALITY_LIMITS.whitePaper) return 0;
@@ -122,7 +124,38 @@ function glareOf(pixels: Buffer, width: number, height: number): number {
   for (const c of components(clipped, width, height)) {
     const spans = (c.left === 0 && c.right === width - 1) || (c.top === 0 && c.bottom === height - 1);
     const boxed = c.count / ((c.right - c.left + 1) * (c.bottom - c.top + 1));
-    if (!spans && boxed < 0.88 && c.count >= pixels.length * 0.002) glare += c.count;
+    if (!spans && boxed < 0.88 && c.count >= pixels.length * 0.002 && !printedInside(pixels, clipped, width, c))
+      glare += c.count;
   }
   return glare / Math.max(1, pixels.length);
+}
+
+/** Ink darker than this inside a clipped blob is print on a white ground (glare leaves nothing this dark). */
+const INK_UNDER_WHITE = 100;
+/** Share of a blob's row spans that may be such ink before the blob counts as a printed white ground. */
+const PRINTED_SHARE = 0.05;
+
+/**
+ * Whether a clipped blob holds print: on each row of its box, the pixels between the first and
+ * last clipped ones are counted, and the dark ones among them (ink, bars) compared with its size.
+ */
+function printedInside(
+  pixels: Buffer,
+  clipped: Uint8Array,
+  width: number,
+  c: { left: number; top: number; right: number; bottom: number; count: number },
+): boolean {
+  let dark = 0;
+  for (let y = c.top; y <= c.bottom; y++) {
+    const row = y * width;
+    let first = -1;
+    let last = -1;
+    for (let x = c.left; x <= c.right; x++)
+      if (clipped[row + x]) {
+        if (first < 0) first = x;
+        last = x;
+      }
+    for (let x = first; first >= 0 && x <= last; x++) if (pixels[row + x] < INK_UNDER_WHITE) dark++;
+  }
+  return dark >= c.count * PRINTED_SHARE;
 }

@@ -27,15 +27,24 @@ export interface Variant {
 const MAX_BAND_WIDTH = 2600;
 /** Longest side of the whole page given to OCR (the working copy is at most 2400 px already). */
 const MAX_PAGE_SIDE = 2000;
-/** OCR attempts on one side at most: the last ones only when the first read fails. */
-const MAX_ATTEMPTS = 8;
 /**
- * Wall time the zone search may take before it settles for its best reading: a safety bound.
- * The attempt cap bounds the search on a working machine; a tighter clock made what is read
- * depend on the machine's load (under 12 other jobs it cut the fallbacks that read real
- * tuning pictures).
+ * The search's budget is counted work, never time: at most this many OCR attempts on one side
+ * (the last ones only when the first read fails), plus the fixed follow-ups on the reading kept
+ * (one English repair read, one number read, at most two confirming reads). What a picture reads
+ * is then the same on an idle machine and under any load; a wall-clock budget (8 s until
+ * docread4) cut the fallbacks under load, and a forged zone came out MRZ_NOT_FOUND instead of
+ * ID_INVALID when the machine was busy.
  */
-const BUDGET_MS = 8000;
+export const MAX_ATTEMPTS = 8;
+/**
+ * A last-resort safety net, far above any search's real length (the slowest whole checks
+ * measured: 10.8 s at load 5-6, p99 13.2 s at load 10-14): past it the search stops where it is and
+ * the side is marked `cutShort`, which can only end in review (never `ID_INVALID`, never a
+ * rejection the search with time to spare would not give). Counted from the search's start.
+ */
+export const SAFETY_MS = 60_000;
+/** Milliseconds from some origin (the safety net's clock; injectable for tests). */
+export type Clock = () => number;
 
 export interface ZoneRead {
   mrz: MrzResult | null;
@@ -55,6 +64,8 @@ export interface ZoneRead {
   confirmed: boolean;
   /** The page's median character height in working-copy pixels (null: no ink found). */
   textHeight: number | null;
+  /** The safety net (SAFETY_MS) stopped the search before its counted budget was used: review at most. */
+  cutShort: boolean;
 }
 
 /** The band as OCR gets it: scaled to the OCR character height (bounded), stretched, on a white margin. */
@@ -110,18 +121,23 @@ const better = (a: MrzResult | null, b: MrzResult | null) => !!a && (!b || score
 /** A reading that says little: nothing zone-shaped, or most of its check digits failing (upside down, or the wrong band). */
 const poor = (m: MrzResult | null) => !m || m.failed.length >= 3 || m.failed.includes('length');
 
-/** What the search has so far, and its bookkeeping (readings seen, time left). */
+/** What the search has so far, and its bookkeeping (readings seen, the safety net). */
 interface Search {
   best: ZoneRead;
   readings: Map<string, number>;
   deadline: number;
+  clock: Clock;
   now: Date;
   trace?: Trace;
 }
 
-/** The budget cuts only the extra attempts: the first two run however slow the machine is. */
-const outOfTime = (s: Search) => s.best.attempts >= MAX_ATTEMPTS || (s.best.attempts >= 2 && Date.now() > s.deadline);
-const done = (s: Search) => !!s.best.mrz?.valid || outOfTime(s);
+/** The counted budget is spent, or the safety net fired (which marks the reading cut short). */
+function outOfBudget(s: Search): boolean {
+  if (s.best.attempts >= MAX_ATTEMPTS) return true;
+  if (s.clock() > s.deadline) s.best = { ...s.best, cutShort: true };
+  return s.best.cutShort;
+}
+const done = (s: Search) => !!s.best.mrz?.valid || outOfBudget(s);
 
 /** One OCR of one image: counted, remembered, kept when it is the best reading so far. */
 async function attempt(
@@ -153,8 +169,15 @@ async function attempt(
  * bands other ink settings find. Without any band, the whole page both ways up, then its lower
  * and upper parts.
  */
-export async function readZone(grey: Grey, now: Date, trace?: Trace): Promise<ZoneRead> {
-  const s = await search(grey, now, trace);
+export async function readZone(
+  grey: Grey,
+  now: Date,
+  trace?: Trace,
+  clock: Clock = () => performance.now(),
+): Promise<ZoneRead> {
+  const s = await search(grey, now, clock, trace);
+  // Cut short, the failing reading is not repaired, disputed or confirmed: the side goes to review.
+  if (s.best.cutShort && !s.best.mrz?.valid) return { ...s.best, confirmed: false };
   if (s.best.mrz && !s.best.mrz.valid && s.best.band && s.best.crop) {
     const image = await forOcr(s.best.crop, s.best.band.charHeight, VARIANTS[0]);
     const repaired = await timed(
@@ -193,8 +216,8 @@ async function otherModelAgrees(best: ZoneRead, now: Date): Promise<boolean> {
   return false;
 }
 
-async function search(grey: Grey, now: Date, trace?: Trace): Promise<Search> {
-  // The model's first load is no reading time: the budget starts once it is in memory.
+async function search(grey: Grey, now: Date, clock: Clock, trace?: Trace): Promise<Search> {
+  const started = clock();
   await ocrReady();
   const s: Search = {
     best: {
@@ -206,9 +229,11 @@ async function search(grey: Grey, now: Date, trace?: Trace): Promise<Search> {
       attempts: 0,
       textHeight: null,
       confirmed: false,
+      cutShort: false,
     },
     readings: new Map(),
-    deadline: Date.now() + BUDGET_MS,
+    deadline: started + SAFETY_MS,
+    clock,
     now,
     trace,
   };
@@ -222,7 +247,7 @@ async function search(grey: Grey, now: Date, trace?: Trace): Promise<Search> {
   const ways = new Map<ZoneBand, boolean>();
   let pageRead = false;
   for (const ink of INK_SETTINGS) {
-    if (s.best.attempts > 0 && outOfTime(s)) break;
+    if (s.best.attempts > 0 && outOfBudget(s)) break;
     const layout = await timed(
       trace,
       `locate ink ${ink.contrast}/${ink.enlarge}`,
@@ -252,7 +277,7 @@ async function search(grey: Grey, now: Date, trace?: Trace): Promise<Search> {
   }
   if (tried.length === 0) {
     for (const flip of [false, true]) {
-      if (outOfTime(s)) break;
+      if (outOfBudget(s)) break;
       await attempt(
         s,
         await pageOf(grey, flip),
@@ -261,7 +286,7 @@ async function search(grey: Grey, now: Date, trace?: Trace): Promise<Search> {
       );
       if (s.best.mrz?.valid) return s;
     }
-    if (!s.best.mrz && !outOfTime(s)) await readParts(s, grey);
+    if (!s.best.mrz && !outOfBudget(s)) await readParts(s, grey);
   }
   return s;
 }

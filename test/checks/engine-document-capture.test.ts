@@ -1,0 +1,156 @@
+// Captures the spent held-out sets showed the reader misjudging (branch docread4, issue 26), each
+// rule with a generated image or zone that failed without it: a zone on a card covered in
+// microprint (the page's median "text" is the microprint's), a card's edge read as one more zone
+// character, a white ground printed on a tinted card taken for glare. Images are renders of the
+// synthetic robustness corpus with patterns drawn on them; no fetched picture is used.
+import sharp from 'sharp';
+import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
+import { documentResult } from '../../src/engine/document.js';
+import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
+import { analyseDocument, findMrz, measureQuality, stopOcr } from '../../src/engine/document/index.js';
+import { locateZone } from '../../src/engine/document/locate.js';
+import { type Holder, td1 } from '../engine/corpus/documents.js';
+import { robustnessCases } from '../engine/corpus/robustness.js';
+
+const SLOW = 180_000;
+const snapshot = { steps: [], acceptedDocumentTypes: [], policyTree: {}, expiryPolicy: {} } as unknown as FlowSnapshot;
+const now = new Date('2026-06-01T00:00:00Z');
+
+afterAll(() => stopOcr());
+
+/** A TD1 card of the robustness corpus (1087 x 708, zone characters about 30 px) and its truth. */
+async function card() {
+  const c = robustnessCases(3).find((x) => x.id === 'scan/TD1/ocr-b-sharp')!;
+  return { image: await c.image(), truth: c.truth };
+}
+
+async function greyOf(image: Buffer) {
+  const grey = await decodeBounded(image);
+  if (isRefusal(grey)) throw new Error('refused');
+  return grey;
+}
+
+/** `count` specks of microprint (4 x 5 px, light grey) strewn over the image by a fixed seed: far more ink pieces than characters. */
+function microprint(width: number, height: number, count: number) {
+  let seed = 26;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const dots = Array.from(
+    { length: count },
+    () =>
+      `<rect x="${Math.round(next() * (width - 7))}" y="${Math.round(next() * (height - 8))}" width="4" height="5" fill="#c0c8cc"/>`,
+  );
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${dots.join('')}</svg>`,
+  );
+}
+
+describe('locating the zone on a card covered in microprint', () => {
+  it(
+    "zone characters far above five times the page's median piece (microprint specks) are zone lines: the card reads",
+    async () => {
+      const { image, truth } = await card();
+      const page = await sharp(image)
+        .composite([{ input: microprint(1087, 708, 1500) }])
+        .png()
+        .toBuffer();
+      const grey = await greyOf(page);
+      const { bands, textHeight } = await locateZone(grey);
+      // The page's "text" is the microprint: the zone's ~30 px characters stand over five times taller.
+      expect(textHeight).toBeLessThan(6);
+      const zone = bands.find((b) => b.lines === 3 && Math.abs(b.rotation) < 2);
+      expect(zone?.box.width).toBeGreaterThan(grey.width * 0.8);
+      const analysis = await analyseDocument({ front: page }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({ number: truth.document_number, date_of_birth: truth.date_of_birth });
+    },
+    SLOW,
+  );
+});
+
+describe('a stray character at a zone line end (a card edge or stripe read as one more character)', () => {
+  const card1: Holder = {
+    lastName: 'MARTIN',
+    firstName: 'MAELYS',
+    number: 'X4RTBPFW4',
+    country: 'FRA',
+    nationality: 'FRA',
+    birth: '1990-07-13',
+    expiry: '2030-02-11',
+    sex: 'F',
+  };
+
+  it('lines one character long at the same end are read without it when every check digit then passes as read', () => {
+    const [l1, l2, l3] = td1(card1);
+    const clean = findMrz([l1, l2, l3].join('\n'), now)!;
+    expect(clean.valid).toBe(true);
+    // The OCR text of a card whose border and hologram stripe came out as characters.
+    const read = findMrz([`C${l1}`, `0${l2}`, `L${l3}`, ''].join('\n'), now)!;
+    expect(read).toMatchObject({ valid: true, lines: clean.lines });
+    expect(read.fields).toMatchObject({ document_number: 'X4RTBPFW4', date_of_birth: '1990-07-13' });
+  });
+
+  it('one overlong line alone is not trimmed: a character read twice inside it is likelier than an edge', () => {
+    const [l1, l2, l3] = td1(card1);
+    const read = findMrz([l1, `0${l2}`, l3].join('\n'), now)!;
+    expect(read.valid).toBe(false);
+  });
+
+  it('a trim never makes a changed zone pass: a forged birth date with a stray character still fails', () => {
+    const [l1, l2, l3] = td1(card1);
+    const forged = l2.replace('900713', '800713');
+    const read = findMrz([l1, `0${forged}`, l3].join('\n'), now)!;
+    expect(read.valid).toBe(false);
+    expect(read.failed).toContain('date_of_birth');
+  });
+});
+
+/** A tinted card with `inside` drawn on it (an SVG fragment). */
+const tinted = (inside: string) =>
+  sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="560"><rect width="900" height="560" fill="#c5dde0"/>${inside}</svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
+
+describe('glare is a specular highlight, not a white ground printed on a tinted card', () => {
+  const strip = (text: boolean) =>
+    `<ellipse cx="450" cy="455" rx="440" ry="95" fill="#ffffff"/>` +
+    (text
+      ? [0, 1, 2]
+          .map(
+            (i) =>
+              `<text x="${120 - (i % 2) * 40}" y="${425 + i * 38}" font-family="DejaVu Sans Mono" font-size="34" fill="#111">C&lt;ITACA00000AA4&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;&lt;</text>`,
+          )
+          .join('')
+      : '');
+
+  it('a white strip holding the zone, and a barcode on white, are paper: no glare', async () => {
+    const bars = Array.from(
+      { length: 60 },
+      (_, i) => `<rect x="${60 + i * 13}" y="140" width="${4 + (i % 3) * 2}" height="70" fill="#000"/>`,
+    ).join('');
+    const image = await tinted(strip(true) + `<ellipse cx="450" cy="175" rx="440" ry="90" fill="#fff"/>${bars}`);
+    const quality = await measureQuality(await greyOf(image), { crop: null, charHeight: null });
+    expect(quality.metrics.glare).toBe(0);
+    expect(quality.problems).not.toContain('glare');
+  });
+
+  it('the same white shape with nothing printed in it, a highlight washing out the card, is glare', async () => {
+    const image = await tinted(strip(false));
+    const quality = await measureQuality(await greyOf(image), { crop: null, charHeight: null });
+    expect(quality.problems).toContain('glare');
+  });
+
+  it(
+    'a tinted card whose zone on white is not found goes to review, not to IMAGE_QUALITY (glare)',
+    async () => {
+      const image = await tinted(strip(true));
+      const analysis = await analyseDocument({ front: image }, { now });
+      expect(analysis.problems).not.toContain('glare');
+      expect(documentResult(analysis, snapshot, now).reasonCodes).not.toContain('IMAGE_QUALITY');
+    },
+    SLOW,
+  );
+});
