@@ -15,7 +15,8 @@ import {
   stopOcr,
   type SideAnalysis,
 } from '../../src/engine/document/index.js';
-import { printedDates } from '../../src/engine/document/printed.js';
+import { printedDates, readPrinted } from '../../src/engine/document/printed.js';
+import type { OcrLine } from '../../src/engine/document/ocr.js';
 import { RETRYABLE_CODES } from '../../src/services/checks/index.js';
 import { HOLDERS, aamva, td1, td3 } from '../engine/corpus/documents.js';
 import { byName, photograph } from '../engine/corpus/corpus.js';
@@ -293,6 +294,21 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(documentResult(unsure, snapshot, now).verdict).toBe('approve');
     const sure = combineSides([side({ printed: labelled('K4471936', 95) })]);
     expect(documentResult(sure, snapshot, now).reasonCodes).toContain('ID_INVALID');
+  });
+
+  it("the next field's caption read where a surname should be is no located name, so never a disagreement (a Kosovan page's GIVEN NAMES)", () => {
+    const line = (text: string, x: number, y: number): OcrLine => {
+      const words = text.split(' ').map((word, i) => ({
+        text: word,
+        confidence: 95,
+        bbox: { x0: x + i * 80, y0: y, x1: x + i * 80 + 70, y1: y + 12 },
+      }));
+      return { text, confidence: 95, bbox: { ...words[0]!.bbox, x1: words.at(-1)!.bbox.x1 }, words };
+    };
+    const caption = readPrinted([line('SURNAME', 10, 10), line('GIVEN NAMES', 10, 40)]);
+    expect(caption.labelled.last_name).toBeUndefined();
+    const named = readPrinted([line('SURNAME', 10, 10), line('HOXHA', 10, 26), line('GIVEN NAMES', 10, 40)]);
+    expect(named.labelled.last_name).toMatchObject({ value: 'HOXHA', confidence: 95 });
   });
 
   it('a printed number cut off at the frame is no disagreement', () => {

@@ -69,6 +69,20 @@ const LABELS: Record<LabelledField, RegExp> = {
   last_name: /SURNAME|LAST\s*NAME|^LN\b|^NOM\b|FAMILIENNAME|APELLIDOS/,
 };
 
+/**
+ * Words of the captions printed beside a data page's fields (ICAO 9303 part 4's English captions
+ * and their French, German and Spanish forms). A "name" holding one is the next field's caption
+ * read where the value should be (a surname too small to read, the given-names caption below it),
+ * never a holder's name: it is not a located name and never contradicts the zone.
+ */
+const CAPTION_WORDS = new Set(
+  (
+    'NAME NAMES SURNAME SURNAMES GIVEN FORENAMES FIRST LAST NATIONALITY DATE BIRTH PLACE SEX ' +
+    'AUTHORITY ISSUE ISSUED EXPIRY HOLDER SIGNATURE TYPE CODE COUNTRY PASSPORT PERSONAL NO ' +
+    'NOM NOMS PRENOM PRENOMS NATIONALITE NAISSANCE SEXE VORNAMEN GEBURTSTAG NOMBRE NOMBRES APELLIDOS'
+  ).split(' '),
+);
+
 const PARSERS: Record<LabelledField, (text: string) => string | undefined> = {
   number: (text) =>
     [...text.matchAll(/\b[A-Z0-9]{5,12}\b/g)]
@@ -79,7 +93,9 @@ const PARSERS: Record<LabelledField, (text: string) => string | undefined> = {
   expiry_date: (text) => printedDates(text)[0],
   last_name: (text) => {
     const name = text.replace(/[^A-Z\s'-]/g, '').trim();
-    return name.replace(/[^A-Z]/g, '').length >= 2 && !Object.values(LABELS).some((l) => l.test(name))
+    return name.replace(/[^A-Z]/g, '').length >= 2 &&
+      !Object.values(LABELS).some((l) => l.test(name)) &&
+      !name.split(/[\s'-]+/).some((word) => CAPTION_WORDS.has(word))
       ? name
       : undefined;
   },
