@@ -6,6 +6,7 @@ import type { EnginePool } from '../../src/engine/pool/index.js';
 import type { FaceReading } from '../../src/engine/face/analyse.js';
 import { documentImage, FACES_DIR } from './corpus.js';
 import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
+import { cohortBest } from '../../src/engine/face/cohort.js';
 import { matchScore } from '../../src/engine/face/descriptor.js';
 
 /**
@@ -255,6 +256,7 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
     aFaces: number,
     b: FaceReading | null,
     bFaces: number,
+    people: string[],
   ) => {
     const score = a && b ? matchScore(a.embedding, b.embedding) : 0;
     const analysis = {
@@ -264,6 +266,11 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
       similarity: a && b ? score : null,
       ageEstimate: null,
       selfieEmbedding: null,
+      // the spent sets' people are in the cohort: a pair is compared with everyone but its own two
+      cohort: {
+        document: a ? cohortBest(a.embedding, people) : null,
+        selfie: b ? cohortBest(b.embedding, people) : null,
+      },
     };
     const decided = faceMatchDecision(analysis, {});
     const threshold = kind === 'photos' ? FACE_MATCH_THRESHOLD : DOCUMENT_MATCH_THRESHOLD;
@@ -281,8 +288,9 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
       if (i === j) continue;
       const [a, b] = [reads[i]!, reads[j]!];
       const same = a.image.person === b.image.person;
-      if (i < j) photoPairs.push({ same, ...pair('photos', a.photo, a.faces, b.photo, b.faces) });
-      documentPairs.push({ same, ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces) });
+      const people = [a.image.person, b.image.person];
+      if (i < j) photoPairs.push({ same, ...pair('photos', a.photo, a.faces, b.photo, b.faces, people) });
+      documentPairs.push({ same, ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces, people) });
     }
   }
   return {

@@ -32,15 +32,16 @@ function cohortFile(): string {
   }
 }
 
-let loaded: Float32Array[] | null = null;
+let loaded: { person: string; d: Float32Array }[] | null = null;
 
-/** The cohort's descriptors, read once. */
-export function cohortVectors(): Float32Array[] {
+/** The cohort's descriptors and whose they are, read once. */
+export function cohortVectors(): { person: string; d: Float32Array }[] {
   if (!loaded) {
     const file = JSON.parse(fs.readFileSync(COHORT_FILE, 'utf8')) as CohortFile;
     loaded = file.vectors.map((v) => {
       const bytes = Buffer.from(v.d, 'base64');
-      return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      const d = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      return { person: file.people[v.person]!, d };
     });
   }
   return loaded;
@@ -49,12 +50,14 @@ export function cohortVectors(): Float32Array[] {
 /**
  * The highest score (face_match's scale, not clamped: cosine 0.70 → 0, 1.00 → 1) a descriptor
  * gets against any cohort person; null for an empty descriptor. A few hundred dot products.
+ * `leaveOut`: people not to compare with (the evaluation of the spent sets leaves out the pair's
+ * own people, who are in the cohort).
  */
-export function cohortBest(descriptor: number[]): number | null {
+export function cohortBest(descriptor: number[], leaveOut: readonly string[] = []): number | null {
   if (descriptor.length === 0) return null;
   let best = -Infinity;
-  for (const v of cohortVectors()) {
-    if (v.length !== descriptor.length) continue;
+  for (const { person, d: v } of cohortVectors()) {
+    if (v.length !== descriptor.length || leaveOut.includes(person)) continue;
     let dot = 0;
     for (let i = 0; i < v.length; i++) dot += v[i]! * descriptor[i]!;
     if (dot > best) best = dot;
