@@ -144,6 +144,8 @@ interface Tally {
   eaImpostorApproved: number;
   eaImpostor: number;
   eaImpostorApprovedBase: number;
+  eaGenuine: number;
+  eaGenuineApproved: number;
   genuineScores: number[];
   impostorScores: number[];
   genuineMargins: number[];
@@ -157,6 +159,8 @@ const tally = (): Tally => ({
   eaImpostorApproved: 0,
   eaImpostor: 0,
   eaImpostorApprovedBase: 0,
+  eaGenuine: 0,
+  eaGenuineApproved: 0,
   genuineScores: [],
   impostorScores: [],
   genuineMargins: [],
@@ -179,6 +183,10 @@ function run(test: Pair[], allowed: (person: number) => boolean, rule: Rule | nu
     (p.same ? into.genuine : into.impostor)[verdict]++;
     (p.same ? into.genuineScores : into.impostorScores).push(p.score);
     if (m !== null) (p.same ? into.genuineMargins : into.impostorMargins).push(m);
+    if (p.same && p.ea) {
+      into.eaGenuine++;
+      if (verdict === 'approve') into.eaGenuineApproved++;
+    }
     if (!p.same && p.ea) {
       into.eaImpostor++;
       if (verdict === 'approve') into.eaImpostorApproved++;
@@ -261,13 +269,13 @@ function line(label: string, t: Tally) {
   return (
     `| ${label} | ${g} | ${i} | ${pct(t.genuine.approve, g)} (${t.genuine.approve}) / ${pct(t.genuine.review, g)} (${t.genuine.review}) / ${pct(t.genuine.reject, g)} (${t.genuine.reject}) ` +
     `| ${pct(t.impostor.approve, i)} (${t.impostor.approve}) / ${pct(t.impostor.review, i)} (${t.impostor.review}) / ${pct(t.impostor.reject, i)} (${t.impostor.reject}) ` +
-    `| ${t.movedGenuine} / ${t.movedImpostor} | ${t.eaImpostorApproved} of ${t.eaImpostor} (${t.eaImpostorApprovedBase}) ` +
+    `| ${t.movedGenuine} / ${t.movedImpostor} | ${t.eaGenuineApproved} of ${t.eaGenuine} / ${t.eaImpostorApproved} of ${t.eaImpostor} (${t.eaImpostorApprovedBase}) ` +
     `| ${(100 * raw.tar).toFixed(1)}% / ${(100 * norm.tar).toFixed(1)}% (${raw.deciding}) |`
   );
 }
 
 const HEADER =
-  '| fold | genuine | impostor | genuine: approve / review / reject | impostor: approve / review / reject | approvals moved to review: genuine / impostor | East Asian impostor pairs approved (today) | TAR at 0.1% FAR: score / cohort margin (impostor pairs deciding) |\n|---|---|---|---|---|---|---|---|';
+  '| fold | genuine | impostor | genuine: approve / review / reject | impostor: approve / review / reject | approvals moved to review: genuine / impostor | East Asian pairs approved: genuine / impostor (impostor today) | TAR at 0.1% FAR: score / cohort margin (impostor pairs deciding) |\n|---|---|---|---|---|---|---|---|';
 
 function report(rule: Rule | null, perFold: boolean) {
   for (const scheme of schemes())
