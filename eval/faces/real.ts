@@ -165,6 +165,9 @@ export interface RealCaseRow {
   defaultThreshold: number;
   /** Genuine pairs kept from approval by a quality rule alone. */
   genuineHeldByQuality: number;
+  /** Pairs an approving score would have approved, sent to review by the cohort rule (FACE_NOT_DISTINCTIVE). */
+  genuineHeldByCohort: number;
+  impostorHeldByCohort: number;
   /** Genuine pairs whose two faces were both found with good quality, and how many of them were approved. */
   genuineGoodQuality: number;
   genuineGoodQualityApproved: number;
@@ -187,7 +190,7 @@ const threshold = (impostor: number[], far: number) => {
 function row(
   name: RealCaseRow['case'],
   defaultThreshold: number,
-  pairs: { same: boolean; score: number; decision: string; byQuality: boolean; good: boolean }[],
+  pairs: { same: boolean; score: number; decision: string; byQuality: boolean; byCohort: boolean; good: boolean }[],
 ): RealCaseRow {
   const genuine = pairs.filter((p) => p.same);
   const impostor = pairs.filter((p) => !p.same);
@@ -217,6 +220,8 @@ function row(
     impostor: count(impostor),
     defaultThreshold,
     genuineHeldByQuality: genuine.filter((p) => p.byQuality).length,
+    genuineHeldByCohort: genuine.filter((p) => p.byCohort).length,
+    impostorHeldByCohort: impostor.filter((p) => p.byCohort).length,
     genuineGoodQuality: genuine.filter((p) => p.good).length,
     genuineGoodQualityApproved: genuine.filter((p) => p.good && p.decision === 'approve').length,
   };
@@ -277,7 +282,9 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
     return {
       score,
       decision: decided.verdict!,
-      byQuality: decided.verdict === 'review' && score >= threshold,
+      byQuality:
+        decided.verdict === 'review' && score >= threshold && !decided.reasonCodes.includes('FACE_NOT_DISTINCTIVE'),
+      byCohort: decided.reasonCodes.includes('FACE_NOT_DISTINCTIVE'),
       good: !!a && !!b && a.embedding.length > 0 && b.embedding.length > 0 && !a.quality.length && !b.quality.length,
     };
   };
