@@ -94,7 +94,7 @@ export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): 
 }
 
 /**
- * Whether a face of the pair scores as high against a stranger of the cohort as against the other
+ * Whether a face of the pair scores higher against a stranger of the cohort than against the other
  * face: then the model cannot tell this face from other people, and the match is no evidence of
  * identity (a look-alike population for the descriptor). A reason for review, never a rejection.
  */
