@@ -6,6 +6,7 @@ import type { EnginePool } from '../../src/engine/pool/index.js';
 import type { FaceReading } from '../../src/engine/face/analyse.js';
 import { documentImage, FACES_DIR } from './corpus.js';
 import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
+import { cohortBest } from '../../src/engine/face/cohort.js';
 import { matchScore } from '../../src/engine/face/descriptor.js';
 
 /**
@@ -174,6 +175,9 @@ export interface RealCaseRow {
   defaultThreshold: number;
   /** Genuine pairs kept from approval by a quality rule alone. */
   genuineHeldByQuality: number;
+  /** Pairs an approving score would have approved, sent to review by the cohort rule (FACE_NOT_DISTINCTIVE). */
+  genuineHeldByCohort: number;
+  impostorHeldByCohort: number;
   /** Genuine pairs whose two faces were both found with good quality, and how many of them were approved. */
   genuineGoodQuality: number;
   genuineGoodQualityApproved: number;
@@ -196,7 +200,7 @@ const threshold = (impostor: number[], far: number) => {
 function row(
   name: RealCaseRow['case'],
   defaultThreshold: number,
-  pairs: { same: boolean; score: number; decision: string; byQuality: boolean; good: boolean }[],
+  pairs: { same: boolean; score: number; decision: string; byQuality: boolean; byCohort: boolean; good: boolean }[],
 ): RealCaseRow {
   const genuine = pairs.filter((p) => p.same);
   const impostor = pairs.filter((p) => !p.same);
@@ -226,6 +230,8 @@ function row(
     impostor: count(impostor),
     defaultThreshold,
     genuineHeldByQuality: genuine.filter((p) => p.byQuality).length,
+    genuineHeldByCohort: genuine.filter((p) => p.byCohort).length,
+    impostorHeldByCohort: impostor.filter((p) => p.byCohort).length,
     genuineGoodQuality: genuine.filter((p) => p.good).length,
     genuineGoodQualityApproved: genuine.filter((p) => p.good && p.decision === 'approve').length,
   };
@@ -265,6 +271,7 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
     aFaces: number,
     b: FaceReading | null,
     bFaces: number,
+    people: string[],
   ) => {
     const score = a && b ? matchScore(a.embedding, b.embedding) : 0;
     const analysis = {
@@ -274,13 +281,20 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
       similarity: a && b ? score : null,
       ageEstimate: null,
       selfieEmbedding: null,
+      // the spent sets' people are in the cohort: a pair is compared with everyone but its own two
+      cohort: {
+        document: a ? cohortBest(a.embedding, people) : null,
+        selfie: b ? cohortBest(b.embedding, people) : null,
+      },
     };
     const decided = faceMatchDecision(analysis, {});
     const threshold = kind === 'photos' ? FACE_MATCH_THRESHOLD : DOCUMENT_MATCH_THRESHOLD;
     return {
       score,
       decision: decided.verdict!,
-      byQuality: decided.verdict === 'review' && score >= threshold,
+      byQuality:
+        decided.verdict === 'review' && score >= threshold && !decided.reasonCodes.includes('FACE_NOT_DISTINCTIVE'),
+      byCohort: decided.reasonCodes.includes('FACE_NOT_DISTINCTIVE'),
       good: !!a && !!b && a.embedding.length > 0 && b.embedding.length > 0 && !a.quality.length && !b.quality.length,
     };
   };
@@ -291,8 +305,9 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
       if (i === j) continue;
       const [a, b] = [reads[i]!, reads[j]!];
       const same = a.image.person === b.image.person;
-      if (i < j) photoPairs.push({ same, ...pair('photos', a.photo, a.faces, b.photo, b.faces) });
-      documentPairs.push({ same, ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces) });
+      const people = [a.image.person, b.image.person];
+      if (i < j) photoPairs.push({ same, ...pair('photos', a.photo, a.faces, b.photo, b.faces, people) });
+      documentPairs.push({ same, ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces, people) });
     }
   }
   return {

@@ -1,5 +1,6 @@
 import type { Human } from '@vladmandic/human';
 import sharp from 'sharp';
+import { cohortBest } from './cohort.js';
 import { describeFace, matchScore } from './descriptor.js';
 import { faceModelsConfig, loadHuman, type FaceModels } from './human.js';
 import { qualityOf, type FaceQualityIssue } from './quality.js';
@@ -67,6 +68,8 @@ export interface FaceMatchAnalysis {
   selfieEmbedding: number[] | null;
   /** What is compared: a document's printed portrait with a selfie (absent: the check's case) or two photos. */
   pair?: 'document_selfie' | 'photos';
+  /** Each face's best score against the cohort of other people (cohort.ts); absent on older analyses. */
+  cohort?: { document: number | null; selfie: number | null };
 }
 
 export interface LivenessAnalysis {
@@ -216,6 +219,10 @@ export function faceMatchOf(document: ImageFaces, selfie: ImageFaces): FaceMatch
     similarity: docFace && selfieFace ? matchScore(docFace.embedding, selfieFace.embedding) : null,
     ageEstimate: selfieFace?.age ?? null,
     selfieEmbedding: selfieFace?.embedding.length ? selfieFace.embedding : null,
+    cohort: {
+      document: docFace ? cohortBest(docFace.embedding) : null,
+      selfie: selfieFace ? cohortBest(selfieFace.embedding) : null,
+    },
   };
 }
 

@@ -25,6 +25,12 @@ export const LIVENESS_THRESHOLD = 0.5;
 export const DEFAULT_SENSITIVITY = 0.5;
 /** Width of the review band below the threshold at sensitivity 1 (0 at sensitivity 0). */
 export const MAX_REVIEW_BAND = 0.4;
+/**
+ * The cohort rule: a pair is approved only when its score is at least this much above the best
+ * score either face gets against the cohort's other people (cohort.ts). 0 is the plain rank-1
+ * rule, chosen by cross-validation over people on the spent sets (docs/checks-face.md, "Cohort rule").
+ */
+export const COHORT_MARGIN = 0;
 
 const completed = (verdict: Verdict, score: number, reasonCodes: string[]): CheckResult => ({
   status: 'completed',
@@ -59,8 +65,10 @@ function qualityCodes(which: 'DOCUMENT' | 'SELFIE', issues: FaceQualityIssue[] |
 
 /**
  * face_match: the document portrait against the selfie (two photos when `analysis.pair` says
- * so: another default threshold); no face on either is a retryable rejection. A match is approved only when both faces were found with good quality: otherwise
- * an approving score goes to review, with the image and the issue in the reason codes.
+ * so: another default threshold); no face on either is a retryable rejection. A match is
+ * approved only when both faces were found with good quality and the pair outscores what each
+ * face scores against the cohort's strangers: otherwise an approving score goes to review, with
+ * the image and the issue, or FACE_UNCERTAIN + FACE_NOT_DISTINCTIVE, in the reason codes.
  */
 export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): CheckResult {
   if (!analysis.document.readable || !analysis.selfie.readable) return completed('reject', 0, ['IMAGE_UNREADABLE']);
@@ -76,9 +84,24 @@ export function faceMatchDecision(analysis: FaceMatchAnalysis, step: FaceStep): 
   const threshold = analysis.pair === 'photos' ? FACE_MATCH_THRESHOLD : DOCUMENT_MATCH_THRESHOLD;
   const banded = band(similarity, step, threshold);
   if (quality.includes('FACE_NOT_COMPARABLE')) return completed('review', similarity, quality);
-  if (banded === 'approve')
-    return quality.length ? completed('review', similarity, quality) : completed('approve', similarity, []);
+  if (banded === 'approve') {
+    if (quality.length) return completed('review', similarity, quality);
+    return notDistinctive(analysis, similarity)
+      ? completed('review', similarity, ['FACE_UNCERTAIN', 'FACE_NOT_DISTINCTIVE'])
+      : completed('approve', similarity, []);
+  }
   return completed(banded, similarity, ['SELFIE_MISMATCH', ...quality]);
+}
+
+/**
+ * Whether a face of the pair scores higher against a stranger of the cohort than against the other
+ * face: then the model cannot tell this face from other people, and the match is no evidence of
+ * identity (a look-alike population for the descriptor). A reason for review, never a rejection.
+ */
+function notDistinctive(analysis: FaceMatchAnalysis, similarity: number): boolean {
+  const { document, selfie } = analysis.cohort ?? {};
+  const best = Math.max(document ?? -Infinity, selfie ?? -Infinity);
+  return similarity < best + COHORT_MARGIN;
 }
 
 /**

@@ -1,0 +1,80 @@
+/** The people of the spent face sets the test suite verifies or compares: left out of the cohort, so the tests see the rule on people it has not met, as an applicant is. */
+export const LEFT_OUT_FOR_TESTS = [
+  'fr-obama',
+  'fr-biden',
+  'df-person06',
+  'fp-angelina-jolie',
+  'df-person11',
+  'df-person12',
+  'cf-personj',
+  'lfw-sachiko-yamada',
+  'lfw-candie-kung',
+];
+
+/** Where each source prefix comes from and its terms (the corpora's READMEs). */
+export const SOURCES: Record<string, { corpus: string; from: string; licence: string }> = {
+  bbt: {
+    corpus: 'real',
+    from: 'justadudewhohacks/face-api.js examples/images',
+    licence: 'repository MIT; TV stills, no licence stated for the images',
+  },
+  fr: {
+    corpus: 'real',
+    from: 'ageitgey/face_recognition examples, tests/test_images',
+    licence: 'repository MIT; press photos, no licence stated for the images',
+  },
+  df: {
+    corpus: 'real',
+    from: 'serengil/deepface tests/unit/dataset',
+    licence: 'repository MIT; photos of public figures, no licence stated for the images',
+  },
+  fp: {
+    corpus: 'real',
+    from: 'timesler/facenet-pytorch data/test_images',
+    licence: 'repository MIT; photos of public figures, no licence stated for the images',
+  },
+  of: {
+    corpus: 'real-2',
+    from: 'cmusatyalab/openface images/examples',
+    licence: 'repository Apache-2.0; photos of public figures, no licence stated for the images',
+  },
+  cv: {
+    corpus: 'real-2',
+    from: 'justadudewhohacks/opencv4nodejs data/face-recognition/imgs',
+    licence: 'repository MIT; TV stills, no licence stated for the images',
+  },
+  cf: {
+    corpus: 'real-2',
+    from: 'exadel-inc/CompreFace test/e2e/_files',
+    licence: 'repository Apache-2.0; stock-style photos, no licence stated for the images',
+  },
+  fn: {
+    corpus: 'real-2',
+    from: 'davidsandberg/facenet data/images',
+    licence: 'repository MIT; LFW photos, no licence stated for the images',
+  },
+  lfw: {
+    corpus: 'real-2, real-3',
+    from: 'exadel-inc/CompreFace test_comp_models/lfw (a copy of Labeled Faces in the Wild)',
+    licence: 'repository Apache-2.0; LFW press photos collected for research, no licence stated for the images',
+  },
+  az: {
+    corpus: 'real-3',
+    from: 'Azure-Samples/cognitive-services-sample-data-files Face/images',
+    licence: 'repository MIT; stock photos of models (also shipped elsewhere under a Microsoft sample-image licence)',
+  },
+  gf: {
+    corpus: 'real-3',
+    from: 'Kagami/go-face-testdata images',
+    licence: 'no licence file; photos of K-pop singers, no licence stated for the images',
+  },
+  br: {
+    corpus: 'real-3',
+    from: 'Broather/retina-face-bakalaurs images',
+    licence: 'no licence file; Wikimedia Commons and LFW photos, per-file terms not recorded',
+  },
+};
+
+/** East Asian people of the spent sets, by name and source (go-face's K-pop singers, four LFW/Commons people). */
+export const EAST_ASIAN = (p: string) =>
+  p.startsWith('gf-') || ['lfw-candie-kung', 'lfw-sachiko-yamada', 'br-jackie-chan', 'lfw-naoto-kan'].includes(p);
