@@ -9,10 +9,10 @@ const COUNTDOWN_S = 2;
 const FRAMES = 3;
 const FRAME_GAP_MS = 400;
 // A blink shuts the eyes for 1-5 frames at 20 fps (test/engine/liveness/blink-calibration.md),
-// which three frames 0.4 s apart mostly miss: the blink prompt takes a burst of 24 frames 60 ms
-// apart (1.4 s) instead, and the server judges every frame of it.
-const BLINK_FRAMES = 24;
-const BLINK_GAP_MS = 60;
+// which three frames 0.4 s apart mostly miss: the blink prompt takes a burst of 16 frames 80 ms
+// apart (1.2 s) instead, and the server judges every frame of it.
+const BLINK_FRAMES = 16;
+const BLINK_GAP_MS = 80;
 const CLOSING = ['SESSION_EXPIRED', 'SESSION_SUBMITTED', 'CONSENT_DECLINED', 'CONSENT_REQUIRED'];
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

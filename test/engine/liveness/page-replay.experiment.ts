@@ -54,7 +54,7 @@ const WINDOWS: Record<string, [number, number]> = process.env.WINDOWS ? JSON.par
 };
 const SEGMENT_S = 5;
 /** Frames the page takes per prompt (liveness-challenge.js): a burst for the blink, three otherwise. */
-const FRAMES_PER = (move: string) => (move === 'blink' ? 24 : 3);
+const FRAMES_PER = (move: string) => (move === 'blink' ? 16 : 3);
 
 async function rawFrames(from: number, to: number): Promise<Buffer[]> {
   const { stdout } = await promisify(execFile)(
