@@ -48,8 +48,8 @@ export const CHALLENGE_RULES: ChallengeRules = {
    * A blink: a frame whose eyes are at most this share of the frontal frames' openness (their
    * median). Calibrated on real blinks labelled by eye on the tuning clips
    * (test/engine/liveness/blink-calibration.md): Human reads a shut eye at 0.39-0.90 of the open
-   * eye, half of the blinks above 0.57, while open eyes stay above 0.72 (1% under 0.77); 0.75 is
-   * under every open frame but one in a hundred and takes 11 of the 16 blinks.
+   * eye, half of the 22 blinks above 0.66, while open eyes stay above 0.72 (1% under 0.78); 0.75 is
+   * under every open frame but one in a hundred and sees 16 of the 22 blinks.
    */
   blinkRatio: 0.75,
   /**
