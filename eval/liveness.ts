@@ -101,7 +101,7 @@ export const livenessPadEvaluator: Evaluator = {
       columns: ['set', 'presentations', ...STEPS, 'challenge kept'],
       rows: moveRows,
       notes: [
-        `Rules: face_camera |yaw| ≤ ${CHALLENGE_RULES.frontalYaw}° with open eyes; turns ≥ ${CHALLENGE_RULES.turnYaw}° each way; blink ≤ ${CHALLENGE_RULES.blinkRatio} of the frontal frame's eye openness.`,
+        `Rules: face_camera |yaw| ≤ ${CHALLENGE_RULES.frontalYaw}° with open eyes; turns ≥ ${CHALLENGE_RULES.turnYaw}° each way; blink ≤ ${CHALLENGE_RULES.blinkRatio} of the frontal frames' median eye openness (the face's aspect ≥ ${CHALLENGE_RULES.blinkAspect} of theirs).`,
       ],
     });
     if (sets.includes('tuning') && process.argv.includes('--sweep')) {

@@ -106,13 +106,16 @@ describe('active liveness on the hosted page', () => {
       "select challenge_id, challenge_step, status, content_type from uploads where verification_id = $1 and kind = 'selfie' and challenge_step is not null order by created_at",
       [v.id],
     );
-    expect(frames.length).toBeGreaterThanOrEqual(8);
+    expect(frames.length).toBe(25);
     expect(new Set(frames.map((f) => f.challenge_id))).toEqual(new Set([challenge!.challenge_id]));
     expect(frames.every((f) => f.status === 'uploaded' && f.content_type === 'image/jpeg')).toBe(true);
     // Requested in the prompts' order, every prompt with its frames.
     const steps = frames.map((f) => f.challenge_step);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
     expect([...new Set(steps)]).toEqual([0, 1, 2, 3]);
+    // Three frames 0.4 s apart per prompt, but a burst of 16 for the blink, which lasts 1-5 frames at 20 fps.
+    const count = (i: number) => steps.filter((s) => s === i).length;
+    expect(challenge!.steps.map((_, i) => count(i))).toEqual(challenge!.steps.map((m) => (m === 'blink' ? 16 : 3)));
 
     // The fake camera's pattern does not turn or blink: the challenge fails, a replayed still fails.
     const settled = await waitForVerdict(server, v.id, account.keys.live.secret_key, 180_000);

@@ -5,6 +5,7 @@ import type { LivenessChallenge } from '../types.js';
 import { readFaces, type FaceReading } from './analyse.js';
 import {
   CHALLENGE_RULES,
+  baselineOf,
   challengeAnalysisOf,
   challengeDecision,
   challengeFailure,
@@ -191,7 +192,7 @@ export async function decideSequence(
   const analysis = challengeAnalysisOf(read, selfie);
   const failure = challengeFailure(analysis, challenge, rules);
   const decided = challengeDecision(analysis, challenge, {}, rules);
-  const baseline = analysis.frames.find((f) => f.step === 0 && f.face)?.face ?? null;
+  const baseline = baselineOf(analysis.frames);
   const moves = {} as Record<ChallengeStep, boolean>;
   for (const [index, step] of (challenge.steps as ChallengeStep[]).entries())
     moves[step] = analysis.frames.some((f) => f.step === index && f.face && shows(step, f.face, baseline, rules));

@@ -8,19 +8,39 @@ import { t } from './i18n.js';
 const COUNTDOWN_S = 2;
 const FRAMES = 3;
 const FRAME_GAP_MS = 400;
+// A blink shuts the eyes for 1-5 frames at 20 fps (test/engine/liveness/blink-calibration.md),
+// which three frames 0.4 s apart mostly miss: the blink prompt takes a burst of 16 frames 80 ms
+// apart (1.2 s) instead, and the server judges every frame of it.
+const BLINK_FRAMES = 16;
+const BLINK_GAP_MS = 80;
 const CLOSING = ['SESSION_EXPIRED', 'SESSION_SUBMITTED', 'CONSENT_DECLINED', 'CONSENT_REQUIRED'];
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const stopStream = (stream) => stream?.getTracks().forEach((track) => track.stop());
 
-function frameOf(video) {
+function grab(video) {
   const canvas = document.createElement('canvas');
   canvas.width = video.videoWidth || 1280;
   canvas.height = video.videoHeight || 720;
   canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
+function encode(canvas) {
   return new Promise((resolve, reject) =>
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new ApiFailure(0, 'CAPTURE_FAILED'))), 'image/jpeg', 0.9),
   );
+}
+
+/** `count` frames `gap` ms apart, drawn on time; each is encoded while the next is awaited. */
+async function capture(video, count, gap) {
+  const blobs = [];
+  const start = performance.now();
+  for (let i = 0; i < count; i += 1) {
+    if (i) await wait(Math.max(0, start + i * gap - performance.now()));
+    blobs.push(encode(grab(video)));
+  }
+  return Promise.all(blobs);
 }
 
 async function sendFrame(api, blob, step) {
@@ -142,13 +162,10 @@ export function livenessChallengeStep(screen, api, options = {}) {
             await wait(1000);
             if (mine !== run) return;
           }
-          status.textContent = t('challengeHold');
+          const blink = move === 'blink';
+          status.textContent = blink ? t('move.blink') : t('challengeHold');
           finder.classList.add('capturing');
-          const frames = [];
-          for (let i = 0; i < FRAMES; i += 1) {
-            if (i) await wait(FRAME_GAP_MS);
-            frames.push(await frameOf(video));
-          }
+          const frames = await capture(video, blink ? BLINK_FRAMES : FRAMES, blink ? BLINK_GAP_MS : FRAME_GAP_MS);
           finder.classList.remove('capturing');
           if (mine !== run) return;
           status.textContent = t('uploading');

@@ -53,6 +53,8 @@ const WINDOWS: Record<string, [number, number]> = process.env.WINDOWS ? JSON.par
   blink: [9.0, 10.0], // no blink in the clip: a frontal stretch
 };
 const SEGMENT_S = 5;
+/** Frames the page takes per prompt (liveness-challenge.js): a burst for the blink, three otherwise. */
+const FRAMES_PER = (move: string) => (move === 'blink' ? 16 : 3);
 
 async function rawFrames(from: number, to: number): Promise<Buffer[]> {
   const { stdout } = await promisify(execFile)(
@@ -160,8 +162,9 @@ describe('a real clip through the hosted page (measurement)', () => {
         }
         if (t0 && req.method() === 'POST' && /\/uploads\/[^/]+\/complete$/.test(url)) {
           completes += 1;
-          if (completes % 3 === 0) {
-            const next = completes / 3;
+          const ends = steps.map((_, i) => steps.slice(0, i + 1).reduce((n, s) => n + FRAMES_PER(s), 0));
+          if (ends.includes(completes)) {
+            const next = ends.indexOf(completes) + 1;
             const target = t0 + next * SEGMENT_S * 1000;
             log.push(`prompt ${next - 1} done at ${Date.now() - t0} ms, next released at ${target - t0} ms`);
             await new Promise((r) => setTimeout(r, Math.max(0, target - Date.now())));
@@ -180,14 +183,18 @@ describe('a real clip through the hosted page (measurement)', () => {
     const settled = await waitForVerdict(server, v.id, account.keys.live.secret_key, 240_000);
     const liveness = settled.checks.find((c: { type: string }) => c.type === 'liveness');
     const human = await loadHuman();
-    const frames = captured.slice(-12);
+    const perStep = steps.map(FRAMES_PER);
+    const frames = captured.slice(-perStep.reduce((a, b) => a + b, 0));
     const rows: string[] = [];
-    for (const [i, f] of frames.entries()) {
-      const bytes = Buffer.from(f.url.slice(f.url.indexOf(',') + 1), 'base64');
-      fs.writeFileSync(path.join(dir, `frame-${i}.jpg`), bytes);
-      const face = (await readFaces(bytes, human)).faces[0];
-      rows.push(`${steps[Math.floor(i / 3)]} #${i % 3} t=${f.at - t0}ms yaw=${face?.yaw} eyes=${face?.eyes}`);
-    }
+    let at = 0;
+    for (const [s, n] of perStep.entries())
+      for (let k = 0; k < n; k++, at++) {
+        const f = frames[at]!;
+        const bytes = Buffer.from(f.url.slice(f.url.indexOf(',') + 1), 'base64');
+        fs.writeFileSync(path.join(dir, `frame-${at}.jpg`), bytes);
+        const face = (await readFaces(bytes, human)).faces[0];
+        rows.push(`${steps[s]} #${k} t=${f.at - t0}ms yaw=${face?.yaw} eyes=${face?.eyes} aspect=${face?.aspect}`);
+      }
     console.log([...log, ...rows, JSON.stringify(liveness)].join('\n'), dir);
     expect(liveness).toBeDefined();
     await context.close();
