@@ -86,6 +86,18 @@ export const faceRealEvaluator: Evaluator = {
           (r) =>
             `Faces with a quality issue (${LABELS[r.set]}): ${r.lowQuality.length ? r.lowQuality.map((q) => `${q.file} ${q.issues.join('+')}`).join(', ') : 'none'}; genuine pairs held back by a quality rule alone: ${r.rows.map((row) => `${row.case} ${row.genuineHeldByQuality}`).join(', ')}.`,
         ),
+        ...sets
+          .filter((r) => r.byGroup.length)
+          .map(
+            (r) =>
+              `By population group (${LABELS[r.set]}; groups as the manifest records them), pairs approved of pairs: ${r.byGroup
+                .filter((g) => g.impostorApproved || g.genuine)
+                .map(
+                  (g) =>
+                    `${g.case === 'photo vs photo' ? 'photo' : 'document'} ${g.groups}: genuine ${g.genuineApproved}/${g.genuine}, impostor ${g.impostorApproved}/${g.impostor}`,
+                )
+                .join('; ')}.`,
+          ),
         ...sets.map(
           (r) =>
             `Approving scores sent to review by the cohort rule, FACE_NOT_DISTINCTIVE (${LABELS[r.set]}; a spent set's pair meets the cohort less its own two people): ${r.rows.map((row) => `${row.case} genuine ${row.genuineHeldByCohort}, impostor ${row.impostorHeldByCohort}`).join('; ')}.`,

@@ -190,6 +190,62 @@ export interface RealEvalResult {
   /** Photos whose largest face had no descriptor or a quality issue (largest first). */
   lowQuality: { file: string; issues: string[] }[];
   rows: RealCaseRow[];
+  /**
+   * Where a set's manifest records each person's population group (real-4 on): per case, the
+   * pairs of each group pairing ("east-asian × white", sorted) and how many the defaults approved.
+   */
+  byGroup: {
+    case: RealCaseRow['case'];
+    groups: string;
+    genuine: number;
+    genuineApproved: number;
+    impostor: number;
+    impostorApproved: number;
+  }[];
+}
+
+/** Each person's population group, from the manifests of the set's folders that record one. */
+async function groupsOf(images: RealImage[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const dir of new Set(images.map((i) => i.dir))) {
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as {
+      people?: Record<string, { group?: string }>;
+    };
+    for (const [person, p] of Object.entries(manifest.people ?? {})) if (p.group) out.set(person, p.group);
+  }
+  return out;
+}
+
+function byGroup(
+  name: RealCaseRow['case'],
+  pairs: { same: boolean; decision: string; people: string[] }[],
+  groups: Map<string, string>,
+): RealEvalResult['byGroup'] {
+  const cells = new Map<string, RealEvalResult['byGroup'][number]>();
+  for (const p of pairs) {
+    const [a, b] = p.people.map((person) => groups.get(person));
+    if (!a || !b) continue;
+    const key = [a, b].sort().join(' × ');
+    const cell = cells.get(key) ?? {
+      case: name,
+      groups: key,
+      genuine: 0,
+      genuineApproved: 0,
+      impostor: 0,
+      impostorApproved: 0,
+    };
+    if (p.same) {
+      cell.genuine += 1;
+      if (p.decision === 'approve') cell.genuineApproved += 1;
+    } else {
+      cell.impostor += 1;
+      if (p.decision === 'approve') cell.impostorApproved += 1;
+    }
+    cells.set(key, cell);
+  }
+  return [...cells.values()].sort(
+    (x, y) => y.impostorApproved - x.impostorApproved || x.groups.localeCompare(y.groups),
+  );
 }
 
 const threshold = (impostor: number[], far: number) => {
@@ -240,6 +296,7 @@ function row(
 /** Reads every photo of a set (and its photographed document) through the pool and scores every pair at the defaults. */
 export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise<RealEvalResult> {
   const images = await realImages(set);
+  const groups = await groupsOf(images);
   const reads: {
     image: RealImage;
     photo: FaceReading | null;
@@ -306,8 +363,12 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
       const [a, b] = [reads[i]!, reads[j]!];
       const same = a.image.person === b.image.person;
       const people = [a.image.person, b.image.person];
-      if (i < j) photoPairs.push({ same, ...pair('photos', a.photo, a.faces, b.photo, b.faces, people) });
-      documentPairs.push({ same, ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces, people) });
+      if (i < j) photoPairs.push({ same, people, ...pair('photos', a.photo, a.faces, b.photo, b.faces, people) });
+      documentPairs.push({
+        same,
+        people,
+        ...pair('document_selfie', a.document, a.documentFaces, b.photo, b.faces, people),
+      });
     }
   }
   return {
@@ -323,6 +384,10 @@ export async function evaluateRealFaces(pool: EnginePool, set: RealSet): Promise
     rows: [
       row('photo vs photo', FACE_MATCH_THRESHOLD, photoPairs),
       row('document photographed vs photo', DOCUMENT_MATCH_THRESHOLD, documentPairs),
+    ],
+    byGroup: [
+      ...byGroup('photo vs photo', photoPairs, groups),
+      ...byGroup('document photographed vs photo', documentPairs, groups),
     ],
   };
 }
