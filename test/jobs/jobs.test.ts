@@ -44,15 +44,20 @@ describe('jobs (Agenda on the PostgreSQL job store)', () => {
     });
     runtimes.push(second);
     const ran: { worker: number; n: number }[] = [];
+    // Registered as the service registers its own jobs (heartbeat included): a bare Agenda
+    // definition has no heartbeat, so on a loaded machine a run outliving the 1 s lock would be
+    // taken again by the other worker, which is Agenda's behaviour, not the service's.
     runtimes.forEach((runtime, worker) =>
-      runtime.jobs.agenda.define(
-        'test.shared-work',
-        async (job: { attrs: { data: { n: number } } }) => {
-          await new Promise((r) => setTimeout(r, 20));
-          ran.push({ worker, n: job.attrs.data.n });
+      runtime.jobs.register(runtime, [
+        {
+          name: 'test.shared-work',
+          concurrency: 2,
+          handler: async (_runtime, data: { n: number }) => {
+            await new Promise((r) => setTimeout(r, 20));
+            ran.push({ worker, n: data.n });
+          },
         },
-        { concurrency: 2 },
-      ),
+      ]),
     );
     try {
       for (let n = 0; n < 30; n++) await server.runtime.jobs.now('test.shared-work', { n });
