@@ -1,9 +1,9 @@
-// Brings the photos of the manifest-only face sets (test/engine/faces/real-3, real-4) onto disk from
+// Brings the photos of the manifest-only face sets (test/engine/faces/real-3, real-4, real-5) onto disk from
 // local git copies of their source repositories, each checked against the frozen sha256 of the
 // original and of the stored file; runs no face engine. Stored files are made as for real/ and
 // real-2/: the original decoded, EXIF-rotated, scaled down to at most 1024 px on the longer side, JPEG 92.
 //
-//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--sets=heldout3,heldout4]
+//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--sets=heldout3,heldout4,heldout5]
 //   (from the repository's root; --sets names sets as the eval's --sets does, default heldout3;
 //   --set=real-4 names one folder instead)
 //
@@ -53,13 +53,14 @@ async function storedPhoto(original: Buffer): Promise<Buffer> {
 }
 
 /** The manifest-only sets, by their `--sets=` name (the eval's, eval/faces/real.ts), and their folders. */
-const SET_FOLDERS: Record<string, string> = { heldout3: 'real-3', heldout4: 'real-4' };
+const SET_FOLDERS: Record<string, string> = { heldout3: 'real-3', heldout4: 'real-4', heldout5: 'real-5' };
 
 async function main() {
   const args = process.argv.slice(2);
   const arg = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const repos = arg('repos');
-  if (!repos) throw new Error('usage: materialise.js --repos=DIR [--sets=heldout3,heldout4 | --set=real-3] [--record]');
+  if (!repos)
+    throw new Error('usage: materialise.js --repos=DIR [--sets=heldout3,heldout4,heldout5 | --set=real-3] [--record]');
   const sets = arg('sets')?.split(',') ?? [];
   const unknown = sets.filter((s) => !SET_FOLDERS[s]);
   if (unknown.length)

@@ -27,6 +27,8 @@ export const REAL_2_DIR = path.join(FACES_DIR, 'real-2');
 export const REAL_3_DIR = path.join(FACES_DIR, 'real-3');
 /** The fourth corpus (new people, many East Asian, all held out; frozen before any run; brought in as real-3's). */
 export const REAL_4_DIR = path.join(FACES_DIR, 'real-4');
+/** The fifth corpus (new people, mostly East and Southeast Asian, all held out; frozen before any run; brought in as real-3's). */
+export const REAL_5_DIR = path.join(FACES_DIR, 'real-5');
 
 /** One set of real photos: which people of which corpus, its report label and its `--sets=` name. */
 export interface RealSetSpec {
@@ -42,12 +44,20 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut4: real-4 (opt-in; untouched, run once by name);
+ * The face set registry, in report order. heldOut5: real-5 (opt-in; untouched, run once by name);
+ * heldOut4: real-4 (opt-in; run once, at 15:16 UTC 2026-11-26, by name);
  * heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
  * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
  */
 export const REAL_SETS = {
+  heldOut5: {
+    flag: 'heldout5',
+    label: '**held-out-5** (untouched; frozen 2026-11-26)',
+    parts: [{ dir: REAL_5_DIR, split: ['heldOut5'] }],
+    optIn: true,
+    checked: true,
+  },
   heldOut4: {
     flag: 'heldout4',
     label: '**held-out-4** (untouched; frozen 2026-11-26)',

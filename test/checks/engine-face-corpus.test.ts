@@ -5,7 +5,8 @@
 // than committed, so its manifest, split and checksum list are what is frozen, and a person or a
 // photo it shares with another corpus fails here too (README of real-3). The fourth (real-4) is
 // frozen the same way, before any face engine ran on it, with a population group per person
-// (README of real-4).
+// (README of real-4). The fifth (real-5) likewise, mostly East and Southeast Asian people, new to
+// every other set (README of real-5).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -216,6 +217,97 @@ describe('face corpus held-out-4 is frozen and new', () => {
     const found = await Promise.all(
       images.map(async (i) => {
         const bytes = await readFile(path.join(DIR_4, i.file)).catch(() => null);
+        return bytes && [i.file, sha256(bytes)];
+      }),
+    );
+    const present = found.filter((f) => f !== null);
+    // None (a fresh clone: the photos are not committed) or every one, each byte-identical.
+    expect([0, images.length]).toContain(present.length);
+    expect(present).toEqual(images.filter((_, k) => found[k]).map((i) => [i.file, i.sha256]));
+  });
+});
+
+const DIR_5 = path.join(FACES_DIR, 'real-5');
+/** sha256 of real-5's files as frozen (the commit that added real-5, before any face engine ran on it). */
+const FROZEN_5: Record<string, string> = {
+  'manifest.json': '94f26e1e0659263d76d21c40d42969e4c87af14de8ddff32ae02bf34077a4bcc',
+  'split.json': 'ad97f5be9d92bcf0162232fc88b5d2ea1f90cac73184dca60f8cdbd4164e04b5',
+  'held-out-5.sha256': '7fa30efd1f37ceda0bf747ac144dfb0857099189f36a1dcb5505b83cb8636efd',
+};
+
+describe('face corpus held-out-5 is frozen and new', () => {
+  it('its manifest, split and checksum list are the frozen ones and agree with each other', async () => {
+    for (const [file, digest] of Object.entries(FROZEN_5))
+      expect([file, sha256(await readFile(path.join(DIR_5, file)))]).toEqual([file, digest]);
+    const images = await manifestOf(DIR_5);
+    expect(images).toHaveLength(130);
+    const list = (await readFile(path.join(DIR_5, 'held-out-5.sha256'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/));
+    expect(list).toEqual(images.map((i) => [i.sha256, i.file]));
+    const people = await peopleOf(DIR_5);
+    expect(people).toHaveLength(47);
+    expect(new Set(images.map((i) => i.person))).toEqual(new Set(people));
+    for (const i of images) {
+      expect(i.file.startsWith(`${i.person}/`)).toBe(true);
+      expect([i.file, i.repo, i.commit, i.source_sha256, i.sha256]).toEqual([
+        i.file,
+        expect.stringMatching(/^[\w.-]+\/[\w.-]+$/),
+        expect.stringMatching(/^[0-9a-f]{40}$/),
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+        expect.stringMatching(/^[0-9a-f]{64}$/),
+      ]);
+    }
+  });
+
+  it('records a population group for every person, and holds East Asian women and men and Southeast Asian people with two or more photos', async () => {
+    const manifest = JSON.parse(await readFile(path.join(DIR_5, 'manifest.json'), 'utf8')) as {
+      people: Record<string, { group: string; sex: string; group_basis: string }>;
+      images: ManifestImage[];
+    };
+    const people = await peopleOf(DIR_5);
+    expect(Object.keys(manifest.people).sort()).toEqual([...people].sort());
+    for (const [person, p] of Object.entries(manifest.people)) {
+      expect([person, GROUPS_4.includes(p.group), p.sex, p.group_basis.length > 0]).toEqual([
+        person,
+        true,
+        expect.stringMatching(/^[fm]$/),
+        true,
+      ]);
+    }
+    const photos = (person: string) => manifest.images.filter((i) => i.person === person).length;
+    expect(people.filter((p) => photos(p) < 2 || photos(p) > 4)).toEqual([]);
+    const of = (group: string, sex?: string) =>
+      people.filter((p) => manifest.people[p]!.group === group && (!sex || manifest.people[p]!.sex === sex));
+    expect(of('east-asian').length).toBeGreaterThanOrEqual(25);
+    expect(of('east-asian', 'f').length).toBeGreaterThanOrEqual(6);
+    expect(of('east-asian', 'm').length).toBeGreaterThanOrEqual(6);
+    expect(of('southeast-asian').length).toBeGreaterThanOrEqual(6);
+    expect(people.length - of('east-asian').length - of('southeast-asian').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('shares no person and no photo with any other corpus, nor a photo within itself', async () => {
+    const others = [path.join(FACES_DIR, 'real'), DIR, DIR_3, DIR_4];
+    const otherPeople = (await Promise.all(others.map(peopleOf))).flat();
+    const people = await peopleOf(DIR_5);
+    expect(people.filter((p) => otherPeople.includes(p))).toEqual([]);
+    expect(people.filter((p) => otherPeople.map(name).includes(name(p)))).toEqual([]);
+    expect(new Set(people.map(name)).size).toBe(people.length);
+    const otherDigests = new Set(
+      (await Promise.all(others.map(manifestOf))).flat().flatMap((i) => [i.sha256, i.source_sha256]),
+    );
+    const images = await manifestOf(DIR_5);
+    expect(images.filter((i) => otherDigests.has(i.sha256) || otherDigests.has(i.source_sha256))).toEqual([]);
+    expect(new Set(images.map((i) => i.source_sha256)).size).toBe(images.length);
+    expect(new Set(images.map((i) => i.sha256)).size).toBe(images.length);
+  });
+
+  it('the photos, where brought in, are all there and are the frozen ones', async () => {
+    const images = await manifestOf(DIR_5);
+    const found = await Promise.all(
+      images.map(async (i) => {
+        const bytes = await readFile(path.join(DIR_5, i.file)).catch(() => null);
         return bytes && [i.file, sha256(bytes)];
       }),
     );
