@@ -54,7 +54,7 @@ export const SOURCES: Record<string, { corpus: string; from: string; licence: st
     licence: 'repository MIT; LFW photos, no licence stated for the images',
   },
   lfw: {
-    corpus: 'real-2, real-3',
+    corpus: 'real-2, real-3, real-4',
     from: 'exadel-inc/CompreFace test_comp_models/lfw (a copy of Labeled Faces in the Wild)',
     licence: 'repository Apache-2.0; LFW press photos collected for research, no licence stated for the images',
   },
@@ -64,9 +64,14 @@ export const SOURCES: Record<string, { corpus: string; from: string; licence: st
     licence: 'repository MIT; stock photos of models (also shipped elsewhere under a Microsoft sample-image licence)',
   },
   gf: {
-    corpus: 'real-3',
+    corpus: 'real-3, real-4',
     from: 'Kagami/go-face-testdata images',
     licence: 'no licence file; photos of K-pop singers, no licence stated for the images',
+  },
+  if: {
+    corpus: 'real-4',
+    from: 'deepinsight/insightface cpp-package/inspireface/test_res/data',
+    licence: 'repository MIT (code); photos of public figures and one unnamed woman, no licence stated for the images',
   },
   br: {
     corpus: 'real-3',

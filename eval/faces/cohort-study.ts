@@ -3,6 +3,7 @@ import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } fro
 import { matchScore } from '../../src/engine/face/descriptor.js';
 import { EAST_ASIAN, LEFT_OUT_FOR_TESTS } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
+import { REAL_4_DIR } from './real.js';
 
 /**
  * Cohort study (tuning data only: every spent set): does comparing each face of a pair with a
@@ -11,7 +12,10 @@ import type { CohortReading } from './cohort-dump.js';
  * person of the pair. Schemes: people in 5 random folds (cohort = the other folds, pairs within
  * the fold), leave one source out (cohort = the other sources), and leave the pair out (cohort =
  * everyone but the pair's two people, as a new applicant meets the shipped cohort).
- * `node dist-eval/eval/faces/cohort-study.js readings.json [--grid] [--rule=k,margin]`
+ * `--cohort-sets=tuning,heldOut,...`: the cohort may hold only people of these sets (default: every set
+ * of the readings), e.g. the shipped cohort's sets against the cohort enlarged with held-out-4;
+ * `--pair-sets=heldOut4`: only pairs whose two people are of these sets are tested.
+ * `node dist-eval/eval/faces/cohort-study.js readings.json [--grid] [--rule=k,margin] [--cohort-sets=...] [--pair-sets=...]`
  */
 type Kind = 'photo' | 'doc';
 const args = process.argv.slice(2);
@@ -20,11 +24,36 @@ const readings = JSON.parse(await readFile(args[0] ?? 'cohort-readings.json', 'u
 const ALIAS: Record<string, string> = { 'fp-angelina-jolie': 'df-person06' };
 for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
 const sourceOf = (p: string) => p.split('-')[0]!;
+/** Population groups where a set's manifest records them (real-4 on); earlier sets: EAST_ASIAN by name. */
+const GROUPS = new Map(
+  Object.entries(
+    (
+      JSON.parse(await readFile(`${REAL_4_DIR}/manifest.json`, 'utf8')) as {
+        people?: Record<string, { group?: string }>;
+      }
+    ).people ?? {},
+  ).map(([person, v]) => [person, v.group ?? '']),
+);
+/** East or Southeast Asian: the population held-out-4's false accepts all fell in. */
+const ASIAN = (p: string) =>
+  GROUPS.has(p) ? ['east-asian', 'southeast-asian'].includes(GROUPS.get(p)!) : EAST_ASIAN(p);
+const listArg = (name: string) =>
+  args
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(',');
+const cohortSets = listArg('cohort-sets');
+const pairSets = listArg('pair-sets');
 
 const photos = readings.filter((r) => r.kind === 'photo');
 const docOf = new Map(readings.filter((r) => r.kind === 'doc').map((r) => [`${r.set}|${r.file}`, r]));
 const people = [...new Set(photos.map((r) => r.person))].sort();
 const personIndex = new Map(people.map((p, i) => [p, i]));
+const setsOf = (sets: string[] | undefined) =>
+  new Set(photos.filter((r) => !sets || sets.includes(r.set)).map((r) => personIndex.get(r.person)!));
+/** People the cohort may hold (--cohort-sets) and people whose pairs are tested (--pair-sets). */
+const cohortPeople = setsOf(cohortSets);
+const pairPeople = setsOf(pairSets);
 /** The cohort: every photo's descriptor (when found), by person. */
 const cohortPhotos = photos.filter((r) => r.embedding.length > 0);
 
@@ -94,7 +123,7 @@ for (let i = 0; i < photos.length; i++)
     if (i === j) continue;
     const [x, y] = [photos[i]!, photos[j]!];
     const same = x.person === y.person;
-    const ea = EAST_ASIAN(x.person) && EAST_ASIAN(y.person);
+    const ea = ASIAN(x.person) && ASIAN(y.person);
     const emb = (r?: CohortReading) => !!r && r.embedding.length > 0;
     if (i < j)
       pairs.push({
@@ -252,12 +281,16 @@ function schemes(): Scheme[] {
     name: "leave the pair out, the shipped cohort's people (the tests' people left out)",
     folds: [{ name: 'all', test: new Set(all), cohort: new Set(all.filter((i) => !left.has(i))) }],
   };
+  for (const scheme of [random, loso, lpo, shipped])
+    for (const fold of scheme.folds) fold.cohort = new Set([...fold.cohort].filter((i) => cohortPeople.has(i)));
   return [random, loso, lpo, shipped];
 }
 
 function testPairs(kind: Kind, test: Set<number>) {
   return pairs.filter(
-    (p) => p.kind === kind && test.has(personIndex.get(p.a.person)!) && test.has(personIndex.get(p.b.person)!),
+    (p) =>
+      p.kind === kind &&
+      [p.a, p.b].every((r) => test.has(personIndex.get(r.person)!) && pairPeople.has(personIndex.get(r.person)!)),
   );
 }
 
@@ -275,7 +308,7 @@ function line(label: string, t: Tally) {
 }
 
 const HEADER =
-  '| fold | genuine | impostor | genuine: approve / review / reject | impostor: approve / review / reject | approvals moved to review: genuine / impostor | East Asian pairs approved: genuine / impostor (impostor today) | TAR at 0.1% FAR: score / cohort margin (impostor pairs deciding) |\n|---|---|---|---|---|---|---|---|';
+  '| fold | genuine | impostor | genuine: approve / review / reject | impostor: approve / review / reject | approvals moved to review: genuine / impostor | East/Southeast Asian pairs approved: genuine / impostor (impostor today) | TAR at 0.1% FAR: score / cohort margin (impostor pairs deciding) |\n|---|---|---|---|---|---|---|---|';
 
 function report(rule: Rule | null, perFold: boolean) {
   for (const scheme of schemes())
@@ -315,7 +348,7 @@ function grid() {
   const margins = Array.from({ length: 16 }, (_, i) => -0.05 + i * 0.01);
   for (const scheme of schemes()) {
     console.log(
-      `\n**${scheme.name}** (genuine approved % / impostor approved / East Asian impostor approved), photo | document`,
+      `\n**${scheme.name}** (genuine approved % / impostor approved / East or Southeast Asian impostor approved / East or Southeast Asian genuine approved), photo | document`,
     );
     const records: Record<
       Kind,
@@ -345,7 +378,7 @@ function grid() {
       const g = rs.filter((r) => r.same).length;
       const base = rs.filter((r) => r.base === 'approve');
       console.log(
-        `${kind} today: ${((100 * base.filter((r) => r.same).length) / g).toFixed(1)}/${base.filter((r) => !r.same).length}/${base.filter((r) => !r.same && r.ea).length} of ${g} genuine, ${rs.length - g} impostor`,
+        `${kind} today: ${((100 * base.filter((r) => r.same).length) / g).toFixed(1)}/${base.filter((r) => !r.same).length}/${base.filter((r) => !r.same && r.ea).length}/${base.filter((r) => r.same && r.ea).length} of ${g} genuine (${rs.filter((r) => r.same && r.ea).length} East/Southeast Asian), ${rs.length - g} impostor (${rs.filter((r) => !r.same && r.ea).length} East/Southeast Asian)`,
       );
     }
     const raise = Array.from({ length: 11 }, (_, i) => i * 0.01);
@@ -373,19 +406,22 @@ function grid() {
             let ga = 0;
             let ia = 0;
             let ea = 0;
+            let eg = 0;
             let g = 0;
             for (const r of rs) {
               if (r.same) g++;
               if (r.base !== 'approve') continue;
               const t = combine === 'max' ? Math.max(r.ta[ki]!, r.tb[ki]!) : (r.ta[ki]! + r.tb[ki]!) / 2;
               if (r.ta.length && r.score < CAP && r.score - t < m) continue;
-              if (r.same) ga++;
-              else {
+              if (r.same) {
+                ga++;
+                if (r.ea) eg++;
+              } else {
                 ia++;
                 if (r.ea) ea++;
               }
             }
-            parts.push(`${((100 * ga) / g).toFixed(1)}/${ia}/${ea}`);
+            parts.push(`${((100 * ga) / g).toFixed(1)}/${ia}/${ea}/${eg}`);
           }
           cells.push(`${m.toFixed(2)}: ${parts.join(' | ')}`);
         }
@@ -394,7 +430,9 @@ function grid() {
   }
 }
 
-console.error(`${people.length} people, ${photos.length} photos, ${pairs.length} pairs`);
+console.error(
+  `${people.length} people, ${photos.length} photos, ${pairs.length} pairs; cohort people ${cohortPeople.size}, pair people ${pairPeople.size}`,
+);
 const ruleArg = args.find((a) => a.startsWith('--rule='))?.slice(7);
 if (args.includes('--grid')) grid();
 else if (ruleArg) {
