@@ -44,7 +44,7 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut5: real-5 (opt-in; untouched, run once by name);
+ * The face set registry, in report order. heldOut5: real-5 (opt-in; run once, at 15:43 UTC 2026-11-26, by name);
  * heldOut4: real-4 (opt-in; run once, at 15:16 UTC 2026-11-26, by name);
  * heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
@@ -53,14 +53,14 @@ export interface RealSetSpec {
 export const REAL_SETS = {
   heldOut5: {
     flag: 'heldout5',
-    label: '**held-out-5** (untouched; frozen 2026-11-26)',
+    label: 'held-out-5 (measured once at 15:43 UTC, 2026-11-26; tuning data since)',
     parts: [{ dir: REAL_5_DIR, split: ['heldOut5'] }],
     optIn: true,
     checked: true,
   },
   heldOut4: {
     flag: 'heldout4',
-    label: '**held-out-4** (untouched; frozen 2026-11-26)',
+    label: 'held-out-4 (measured once at 15:16 UTC, 2026-11-26; tuning data and cohort people since)',
     parts: [{ dir: REAL_4_DIR, split: ['heldOut4'] }],
     optIn: true,
     checked: true,
