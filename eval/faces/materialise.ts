@@ -1,9 +1,9 @@
-// Brings the photos of the manifest-only face sets (test/engine/faces/real-3, real-4, real-5) onto disk from
+// Brings the photos of the manifest-only face sets (test/engine/faces/real-3 to real-6) onto disk from
 // local git copies of their source repositories, each checked against the frozen sha256 of the
 // original and of the stored file; runs no face engine. Stored files are made as for real/ and
 // real-2/: the original decoded, EXIF-rotated, scaled down to at most 1024 px on the longer side, JPEG 92.
 //
-//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--sets=heldout3,heldout4,heldout5]
+//   npx tsc -p tsconfig.eval.json && node dist-eval/eval/faces/materialise.js --repos=DIR [--sets=heldout3,heldout4,heldout5,heldout6]
 //   (from the repository's root; --sets names sets as the eval's --sets does, default heldout3;
 //   --set=real-4 names one folder instead)
 //
@@ -53,7 +53,12 @@ async function storedPhoto(original: Buffer): Promise<Buffer> {
 }
 
 /** The manifest-only sets, by their `--sets=` name (the eval's, eval/faces/real.ts), and their folders. */
-const SET_FOLDERS: Record<string, string> = { heldout3: 'real-3', heldout4: 'real-4', heldout5: 'real-5' };
+const SET_FOLDERS: Record<string, string> = {
+  heldout3: 'real-3',
+  heldout4: 'real-4',
+  heldout5: 'real-5',
+  heldout6: 'real-6',
+};
 
 async function main() {
   const args = process.argv.slice(2);

@@ -29,6 +29,8 @@ export const REAL_3_DIR = path.join(FACES_DIR, 'real-3');
 export const REAL_4_DIR = path.join(FACES_DIR, 'real-4');
 /** The fifth corpus (new people, mostly East and Southeast Asian, all held out; frozen before any run; brought in as real-3's). */
 export const REAL_5_DIR = path.join(FACES_DIR, 'real-5');
+/** The sixth corpus (new people, many East and Southeast Asian, a few from outside LFW, all held out; frozen before any run; brought in as real-3's). */
+export const REAL_6_DIR = path.join(FACES_DIR, 'real-6');
 
 /** One set of real photos: which people of which corpus, its report label and its `--sets=` name. */
 export interface RealSetSpec {
@@ -44,13 +46,20 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut5: real-5 (opt-in; run once, at 15:43 UTC 2026-11-26, by name);
+ * The face set registry, in report order. heldOut6: real-6 (opt-in; frozen 2026-11-26, not yet run); heldOut5: real-5 (opt-in; run once, at 15:43 UTC 2026-11-26, by name);
  * heldOut4: real-4 (opt-in; run once, at 15:16 UTC 2026-11-26, by name);
  * heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
  * tuning: the first corpus's tuning people plus real-2's tuning-2 people.
  */
 export const REAL_SETS = {
+  heldOut6: {
+    flag: 'heldout6',
+    label: '**held-out-6** (untouched until its first run)',
+    parts: [{ dir: REAL_6_DIR, split: ['heldOut6'] }],
+    optIn: true,
+    checked: true,
+  },
   heldOut5: {
     flag: 'heldout5',
     label: 'held-out-5 (measured once at 15:43 UTC, 2026-11-26; tuning data since)',

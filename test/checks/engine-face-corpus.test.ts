@@ -6,7 +6,8 @@
 // photo it shares with another corpus fails here too (README of real-3). The fourth (real-4) is
 // frozen the same way, before any face engine ran on it, with a population group per person
 // (README of real-4). The fifth (real-5) likewise, mostly East and Southeast Asian people, new to
-// every other set (README of real-5).
+// every other set (README of real-5). The sixth (real-6) likewise, new to all five, with people
+// from a source beyond LFW (README of real-6).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -95,6 +96,19 @@ function eastAsianMix5(manifest: GroupedManifest, people: string[]) {
   expect(people.length - of('east-asian').length - of('southeast-asian').length).toBeGreaterThanOrEqual(10);
 }
 
+function eastAsianMix6(manifest: GroupedManifest, people: string[]) {
+  const photos = (person: string) => manifest.images.filter((i) => i.person === person).length;
+  expect(people.filter((p) => photos(p) < 2 || photos(p) > 4)).toEqual([]);
+  const of = (group: string, sex?: string) =>
+    people.filter((p) => manifest.people[p]!.group === group && (!sex || manifest.people[p]!.sex === sex));
+  expect(of('east-asian').length).toBeGreaterThanOrEqual(15);
+  expect(of('southeast-asian').length).toBeGreaterThanOrEqual(4);
+  expect(people.length - of('east-asian').length - of('southeast-asian').length).toBeGreaterThanOrEqual(12);
+  expect(people.filter((p) => manifest.people[p]!.sex === 'f').length).toBeGreaterThanOrEqual(8);
+  // Not LFW alone: at least one other source.
+  expect(new Set(people.map((p) => p.split('-')[0])).size).toBeGreaterThanOrEqual(2);
+}
+
 /**
  * The sets frozen before any face engine ran on them, photos brought in rather than committed:
  * sha256 of their files as frozen (the commit that added each), their size, and the corpora each
@@ -139,6 +153,19 @@ const FROZEN_SETS = [
     people: 47,
     others: ['real', 'real-2', 'real-3', 'real-4'],
     mix: eastAsianMix5,
+  },
+  {
+    set: 'real-6',
+    list: 'held-out-6.sha256',
+    frozen: {
+      'manifest.json': 'c880f2e230baa291c24d6d2131f99c62f6bcbbdcdab35887704ebaf7e217558c',
+      'split.json': '2f84d7022f67f2aeba59fcaa92c61e34e1b874536559c40c9a7b2c52f3cee37e',
+      'held-out-6.sha256': 'df9d98202c1b10fe8ba083859bfb8ad3cf82353901050982e3774532911b3339',
+    },
+    photos: 98,
+    people: 37,
+    others: ['real', 'real-2', 'real-3', 'real-4', 'real-5'],
+    mix: eastAsianMix6,
   },
 ];
 
