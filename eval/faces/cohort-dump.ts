@@ -26,9 +26,9 @@ export interface CohortReading {
 
 const args = process.argv.slice(2);
 const outFile = args.find((a) => a.startsWith('--out='))?.slice(6) ?? 'cohort-readings.json';
-const sets = (args.find((a) => a.startsWith('--sets='))?.slice(7) ?? 'tuning,heldOut,heldOut2,heldOut3,heldOut4,heldOut5').split(
-  ',',
-) as RealSet[];
+const sets = (
+  args.find((a) => a.startsWith('--sets='))?.slice(7) ?? 'tuning,heldOut,heldOut2,heldOut3,heldOut4,heldOut5'
+).split(',') as RealSet[];
 const human = await loadHuman();
 const readings: CohortReading[] = [];
 const r6 = (v: number[]) => v.map((x) => Math.round(x * 1e6) / 1e6);

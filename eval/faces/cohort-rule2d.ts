@@ -31,7 +31,9 @@ for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
 const sourceOf = (p: string) => p.split('-')[0]!;
 const GROUPS = new Map<string, string>();
 for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
-  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as { people?: Record<string, { group?: string }> };
+  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
+    people?: Record<string, { group?: string }>;
+  };
   for (const [p, v] of Object.entries(m.people ?? {})) GROUPS.set(p, v.group ?? 'unrecorded');
 }
 /** A person's group: the manifest's (real-4, real-5); earlier sets: East Asian by name, else unrecorded. */
@@ -246,9 +248,12 @@ function count(p: Pool, kind: Kind, rule: Rule): Count {
  * at least `--min-pairing=` impostor pairs (default 1,000: below it 0.1% is not measurable; 0 makes
  * every pairing count, so a pairing under 1,000 pairs may approve none).
  */
+/** `--pooled-only`: the pooled constraint alone (to see how far the cohort lets the threshold fall). */
+const POOLED_ONLY = args.includes('--pooled-only');
 const MIN_PAIRING = Number(listArg('min-pairing')?.[0] ?? 1000);
 function admissible(p: Pool, kind: Kind, c: Count): boolean {
   if (c.impostor > 0.001 * p.impostor[kind]) return false;
+  if (POOLED_ONLY) return true;
   if (c.asianImpostor > 0.001 * p.asianImpostor[kind]) return false;
   for (const [k, n] of c.pairing) {
     const of = p.pairingImpostor[kind].get(k) ?? 0;
@@ -278,7 +283,11 @@ const HEADER =
   '| rule | genuine approved | impostor approved | East/SE Asian genuine approved | East/SE Asian impostor approved | impostor approved by group pairing |\n|---|---|---|---|---|---|';
 const FAMILIES = ['threshold', 'and', 'sum a=0.5', 'sum a=1', 'sum a=2'];
 const TODAY: Record<Kind, Rule> = {
-  photo: { family: 'today', name: 'today: score >= 0.77 and margin >= 0', approve: (s, g) => s >= 0.77 - 1e-9 && g >= 0 },
+  photo: {
+    family: 'today',
+    name: 'today: score >= 0.77 and margin >= 0',
+    approve: (s, g) => s >= 0.77 - 1e-9 && g >= 0,
+  },
   doc: { family: 'today', name: 'today: score >= 0.75 and margin >= 0', approve: (s, g) => s >= 0.75 - 1e-9 && g >= 0 },
 };
 const NO_COHORT: Record<Kind, Rule> = {
@@ -321,7 +330,9 @@ for (let r = 0; r < REPEATS; r++) {
   }
 }
 
-console.error(`${people.length} people, ${photos.length} photos, ${pairs.length} pairs; cohort people ${cohortAllowed.reduce((a, b) => a + b, 0)}`);
+console.error(
+  `${people.length} people, ${photos.length} photos, ${pairs.length} pairs; cohort people ${cohortAllowed.reduce((a, b) => a + b, 0)}`,
+);
 
 const whyArg = listArg('why');
 if (whyArg) {
@@ -350,7 +361,8 @@ if (whyArg) {
       const mm = Number(x);
       if (family === 'and') {
         if (rec.score >= tt - 1e-9 && rec.margin >= mm - 1e-9) continue;
-        if (rec.score < tt - 1e-9) add(rec.margin >= mm - 1e-9 ? 'score below threshold (cohort fine)' : 'score below threshold and cohort');
+        if (rec.score < tt - 1e-9)
+          add(rec.margin >= mm - 1e-9 ? 'score below threshold (cohort fine)' : 'score below threshold and cohort');
         else add('cohort margin only');
       }
       list.push(`${people[pr.pa]} ${rec.score.toFixed(3)} margin ${rec.margin.toFixed(3)}`);
@@ -367,7 +379,9 @@ if (whyArg) {
       folds: [
         {
           test: new Set(all5),
-          cohort: asMask(new Set(all5.filter((i) => !LEFT_OUT_FOR_TESTS.map((p) => ALIAS[p] ?? p).includes(people[i]!)))),
+          cohort: asMask(
+            new Set(all5.filter((i) => !LEFT_OUT_FOR_TESTS.map((p) => ALIAS[p] ?? p).includes(people[i]!))),
+          ),
         },
       ],
     },
@@ -383,7 +397,9 @@ if (whyArg) {
     const p = pool();
     for (const f of scheme.folds) collect(p, f.test, f.cohort);
     for (const kind of ['photo', 'doc'] as Kind[]) {
-      console.log(`\n**${scheme.name}, ${kind === 'photo' ? 'photo vs photo' : 'document vs photo'}** (best admissible point per family)\n`);
+      console.log(
+        `\n**${scheme.name}, ${kind === 'photo' ? 'photo vs photo' : 'document vs photo'}** (best admissible point per family)\n`,
+      );
       console.log(HEADER);
       console.log(row(NO_COHORT[kind].name, p, kind, count(p, kind, NO_COHORT[kind])));
       console.log(row(TODAY[kind].name, p, kind, count(p, kind, TODAY[kind])));
@@ -408,7 +424,9 @@ if (whyArg) {
   const total = pool();
   for (const f of peopleFolds) collect(total, f.test, asMask(f.train));
   for (const kind of ['photo', 'doc'] as Kind[]) {
-    console.log(`\n**nested (point chosen on each fold's training people), ${kind === 'photo' ? 'photo vs photo' : 'document vs photo'}**\n`);
+    console.log(
+      `\n**nested (point chosen on each fold's training people), ${kind === 'photo' ? 'photo vs photo' : 'document vs photo'}**\n`,
+    );
     console.log(HEADER);
     for (const family of FAMILIES) {
       const sum: Count = { genuine: 0, asianGenuine: 0, impostor: 0, asianImpostor: 0, pairing: new Map() };

@@ -27,7 +27,9 @@ const sourceOf = (p: string) => p.split('-')[0]!;
 /** Population groups where a set's manifest records them (real-4, real-5); earlier sets: EAST_ASIAN by name. */
 const GROUPS = new Map<string, string>();
 for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
-  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as { people?: Record<string, { group?: string }> };
+  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
+    people?: Record<string, { group?: string }>;
+  };
   for (const [person, v] of Object.entries(m.people ?? {})) GROUPS.set(person, v.group ?? '');
 }
 /** East or Southeast Asian: the population held-out-4's false accepts all fell in. */
