@@ -19,7 +19,7 @@ const file: CohortFile = {
   about:
     "face_match's cohort: face-api descriptors (128 float32, little-endian, base64; unit length) of other people's photos. " +
     'A pair is approved only when it scores above what each face scores against every cohort person (docs/checks-face.md, "Cohort rule"). ' +
-    'Built by eval/faces/cohort-build.ts from the spent sets (real: tuning and first held-out; real-2: tuning-2 and held-out-2; real-3: held-out-3; real-4: held-out-4). ' +
+    'Built by eval/faces/cohort-build.ts from the spent sets (real: tuning and first held-out; real-2: tuning-2 and held-out-2; real-3: held-out-3; real-4: held-out-4; real-5: held-out-5). ' +
     'No photo is stored. A held-out set measured from now on must contain none of these people.',
   descriptor: 'face-api 1.7 face recognition (dlib ResNet port), dlib chip + mirror, engine readFaces',
   sets: [...new Set(kept.map((r) => r.set))],

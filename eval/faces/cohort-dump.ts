@@ -9,9 +9,9 @@ import { photographedDocument, realImages, type RealSet } from './real.js';
  * The engine's own readings of the spent face sets, for the cohort study (cohort-study.ts): per
  * photo and per photographed document, the largest face's descriptor and quality issues, read
  * exactly as face_match reads them (readFaces). Spent sets only: tuning, the first held-out set,
- * held-out-2, held-out-3 and held-out-4 (real-3 and real-4 materialised first); never a set still
+ * held-out-2, held-out-3, held-out-4 and held-out-5 (real-3, real-4 and real-5 materialised first); never a set still
  * to be measured.
- * `node dist-eval/eval/faces/cohort-dump.js --out=readings.json [--sets=tuning,heldOut,heldOut2,heldOut3,heldOut4]`
+ * `node dist-eval/eval/faces/cohort-dump.js --out=readings.json [--sets=tuning,heldOut,heldOut2,heldOut3,heldOut4,heldOut5]`
  */
 export interface CohortReading {
   set: RealSet;
@@ -26,9 +26,9 @@ export interface CohortReading {
 
 const args = process.argv.slice(2);
 const outFile = args.find((a) => a.startsWith('--out='))?.slice(6) ?? 'cohort-readings.json';
-const sets = (args.find((a) => a.startsWith('--sets='))?.slice(7) ?? 'tuning,heldOut,heldOut2,heldOut3,heldOut4').split(
-  ',',
-) as RealSet[];
+const sets = (
+  args.find((a) => a.startsWith('--sets='))?.slice(7) ?? 'tuning,heldOut,heldOut2,heldOut3,heldOut4,heldOut5'
+).split(',') as RealSet[];
 const human = await loadHuman();
 const readings: CohortReading[] = [];
 const r6 = (v: number[]) => v.map((x) => Math.round(x * 1e6) / 1e6);

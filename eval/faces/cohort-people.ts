@@ -54,7 +54,7 @@ export const SOURCES: Record<string, { corpus: string; from: string; licence: st
     licence: 'repository MIT; LFW photos, no licence stated for the images',
   },
   lfw: {
-    corpus: 'real-2, real-3, real-4',
+    corpus: 'real-2, real-3, real-4, real-5',
     from: 'exadel-inc/CompreFace test_comp_models/lfw (a copy of Labeled Faces in the Wild)',
     licence: 'repository Apache-2.0; LFW press photos collected for research, no licence stated for the images',
   },

@@ -3,7 +3,7 @@ import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } fro
 import { matchScore } from '../../src/engine/face/descriptor.js';
 import { EAST_ASIAN, LEFT_OUT_FOR_TESTS } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
-import { REAL_4_DIR } from './real.js';
+import { REAL_4_DIR, REAL_5_DIR } from './real.js';
 
 /**
  * Cohort study (tuning data only: every spent set): does comparing each face of a pair with a
@@ -24,16 +24,14 @@ const readings = JSON.parse(await readFile(args[0] ?? 'cohort-readings.json', 'u
 const ALIAS: Record<string, string> = { 'fp-angelina-jolie': 'df-person06' };
 for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
 const sourceOf = (p: string) => p.split('-')[0]!;
-/** Population groups where a set's manifest records them (real-4 on); earlier sets: EAST_ASIAN by name. */
-const GROUPS = new Map(
-  Object.entries(
-    (
-      JSON.parse(await readFile(`${REAL_4_DIR}/manifest.json`, 'utf8')) as {
-        people?: Record<string, { group?: string }>;
-      }
-    ).people ?? {},
-  ).map(([person, v]) => [person, v.group ?? '']),
-);
+/** Population groups where a set's manifest records them (real-4, real-5); earlier sets: EAST_ASIAN by name. */
+const GROUPS = new Map<string, string>();
+for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
+  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
+    people?: Record<string, { group?: string }>;
+  };
+  for (const [person, v] of Object.entries(m.people ?? {})) GROUPS.set(person, v.group ?? '');
+}
 /** East or Southeast Asian: the population held-out-4's false accepts all fell in. */
 const ASIAN = (p: string) =>
   GROUPS.has(p) ? ['east-asian', 'southeast-asian'].includes(GROUPS.get(p)!) : EAST_ASIAN(p);

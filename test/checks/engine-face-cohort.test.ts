@@ -24,7 +24,7 @@ const splitPeople = async (dir: string) =>
 /** A person's name without the source prefix (`lfw-bob-dole` → `bob-dole`), as the corpus test compares people. */
 const bare = (person: string) => person.replace(/^[a-z]+-/, '');
 /** The corpora the cohort was built from; every other real-* folder is a set measured after it. */
-const COHORT_CORPORA = ['real', 'real-2', 'real-3', 'real-4'];
+const COHORT_CORPORA = ['real', 'real-2', 'real-3', 'real-4', 'real-5'];
 
 describe('the cohort file', () => {
   it('holds only unit-length 128-value descriptors of the spent sets’ people, the tests’ people left out, with each source’s licence', async () => {
