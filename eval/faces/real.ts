@@ -46,7 +46,7 @@ export interface RealSetSpec {
 }
 
 /**
- * The face set registry, in report order. heldOut6: real-6 (opt-in; frozen 2026-11-26, not yet run); heldOut5: real-5 (opt-in; run once, at 15:43 UTC 2026-11-26, by name);
+ * The face set registry, in report order. heldOut6: real-6 (opt-in; run once, at 16:58 UTC 2026-11-26, by name); heldOut5: real-5 (opt-in; run once, at 15:43 UTC 2026-11-26, by name);
  * heldOut4: real-4 (opt-in; run once, at 15:16 UTC 2026-11-26, by name);
  * heldOut3: real-3 (opt-in; run once, at 13:03 UTC 2026-11-26,
  * by name); heldOut2 and heldOut: earlier held-out sets, measured and now tuning data;
@@ -55,7 +55,7 @@ export interface RealSetSpec {
 export const REAL_SETS = {
   heldOut6: {
     flag: 'heldout6',
-    label: '**held-out-6** (untouched until its first run)',
+    label: 'held-out-6 (measured once at 16:58 UTC, 2026-11-26; tuning data since)',
     parts: [{ dir: REAL_6_DIR, split: ['heldOut6'] }],
     optIn: true,
     checked: true,
