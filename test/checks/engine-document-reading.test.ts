@@ -123,6 +123,37 @@ describe('locating the zone', () => {
   );
 });
 
+describe('coloured marks over the zone (a red SPECIMEN stamp, a ring drawn round the zone)', () => {
+  /** Red marks as specimen pages carry them: a stamp's heavy letters across the zone and a ring through its ends. */
+  const redMarks = (width: number, height: number) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        `<ellipse cx="${width / 2}" cy="${height * 0.82}" rx="${width * 0.47}" ry="${height * 0.13}" fill="none" stroke="#d01010" stroke-width="9"/>` +
+        `<text x="${width * 0.18}" y="${height * 0.86}" font-family="DejaVu Sans" font-weight="bold" font-size="${height * 0.16}" fill="#e02020" transform="rotate(-8 ${width / 2} ${height * 0.82})">SPECIMEN</text>` +
+        '</svg>',
+    );
+
+  it(
+    'are read as paper, not ink: the zone under them is located and read (strongly coloured pixels lifted toward their brightest channel)',
+    async () => {
+      const { image, truth } = await card();
+      const stamped = await sharp(image)
+        // Ink on ink multiplies (a stamp over the zone leaves its characters dark).
+        .composite([{ input: redMarks(1087, 708), blend: 'multiply' }])
+        .png()
+        .toBuffer();
+      const analysis = await analyseDocument({ front: stamped }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({ number: truth.document_number, date_of_birth: truth.date_of_birth });
+      // Dark neutral ink is untouched: the decoded zone is as dark as before.
+      const grey = await decodeBounded(stamped);
+      if (isRefusal(grey)) throw new Error('refused');
+      expect(grey.data.reduce((m, v) => Math.min(m, v), 255)).toBeLessThan(60);
+    },
+    SLOW,
+  );
+});
+
 describe('the birth century', () => {
   it('a birth date the zone puts after the expiry belongs to the century before (a holder born 1912 read as 2012)', () => {
     expect(birthBefore('2012-12-12', '2011-06-29')).toBe('1912-12-12');
