@@ -85,7 +85,7 @@ const EMPTY_QUALITY: QualityReport = {
 };
 
 /** The document's printed area above its zone (the visual inspection zone), upright, for labelled fields. */
-export async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
+async function printedAboveZone(zone: ZoneRead): Promise<Framed | null> {
   const { band, turned } = zone;
   if (!band || !turned || !zone.mrz) return null;
   const bw = band.box.width;
