@@ -3,7 +3,7 @@
 // attempt read) beside the truth's zone. Never run it on a sealed, unspent held-out set.
 //
 //   DOCUMENTS_EXTERNAL_DIR=<dir> node dist-eval/eval/documents/diagnose.js \
-//     [--sets=tuning,heldout,heldout2,heldout3,heldout4,synthetic] [--per-condition=3] [--only=<id part>] [--trace] [--all]
+//     [--sets=tuning,heldout,heldout2,heldout3,heldout4,synthetic (default: all spent sets)] [--per-condition=3] [--only=<id part>] [--trace] [--all]
 import { pathToFileURL } from 'node:url';
 import { analyseDocument, stopOcr } from '../../src/engine/document/index.js';
 import { ROBUSTNESS_CONDITIONS, robustnessCases } from '../../test/engine/corpus/robustness.js';
@@ -46,7 +46,7 @@ function items(sets: string[], perCondition: number): Item[] {
 
 async function main(args: string[]) {
   const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const sets = (opt('sets') ?? 'tuning,heldout,heldout2,heldout3,synthetic').split(',');
+  const sets = (opt('sets') ?? SPENT.join(',')).split(',');
   const only = opt('only');
   const now = new Date();
   const tally = new Map<string, { graded: Graded; ms: number; cpuMs: number }[]>();

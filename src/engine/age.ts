@@ -1,6 +1,6 @@
 import { isDate } from './document.js';
 import { ageFromFace, canEstimateAge } from './face/runners.js';
-import { type CheckInput, type CheckResult, type CheckRunner, result } from './types.js';
+import { type CheckInput, type CheckResult, type CheckRunner, type DocumentRead, result } from './types.js';
 
 interface AgeRule {
   fromAge: number;
@@ -14,6 +14,16 @@ export function ageOn(dateOfBirth: string, now: Date): number {
   let age = now.getUTCFullYear() - y;
   if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age -= 1;
   return age;
+}
+
+/**
+ * The zone's own birth date when the stored one is the zone's reading with its century taken from
+ * the printed page (document check, analyse.ts `inPrintedCentury`); undefined otherwise, or once
+ * the birth date was changed by hand.
+ */
+function centuryFromPrint(document: DocumentRead, dob: string): string | undefined {
+  const zone = document.mrz?.zone_date_of_birth;
+  return zone && isDate(zone) && zone !== dob && document.mrz?.date_of_birth === dob ? zone : undefined;
 }
 
 const actionToVerdict = (action: string) =>
@@ -30,11 +40,15 @@ export const ageRunner: CheckRunner = {
       if (canEstimateAge(input)) return ageFromFace(input);
       return result('review', 0, [input.identity.document ? 'DATE_OF_BIRTH_UNREADABLE' : 'IMAGE_ANALYSIS_UNAVAILABLE']);
     }
-    const age = ageOn(dob, input.now);
     const config = input.check.config as { ageRules?: AgeRule[]; ageRuleFallback?: string };
-    const rule = (config.ageRules ?? []).find((r) => age >= r.fromAge && age <= r.toAge);
-    const action = rule?.action ?? config.ageRuleFallback ?? 'pass';
-    const verdict = actionToVerdict(action);
+    const verdictAt = (age: number) => {
+      const rule = (config.ageRules ?? []).find((r) => age >= r.fromAge && age <= r.toAge);
+      return actionToVerdict(rule?.action ?? config.ageRuleFallback ?? 'pass');
+    };
+    const verdict = verdictAt(ageOn(dob, input.now));
+    // The zone gives two-digit years; where the page's print moved the birth a century earlier, the zone's own century must give the same outcome, else review.
+    const zoneBirth = centuryFromPrint(input.identity.document!, dob);
+    if (zoneBirth && verdictAt(ageOn(zoneBirth, input.now)) !== verdict) return result('review', 0, ['AGE_REVIEW']);
     const codes = verdict === 'approve' ? [] : [verdict === 'reject' ? 'AGE_RESTRICTED' : 'AGE_REVIEW'];
     return result(verdict, verdict === 'approve' ? 1 : 0, codes);
   },

@@ -43,8 +43,8 @@ export interface DocumentRead {
   sex?: string;
   /** A postal address (a driving licence's barcode carries one; a team member may type one). */
   address?: string;
-  /** The machine-readable zone's own reading, when the document has one. */
-  mrz?: { document_number?: string; date_of_birth?: string };
+  /** The machine-readable zone's own reading, when the document has one (`zone_date_of_birth`: the zone's century, where print moved it). */
+  mrz?: { document_number?: string; date_of_birth?: string; zone_date_of_birth?: string };
 }
 
 /** The decrypted identity of a session. */

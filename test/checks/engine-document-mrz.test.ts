@@ -149,6 +149,49 @@ describe('alphanumeric fields: a swap only where exactly one candidate passes', 
     expect(read.ambiguous).toContain('document_number');
   });
 
+  it('a run of zeros read as U (or ones as L) between letters is ambiguous: U weighs 30 and L 21, so no check digit sees the swap', () => {
+    // CA00000AA (an identity card number) read CAUUUUUAA: every check digit still passes; never stored as a valid number.
+    const [l1, l2] = td3('CA00000AA');
+    const read = readMrzLines('TD3', [l1, 'CAUUUUUAA' + l2.slice(9)], now);
+    expect(read.valid).toBe(false);
+    expect(read.ambiguous).toContain('document_number');
+    const ones = td3('XB111AB');
+    const asL = readMrzLines('TD3', [ones[0], 'XBLLLAB<<' + ones[1].slice(9)], now);
+    expect(asL.valid).toBe(false);
+    expect(asL.ambiguous).toContain('document_number');
+    // Read right, the same number is valid (the run rule concerns letters only).
+    expect(readMrzLines('TD3', td3('CA00000AA'), now)).toMatchObject({
+      valid: true,
+      fields: { document_number: 'CA00000AA' },
+    });
+  });
+
+  it('optional data passing its check digit as read stands as read: an L amid its digits (5188L2V) leaves no stored field in doubt', () => {
+    const read = readMrzLines('TD3', td3('C19389564', '5188L2V'), now);
+    expect(read).toMatchObject({
+      valid: true,
+      ambiguous: [],
+      fields: { document_number: 'C19389564', optional: '5188L2V' },
+    });
+    // The number itself keeps the rule: XA00O0074 still fails.
+    expect(readMrzLines('TD3', td3('XA00O0074', '5188L2V'), now).failed).toContain('document_number');
+  });
+
+  it('a letter pair holding a letter no digit resembles is a group of letters: the French 08CD50338 is valid as read', () => {
+    expect(readMrzLines('TD3', td3('08CD50338'), now)).toMatchObject({
+      valid: true,
+      fields: { document_number: '08CD50338' },
+    });
+    // A pair of lookalikes only (OD) amid digits stays uncertain.
+    const pair = readMrzLines('TD3', td3('08OD50338'), now);
+    expect(pair.valid).toBe(false);
+    // A G no check digit tells from 6 stays uncertain beside any letter: AYL8N65EN read AYL8NG5EN is never valid.
+    const [l1, l2] = td3('AYL8N65EN');
+    const unseen = readMrzLines('TD3', [l1, 'AYL8NG5EN' + l2.slice(9)], now);
+    expect(unseen.valid).toBe(false);
+    expect(unseen.ambiguous).toContain('document_number');
+  });
+
   it('two single swaps that both pass make the field ambiguous', () => {
     // Find a number and a misread where two different one-character swaps both satisfy the check digit.
     const [l1, l2] = td3('OO0O0O0O0');

@@ -17,6 +17,8 @@ import {
 } from '../../src/engine/document/index.js';
 import { locateZone } from '../../src/engine/document/locate.js';
 import { birthBefore, findMrz } from '../../src/engine/document/mrz.js';
+import type { OcrLine, OcrWord } from '../../src/engine/document/ocr.js';
+import { printedDates, readPrinted } from '../../src/engine/document/printed.js';
 import { repairByOtherReader } from '../../src/engine/document/second-reader.js';
 import { forOcr, readZone } from '../../src/engine/document/zone.js';
 import { HOLDERS, td3 } from '../engine/corpus/documents.js';
@@ -121,6 +123,37 @@ describe('locating the zone', () => {
   );
 });
 
+describe('coloured marks over the zone (a red SPECIMEN stamp, a ring drawn round the zone)', () => {
+  /** Red marks as specimen pages carry them: a stamp's heavy letters across the zone and a ring through its ends. */
+  const redMarks = (width: number, height: number) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        `<ellipse cx="${width / 2}" cy="${height * 0.82}" rx="${width * 0.47}" ry="${height * 0.13}" fill="none" stroke="#d01010" stroke-width="9"/>` +
+        `<text x="${width * 0.18}" y="${height * 0.86}" font-family="DejaVu Sans" font-weight="bold" font-size="${height * 0.16}" fill="#e02020" transform="rotate(-8 ${width / 2} ${height * 0.82})">SPECIMEN</text>` +
+        '</svg>',
+    );
+
+  it(
+    'are read as paper, not ink: the zone under them is located and read (strongly coloured pixels lifted toward their brightest channel)',
+    async () => {
+      const { image, truth } = await card();
+      const stamped = await sharp(image)
+        // Ink on ink multiplies (a stamp over the zone leaves its characters dark).
+        .composite([{ input: redMarks(1087, 708), blend: 'multiply' }])
+        .png()
+        .toBuffer();
+      const analysis = await analyseDocument({ front: stamped }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({ number: truth.document_number, date_of_birth: truth.date_of_birth });
+      // Dark neutral ink is untouched: the decoded zone is as dark as before.
+      const grey = await decodeBounded(stamped);
+      if (isRefusal(grey)) throw new Error('refused');
+      expect(grey.data.reduce((m, v) => Math.min(m, v), 255)).toBeLessThan(60);
+    },
+    SLOW,
+  );
+});
+
 describe('the birth century', () => {
   it('a birth date the zone puts after the expiry belongs to the century before (a holder born 1912 read as 2012)', () => {
     expect(birthBefore('2012-12-12', '2011-06-29')).toBe('1912-12-12');
@@ -166,14 +199,112 @@ describe('the birth century', () => {
     expect(centenarian.disagreements).toEqual([]);
     expect(centenarian.read?.date_of_birth).toBe('1920-05-01');
     expect(documentResult(centenarian, snapshot, now).reasonCodes).not.toContain('ID_INVALID');
-    // Read less surely: the zone's century stands (the later one: a child is never made a century older), still no ID_INVALID.
+    // Either way the stored reading says its century came from print (the age check reviews where that matters, engine-age-century).
+    expect(centenarian.read?.mrz).toMatchObject({ date_of_birth: '1920-05-01', zone_date_of_birth: '2020-05-01' });
+    // Read less surely (75): it still settles the century (marked), still no ID_INVALID.
     const doubtful = combineSides([side('1920-05-01', 75)]);
     expect(doubtful.disagreements).toEqual([]);
-    expect(doubtful.read?.date_of_birth).toBe('2020-05-01');
+    expect(doubtful.read?.date_of_birth).toBe('1920-05-01');
     expect(documentResult(doubtful, snapshot, now).reasonCodes).not.toContain('ID_INVALID');
+    // Read as noise (below CENTURY_READ_CONFIDENCE): the zone's century stands, unmarked.
+    const noise = combineSides([side('1920-05-01', 30)]);
+    expect(noise.read?.date_of_birth).toBe('2020-05-01');
+    expect(noise.read?.mrz?.zone_date_of_birth).toBeUndefined();
     // Any other difference still disagrees (the rule the printed-field check holds).
     const other = combineSides([side('1920-05-02')]);
     expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
+  });
+});
+
+describe('the birth century from an unlabelled printed date (small pages whose captions do not read)', () => {
+  const [l1, l2] = td3({ ...HOLDERS.anna, birth: '2011-11-11' });
+  const mrz = readMrzLines('TD3', [l1, l2], now);
+  const page = (...dates: [string, number][]) =>
+    sideWith(mrz, {
+      dates: dates.map(([d]) => d),
+      numbers: [],
+      labelled: {},
+      datesRead: dates.map(([value, confidence]) => ({ value, confidence })),
+    });
+
+  it("a date on the page equal to the zone's birth date a century earlier settles it, marked; never ID_INVALID", () => {
+    expect(mrz.fields.date_of_birth).toBe('2011-11-11');
+    const read = combineSides([page(['1911-11-11', 62], ['2005-04-01', 92], ['2015-04-01', 93])]);
+    expect(read.read).toMatchObject({
+      date_of_birth: '1911-11-11',
+      mrz: { date_of_birth: '1911-11-11', zone_date_of_birth: '2011-11-11' },
+    });
+    expect(read.disagreements).toEqual([]);
+    expect(documentResult(read, snapshot, now).reasonCodes).not.toContain('ID_INVALID');
+  });
+
+  it("not when the page also prints the zone's own reading, when read as noise, or a century later", () => {
+    const both = combineSides([page(['1911-11-11', 90], ['2011-11-11', 90])]);
+    expect(both.read?.date_of_birth).toBe('2011-11-11');
+    expect(both.read?.mrz?.zone_date_of_birth).toBeUndefined();
+    expect(combineSides([page(['1911-11-11', 20])]).read?.date_of_birth).toBe('2011-11-11');
+    const [m1, m2] = td3({ ...HOLDERS.anna, birth: '1950-03-03' });
+    const adult = readMrzLines('TD3', [m1, m2], now);
+    const later = combineSides([
+      sideWith(adult, { dates: [], numbers: [], labelled: {}, datesRead: [{ value: '2050-03-03', confidence: 95 }] }),
+    ]);
+    expect(later.read?.date_of_birth).toBe('1950-03-03');
+    // A 9 read as 8 (1972 printed, read 1872, surely, even labelled): no holder is that old, the zone's 1972 stands.
+    const [p1, p2] = td3({ ...HOLDERS.anna, birth: '1972-03-30' });
+    const polish = readMrzLines('TD3', [p1, p2], now);
+    const slip = { value: '1872-03-30', confidence: 95 };
+    const misread = combineSides([
+      sideWith(polish, { dates: [], numbers: [], labelled: { date_of_birth: slip }, datesRead: [slip] }),
+    ]);
+    expect(misread.read?.date_of_birth).toBe('1972-03-30');
+    expect(misread.read?.mrz?.zone_date_of_birth).toBeUndefined();
+  });
+
+  it(
+    'a shipped specimen page (spent held-out 1, 1500 px, captions unreadable) stores its printed 1911 birth, marked',
+    async () => {
+      const bytes = await import('node:fs').then((fs) =>
+        fs.readFileSync('data/documents/heldout/passporteye__100_pass-cze.jpg'),
+      );
+      const analysis = await analyseDocument({ front: bytes }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({
+        number: '99003853',
+        date_of_birth: '1911-01-01',
+        mrz: { zone_date_of_birth: '2011-01-01' },
+      });
+      expect(analysis.disagreements).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it('readPrinted gives every date with the confidence of the words it covers, in the formats pages print', () => {
+    const word = (text: string, confidence: number, x0: number): OcrWord => ({
+      text,
+      confidence,
+      bbox: { x0, y0: 100, x1: x0 + text.length * 10, y1: 120 },
+    });
+    const line = (...words: OcrWord[]): OcrLine => ({
+      text: words.map((w) => w.text).join(' '),
+      confidence: Math.min(...words.map((w) => w.confidence)),
+      bbox: { x0: words[0].bbox.x0, y0: 100, x1: words[words.length - 1].bbox.x1, y1: 120 },
+      words,
+    });
+    const printed = readPrinted([
+      line(word('4', 87, 10), word('narodenia/Dace', 50, 30), word('birch!', 0, 200)),
+      line(word('11.11.1911', 62, 10), word('11111171111', 0, 300)),
+      line(word('12', 90, 10), word('NOV/NOV', 80, 40), word('1961', 85, 130)),
+      line(word('03', 91, 10), word('04', 93, 40), word('1950', 70, 70)),
+      line(word('15', 91, 10), word('JAN', 93, 40), word('/', 60, 80), word('JANV', 88, 95), word('1944', 90, 150)),
+    ]);
+    expect(printed.labelled.date_of_birth).toBeUndefined();
+    expect(printed.datesRead).toEqual([
+      { value: '1911-11-11', confidence: 62 },
+      { value: '1961-11-12', confidence: 80 },
+      { value: '1950-04-03', confidence: 70 },
+      { value: '1944-01-15', confidence: 60 },
+    ]);
+    expect(printedDates('11 NOV/NOV 1911 and 11 11 1911')).toEqual(['1911-11-11', '1911-11-11']);
   });
 });
 

@@ -40,7 +40,12 @@ export interface ReadFields {
   last_name?: string;
   sex?: string;
   /** The machine-readable zone's own reading, compared with the printed one by the rules. */
-  mrz?: { document_number?: string; date_of_birth?: string };
+  mrz?: {
+    document_number?: string;
+    date_of_birth?: string;
+    /** The zone's own birth date when the page's print moved its century (age.ts reviews where that changes the outcome). */
+    zone_date_of_birth?: string;
+  };
 }
 
 export interface DocumentAnalysis {
@@ -228,7 +233,7 @@ function barcodeDisagreements(barcode: BarcodeFields, mrz: MrzResult | null, pri
   return [...new Set(out)];
 }
 
-function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
+function readFromMrz(mrz: MrzResult, printed: PrintedFields[], zoneBirth?: string): ReadFields {
   const f = mrz.fields;
   const number = printed
     .map((p) => confident(p, 'number'))
@@ -247,7 +252,11 @@ function readFromMrz(mrz: MrzResult, printed: PrintedFields[]): ReadFields {
     first_name: f.first_name,
     last_name: f.last_name,
     sex: f.sex,
-    mrz: { document_number: f.document_number, date_of_birth: f.date_of_birth },
+    mrz: {
+      document_number: f.document_number,
+      date_of_birth: f.date_of_birth,
+      ...(zoneBirth ? { zone_date_of_birth: zoneBirth } : {}),
+    },
   };
 }
 
@@ -309,25 +318,58 @@ export function nationalLayout(mrz: MrzResult): string | null {
 const sameButCentury = (a: string, b: string) => a !== b && a.slice(2) === b.slice(2);
 
 /**
- * OCR confidence a labelled printed birth date needs to move the zone's birth date a century
- * back: storing a child as born a century earlier would pass an age check, so a doubtful
- * reading leaves the zone's century (the later one).
+ * OCR confidence a labelled printed birth date needs to settle the century on its own reading.
+ * Anything that moves the century is marked on the reading (`mrz.zone_date_of_birth`), and the
+ * age check goes to review wherever the zone's own century would change its outcome (age.ts):
+ * storing a child as born a century earlier must never pass an age check.
  */
 const CENTURY_CONFIDENCE = 88;
 
 /**
+ * OCR confidence any other printed date (unlabelled, or labelled but read less surely) needs to
+ * settle the century. The zone's check digit has already settled its day, month and two-digit
+ * year; the page's date only adds the century digits, and on small pages the captions (a third
+ * of the zone's height, several languages with slashes) read too poorly to be located while the
+ * dates themselves read well (checks-document-accuracy.md, docread5).
+ */
+const CENTURY_READ_CONFIDENCE = 50;
+
+/** Years a holder may have lived when the document expires: no one older holds a document. */
+const OLDEST_HOLDER = 125;
+
+/**
+ * Same day, month and two-digit year, an earlier century (the zone's reading is the latest it
+ * can be), and a holder no older than OLDEST_HOLDER at the document's expiry: so the only move is
+ * 20YY to 19YY, which print must differ from the zone in two digits to make (a 9 read as 8 makes
+ * 1972 into 1872, never into a move).
+ */
+const earlierCentury = (printed: string, zone: string, expiry?: string) =>
+  printed.slice(2) === zone.slice(2) &&
+  printed < zone &&
+  !!expiry &&
+  Number(expiry.slice(0, 4)) - Number(printed.slice(0, 4)) <= OLDEST_HOLDER;
+
+/**
  * The zone gives a birth year's last two digits only; a printed birth date with the same day,
  * month and two digits is the same date, never a disagreement (a holder born in 1920 reads as
- * 2020 from the zone), and when located by its label and read very surely it settles the century.
- * Unlabelled dates on the page never move it.
+ * 2020 from the zone). The century is taken from the page when a labelled birth date read very
+ * surely prints the earlier one, or when any date on the page read with some confidence does and
+ * none prints the zone's own reading. The zone's own reading is then returned beside it, so the
+ * stored reading says its century came from print.
  */
-function inPrintedCentury(mrz: MrzResult, printed: PrintedFields[]): MrzResult {
+function inPrintedCentury(mrz: MrzResult, printed: PrintedFields[]): { mrz: MrzResult; zoneBirth?: string } {
   const zone = mrz.fields.date_of_birth;
-  if (!mrz.valid || !zone) return mrz;
-  const date = printed
+  const expiry = mrz.fields.expiry_date;
+  if (!mrz.valid || !zone) return { mrz };
+  const sure = printed
     .map((p) => p.labelled.date_of_birth)
-    .find((d) => d && d.confidence >= CENTURY_CONFIDENCE && sameButCentury(d.value, zone))?.value;
-  return date ? { ...mrz, fields: { ...mrz.fields, date_of_birth: date } } : mrz;
+    .find((d) => d && d.confidence >= CENTURY_CONFIDENCE && earlierCentury(d.value, zone, expiry))?.value;
+  const read = printed
+    .flatMap((p) => [...(p.labelled.date_of_birth ? [p.labelled.date_of_birth] : []), ...(p.datesRead ?? [])])
+    .filter((d) => d.confidence >= CENTURY_READ_CONFIDENCE);
+  const earlier = read.find((d) => earlierCentury(d.value, zone, expiry))?.value;
+  const date = sure ?? (earlier && !read.some((d) => d.value === zone) ? earlier : undefined);
+  return date ? { mrz: { ...mrz, fields: { ...mrz.fields, date_of_birth: date } }, zoneBirth: zone } : { mrz };
 }
 
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
@@ -336,7 +378,8 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   const mrzSide = zones[0];
   const barcode = sides.map((s) => s.barcode).find((b) => b) ?? null;
   const printed = printedOf(sides);
-  const mrz = mrzSide?.mrz ? inPrintedCentury(mrzSide.mrz, printed) : null;
+  const century = mrzSide?.mrz ? inPrintedCentury(mrzSide.mrz, printed) : null;
+  const mrz = century?.mrz ?? null;
   const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];
   const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null };
   if (sides.some((s) => s.undecodable))
@@ -345,7 +388,7 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
     const disagreements = barcode
       ? barcodeDisagreements(barcode, mrz, printed)
       : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number }, 'printed_', true);
-    const read = mrz?.valid ? readFromMrz(mrz, printed) : readFromBarcode(barcode!);
+    const read = mrz?.valid ? readFromMrz(mrz, printed, century?.zoneBirth) : readFromBarcode(barcode!);
     return {
       ...base,
       outcome: 'read',

@@ -58,12 +58,15 @@ export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
     const { data, info } = await boundedSharp(bytes)
       .rotate()
       .flatten({ background: '#ffffff' })
-      .greyscale()
       .resize({ width: long, height: long, fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
+    const pixels = info.width * info.height;
+    const raw = { width: info.width, height: info.height, channels: info.channels };
+    const luminance = info.channels === 1 ? data : await sharp(data, { raw }).greyscale().raw().toBuffer();
+    const grey = firstChannel(luminance, luminance.length / pixels);
     return {
-      data: info.channels === 1 ? data : firstChannel(data, info.channels),
+      data: info.channels >= 3 ? colourMarksLifted(data, grey, info.channels) : grey,
       width: info.width,
       height: info.height,
       original,
@@ -73,7 +76,31 @@ export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
   }
 }
 
+/** Colourfulness (brightest minus darkest channel) from which a pixel starts to count as a coloured mark, and the span over which it fully does. */
+const COLOUR_FROM = 80;
+const COLOUR_SPAN = 60;
+
+/**
+ * Grey levels with coloured marks lifted to paper: each pixel's luminance, moved toward its
+ * brightest channel as its colourfulness passes COLOUR_FROM. Strongly coloured marks over a page
+ * (a red SPECIMEN or MUSTER stamp, a ring drawn round the zone) turn light and neither join the
+ * zone's lines nor hide its characters; dark neutral ink, tinted paper and small blurred
+ * characters on it (little colour either way) keep their luminance.
+ */
+function colourMarksLifted(rgb: Buffer, grey: Buffer, channels: number): Buffer {
+  const out = Buffer.alloc(grey.length);
+  for (let i = 0, j = 0; i < out.length; i++, j += channels) {
+    const [r, g, b] = [rgb[j], rgb[j + 1], rgb[j + 2]];
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+    const w = Math.min(1, Math.max(0, (max - min - COLOUR_FROM) / COLOUR_SPAN));
+    out[i] = w === 0 ? grey[i] : Math.round(grey[i] + (max - grey[i]) * w);
+  }
+  return out;
+}
+
 function firstChannel(data: Buffer, channels: number): Buffer {
+  if (channels === 1) return data;
   const out = Buffer.alloc(data.length / channels);
   for (let i = 0; i < out.length; i++) out[i] = data[i * channels];
   return out;

@@ -159,9 +159,14 @@ function passingReadings(value: string, positions: number[], digit: string, maxS
   return out;
 }
 
+/** Letters whose digit twin weighs the same modulo 10 (U 30 and 0, L 21 and 1, G 16 and 6): no check digit sees the swap. */
+const UNSEEN_SWAP = new Set(['U', 'L', 'G']);
+
 /**
  * Confusable letters read amid digits (one or two letters O between digits): the read is
- * uncertain there even when the check digit passes, since two swaps can cancel.
+ * uncertain there even when the check digit passes, since two swaps can cancel. A pair holding a
+ * letter no digit resembles (the CD of a French 08CD50338) is a group of letters, read as such,
+ * except for a letter no check digit can tell from its digit (`NG` may be `N6`).
  */
 function uncertainPositions(value: string): number[] {
   const out: number[] = [];
@@ -172,11 +177,16 @@ function uncertainPositions(value: string): number[] {
     let j = i;
     while (j < value.length && classOf(value[j]) === kind) j++;
     if (kind === 'letter' && j - i <= 2 && classOf(value[i - 1]) === 'digit' && classOf(value[j]) === 'digit') {
-      for (let k = i; k < j; k++) if (swapOf(value[k])) out.push(k);
+      const letterGroup = [...value.slice(i, j)].some((c) => !TO_DIGIT[c]);
+      for (let k = i; k < j; k++) if (swapOf(value[k]) && (!letterGroup || UNSEEN_SWAP.has(value[k]))) out.push(k);
     }
     i = j;
   }
-  return out.slice(0, 8);
+  // Three or more letters shaped like 0 or 1 in a row, wherever they stand: zeros or ones the OCR read as letters
+  // (a U weighs 30 and an L 21, so swapping either for 0 or 1 leaves every check digit as it was).
+  for (const m of value.matchAll(/[OQDUIL]{3,}/g))
+    for (let k = m.index!; k < m.index! + m[0].length; k++) if (swapOf(value[k]) && !out.includes(k)) out.push(k);
+  return out.sort((a, b) => a - b).slice(0, 8);
 }
 
 type Resolution = { status: 'ok'; value: string } | { status: 'failed' } | { status: 'ambiguous' };
@@ -291,7 +301,12 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
       if (digit === null || !/^\d+$/.test(value) || checkDigit(value) !== digit || noDate) failed.push(f.name);
       continue;
     }
-    const resolved = resolveAlnum(value, digit);
+    // The optional data (a personal number) is stored nowhere and has its own check digit and the composite's: passing as
+    // read, it stands as read; a 0/O or 1/L lookalike in it (5188L2V) leaves no stored field in doubt.
+    const resolved: Resolution =
+      f.name === 'optional' && digit !== null && checkDigit(value) === digit
+        ? { status: 'ok', value }
+        : resolveAlnum(value, digit);
     if (resolved.status === 'failed') failed.push(f.name);
     else if (resolved.status === 'ambiguous') ambiguous.push(f.name);
     else if (resolved.value !== value) {

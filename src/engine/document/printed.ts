@@ -14,6 +14,12 @@ export interface PrintedFields {
   numbers: string[];
   /** Fields located by their label; only these are ever compared with the zone or a barcode. */
   labelled: Partial<Record<LabelledField, Labelled>>;
+  /**
+   * Every date found on a line, with the lowest OCR confidence of the words it covers (whatever
+   * its label). Never compared with the zone; only a date equal to the zone's birth date but a
+   * century earlier may settle its century (analyse.ts `inPrintedCentury`).
+   */
+  datesRead?: Labelled[];
 }
 
 export type LabelledField = 'number' | 'date_of_birth' | 'expiry_date' | 'last_name';
@@ -37,19 +43,35 @@ const MONTHS: Record<string, string> = {
 const valid = (iso: string) =>
   !Number.isNaN(Date.parse(`${iso}T00:00:00Z`)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso);
 
-/** Dates as documents print them: 12 AUG 1974, 12.08.1974, 1974-08-12, and US 08/12/1974. */
-export function printedDates(text: string): string[] {
-  const found: { at: number; iso: string }[] = [];
-  const add = (at: number, y: string, m: string, d: string) => {
-    const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-    if (valid(iso)) found.push({ at, iso });
+/** A date found in text: where it starts and ends, and its ISO form. */
+interface DateAt {
+  at: number;
+  end: number;
+  iso: string;
+}
+
+/**
+ * Dates as documents print them: 12 AUG 1974, 12 AUG/AOUT 1974 (a bilingual month), 12.08.1974,
+ * 12 08 1974, 1974-08-12, and US 08/12/1974.
+ */
+function datesIn(text: string): DateAt[] {
+  const found: DateAt[] = [];
+  const add = (m: RegExpMatchArray, y: string, mo: string, d: string) => {
+    const iso = `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
+    if (valid(iso)) found.push({ at: m.index!, end: m.index! + m[0].length, iso });
   };
-  for (const m of text.matchAll(/\b(\d{1,2})\s*([A-Z]{3,4})[A-Z/]*\s*(\d{4})\b/g))
-    if (MONTHS[m[2]]) add(m.index!, m[3], MONTHS[m[2]], m[1]);
-  for (const m of text.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g)) add(m.index!, m[3], m[2], m[1]);
-  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(m.index!, m[1], m[2], m[3]);
-  for (const m of text.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g)) add(m.index!, m[3], m[1], m[2]);
-  return found.sort((a, b) => a.at - b.at).map((f) => f.iso);
+  for (const m of text.matchAll(/\b(\d{1,2})\s*([A-Z]{3,4})(?:[A-Z]*\s*\/\s*[A-Z]{3,4})*[A-Z]*\s*(\d{4})\b/g))
+    if (MONTHS[m[2]]) add(m, m[3], MONTHS[m[2]], m[1]);
+  for (const m of text.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g)) add(m, m[3], m[2], m[1]);
+  for (const m of text.matchAll(/\b(\d{2}) (\d{2}) ((?:18|19|20)\d{2})\b/g)) add(m, m[3], m[2], m[1]);
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(m, m[1], m[2], m[3]);
+  for (const m of text.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g)) add(m, m[3], m[1], m[2]);
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** Dates as documents print them (datesIn), ISO, in reading order. */
+export function printedDates(text: string): string[] {
+  return datesIn(text).map((f) => f.iso);
 }
 
 /** Number-like tokens of free text (lines holding zone fillers left out). */
@@ -196,7 +218,13 @@ export function readPrinted(lines: OcrLine[], frame?: { width: number; height: n
     const found = findLabelled(printed, field);
     if (found) labelled[field] = found;
   }
-  return { dates: printedDates(upper), numbers: numberTokens(upper), labelled };
+  const datesRead = printed.flatMap((line) =>
+    datesIn(line.words.map((w) => w.text.toUpperCase()).join(' ')).map((d) => {
+      const { label } = wordsOfMatch(line, d.at, d.end);
+      return { value: d.iso, confidence: label.length ? Math.min(...label.map((w) => w.confidence)) : 0 };
+    }),
+  );
+  return { dates: printedDates(upper), numbers: numberTokens(upper), labelled, datesRead };
 }
 
 /** A labelled field OCR read with confidence: the only printed reading that may contradict the zone. */
