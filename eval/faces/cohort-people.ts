@@ -83,3 +83,21 @@ export const SOURCES: Record<string, { corpus: string; from: string; licence: st
 /** East Asian people of the spent sets, by name and source (go-face's K-pop singers, four LFW/Commons people). */
 export const EAST_ASIAN = (p: string) =>
   p.startsWith('gf-') || ['lfw-candie-kung', 'lfw-sachiko-yamada', 'br-jackie-chan', 'lfw-naoto-kan'].includes(p);
+
+/** Deterministic shuffle (mulberry32), so the folds are the same on every run. */
+export function shuffled<T>(items: T[], seed: number): T[] {
+  let s = seed >>> 0;
+  const rand = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { EAST_ASIAN, LEFT_OUT_FOR_TESTS } from './cohort-people.js';
+import { EAST_ASIAN, LEFT_OUT_FOR_TESTS, shuffled } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
 import { REAL_4_DIR, REAL_5_DIR } from './real.js';
 
@@ -300,22 +300,6 @@ const all5 = people.map((_, i) => i);
 const everyone = new Uint8Array(P).fill(1);
 const FOLDS = 5;
 const REPEATS = 4;
-function shuffled<T>(items: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 const asMask = (s: Set<number>) => {
   const m = new Uint8Array(P);
   for (const i of s) m[i] = 1;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { EAST_ASIAN, LEFT_OUT_FOR_TESTS } from './cohort-people.js';
+import { EAST_ASIAN, LEFT_OUT_FOR_TESTS, shuffled } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
 import { REAL_4_DIR, REAL_5_DIR } from './real.js';
 
@@ -233,24 +233,6 @@ function tarAt(genuine: number[], impostor: number[], far: number): { tar: numbe
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(2)}%` : '-');
 const FOLDS = 5;
 const REPEATS = 4;
-/** Deterministic shuffle (mulberry32), so the folds are the same on every run. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 type Scheme = { name: string; folds: { name: string; test: Set<number>; cohort: Set<number> }[] };
 function schemes(): Scheme[] {
   const all = people.map((_, i) => i);

@@ -6,9 +6,9 @@
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { ageRunner } from '../../src/engine/age.js';
 import { documentResult } from '../../src/engine/document.js';
-import { combineSides, readMrzLines, type SideAnalysis } from '../../src/engine/document/index.js';
+import { combineSides, readMrzLines } from '../../src/engine/document/index.js';
 import type { CheckInput, CheckResult, DocumentRead } from '../../src/engine/types.js';
-import { HOLDERS, td3 } from '../engine/corpus/documents.js';
+import { HOLDERS, sideWith, td3 } from '../engine/corpus/documents.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const MINORS_REJECTED = { ageRules: [{ fromAge: 0, toAge: 17, action: 'reject' }] };
@@ -67,23 +67,13 @@ describe('a birth century taken from print', () => {
     const [l1, l2] = td3({ ...HOLDERS.anna, birth: '2011-11-11' });
     const mrz = readMrzLines('TD3', [l1, l2], NOW);
     expect(mrz.fields.date_of_birth).toBe('2011-11-11');
-    const side: SideAnalysis = {
-      side: 'front',
-      quality: {
-        metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
-        problems: [],
-      },
-      mrz,
-      barcodeFound: false,
-      barcode: null,
-      // The page's date found without its caption (a caption too small to read), read at 62.
-      printed: {
-        dates: ['1911-11-11'],
-        numbers: [],
-        labelled: {},
-        datesRead: [{ value: '1911-11-11', confidence: 62 }],
-      },
-    };
+    // The page's date found without its caption (a caption too small to read), read at 62.
+    const side = sideWith(mrz, {
+      dates: ['1911-11-11'],
+      numbers: [],
+      labelled: {},
+      datesRead: [{ value: '1911-11-11', confidence: 62 }],
+    });
     const result = documentResult(combineSides([side]), snapshot, NOW);
     expect(result.reasonCodes).not.toContain('ID_INVALID');
     expect(result.document).toMatchObject({

@@ -21,7 +21,7 @@ import type { OcrLine, OcrWord } from '../../src/engine/document/ocr.js';
 import { printedDates, readPrinted } from '../../src/engine/document/printed.js';
 import { repairByOtherReader } from '../../src/engine/document/second-reader.js';
 import { forOcr, readZone } from '../../src/engine/document/zone.js';
-import { HOLDERS, td3 } from '../engine/corpus/documents.js';
+import { HOLDERS, sideWith, td3 } from '../engine/corpus/documents.js';
 import { robustnessCases } from '../engine/corpus/robustness.js';
 
 const SLOW = 180_000;
@@ -29,19 +29,6 @@ const snapshot = { steps: [], acceptedDocumentTypes: [], policyTree: {}, expiryP
 const now = new Date('2026-06-01T00:00:00Z');
 
 afterAll(() => stopOcr());
-
-/** A sharp front side whose zone was read as given and whose printed side says `printed`. */
-const sideWith = (mrz: SideAnalysis['mrz'], printed: SideAnalysis['printed']): SideAnalysis => ({
-  side: 'front',
-  quality: {
-    metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
-    problems: [],
-  },
-  mrz,
-  barcodeFound: false,
-  barcode: null,
-  printed,
-});
 
 const withDigit = (value: string) => value + checkDigit(value);
 

@@ -1,3 +1,4 @@
+import type { SideAnalysis } from '../../../src/engine/document/index.js';
 import { checkDigit } from '../../../src/engine/document/mrz.js';
 
 /** A synthetic holder: every image of the corpus is rendered from one of these. */
@@ -71,3 +72,16 @@ const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', '
 export const printedDate = (iso: string) => `${iso.slice(8, 10)} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
 /** How a US licence prints a date: 08/12/1974. */
 export const usDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+
+/** A sharp front side whose zone was read as given and whose printed side says `printed` (for rules above the reader). */
+export const sideWith = (mrz: SideAnalysis['mrz'], printed: SideAnalysis['printed']): SideAnalysis => ({
+  side: 'front',
+  quality: {
+    metrics: { width: 1200, height: 850, char_height: 30, sharpness: 2000, glare: 0, contrast: 50 },
+    problems: [],
+  },
+  mrz,
+  barcodeFound: false,
+  barcode: null,
+  printed,
+});
