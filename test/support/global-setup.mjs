@@ -53,6 +53,12 @@ export default async function globalSetup() {
     silent: true,
     configureBuckets: [{ name: 'idv-test' }],
   });
+  // As src/embedded/s3.ts (keepFoldersOnDelete): a delete removes the object's own files only, so
+  // s3rver's folder cleanup cannot take an object PUT beside it (test/jobs/embedded-store-delete.test.ts).
+  s3.store.deleteObject = async (bucket, key) => {
+    const files = ['object', 'object.md5', 'metadata.json'].map((r) => s3.store.getResourcePath(bucket, key, r));
+    await Promise.all(files.map((f) => fs.promises.rm(f, { force: true })));
+  };
   const address = await s3.run();
 
   process.env.TEST_PG_ADMIN_URL = `postgresql://postgres:postgres@127.0.0.1:${port}`;
