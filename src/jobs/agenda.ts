@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime.js';
 import { JOBS } from './index.js';
 import type { JobDefinition } from './job.js';
 import type { Logger } from '../logger.js';
+import type { PoolClient } from 'pg';
 
 const DEFAULT_CONCURRENCY = 5;
 
@@ -52,10 +53,12 @@ export class Jobs {
     // An idle pooled connection that the database ends (a restart, or Ctrl-C reaching the embedded
     // cluster in the same process group before the server has stopped) is an 'error' event on
     // the pool; without a listener it would crash the process instead of the orderly stop.
-    if (backend instanceof PostgresBackend)
+    if (backend instanceof PostgresBackend) {
       (backend.repository as PostgresJobRepository)
         .getPool()
         .on('error', (error) => logger.warn({ err: error }, 'jobs: an idle database connection was closed'));
+      schemaOneAtATime(backend.repository as PostgresJobRepository);
+    }
     // The LISTEN connection reports a lost database as an 'error' event; without a listener it would crash the process.
     (
       backend.notificationChannel as unknown as { on?: (e: string, l: (error: Error) => void) => void } | undefined
@@ -169,6 +172,29 @@ export class Jobs {
       await this.backend.disconnect();
     }
   }
+}
+
+/** Advisory lock key under which processes create the job table (`hashtext('idv:agenda_jobs schema')`). */
+const SCHEMA_LOCK_SQL = `select pg_advisory_lock(hashtext('idv:agenda_jobs schema'))`;
+const SCHEMA_UNLOCK_SQL = `select pg_advisory_unlock(hashtext('idv:agenda_jobs schema'))`;
+
+/**
+ * Agenda's Postgres backend creates its table, indexes, function and trigger on every connect
+ * (`CREATE OR REPLACE FUNCTION`, `DROP`/`CREATE TRIGGER`); two processes connecting at once
+ * (workers started together, parallel `cli bootstrap` runs) make one of them fail with
+ * "tuple concurrently updated". Each process now does it under one advisory lock, in turn.
+ */
+function schemaOneAtATime(repository: PostgresJobRepository): void {
+  const target = repository as unknown as { createSchema(client: PoolClient): Promise<void> };
+  const createSchema = target.createSchema.bind(repository);
+  target.createSchema = async (client) => {
+    await client.query(SCHEMA_LOCK_SQL);
+    try {
+      await createSchema(client);
+    } finally {
+      await client.query(SCHEMA_UNLOCK_SQL);
+    }
+  };
 }
 
 /** How often Agenda 6 checks a running job's lock (JobProcessor.runOrRetry: every half lock lifetime, at least half processEvery). */

@@ -21,7 +21,7 @@ const errorLines = (lines: string[]) =>
 describe('a job finishing while Agenda checks its lock', () => {
   it('a run whose finish is saved slowly, just as the lock check comes, is not cancelled and logs no error', async () => {
     const { logger, lines } = capturingLogger();
-    // The server's own Agenda creates the job table; a second one connecting at the same moment would race it.
+    // The server's own Agenda creates the job table first (connections take turns at it: jobs-schema-race.test.ts).
     await server.runtime.jobs.agenda.ready;
     const jobs = new Jobs(server.config, server.databaseUrl, logger, {
       processEvery: PROCESS_EVERY,
