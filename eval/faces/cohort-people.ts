@@ -1,3 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import type { CohortReading } from './cohort-dump.js';
+import { REAL_4_DIR, REAL_5_DIR } from './real.js';
+
 /** The people of the spent face sets the test suite verifies or compares: left out of the cohort, so the tests see the rule on people it has not met, as an applicant is. */
 export const LEFT_OUT_FOR_TESTS = [
   'fr-obama',
@@ -100,4 +104,26 @@ export function shuffled<T>(items: T[], seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** One person under two labels in the first corpus (deepface's img1... is Angelina Jolie). */
+export const ALIAS: Record<string, string> = { 'fp-angelina-jolie': 'df-person06' };
+
+/** The readings cohort-dump.ts wrote, each person under one label. */
+export async function loadReadings(file: string): Promise<CohortReading[]> {
+  const readings = JSON.parse(await readFile(file, 'utf8')) as CohortReading[];
+  for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
+  return readings;
+}
+
+/** Population groups where a set's manifest records them (real-4, real-5); undefined where it names none. */
+export async function recordedGroups(): Promise<Map<string, string | undefined>> {
+  const groups = new Map<string, string | undefined>();
+  for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
+    const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
+      people?: Record<string, { group?: string }>;
+    };
+    for (const [person, v] of Object.entries(m.people ?? {})) groups.set(person, v.group);
+  }
+  return groups;
 }

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { EAST_ASIAN, LEFT_OUT_FOR_TESTS, shuffled } from './cohort-people.js';
+import { ALIAS, EAST_ASIAN, LEFT_OUT_FOR_TESTS, loadReadings, recordedGroups, shuffled } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
-import { REAL_4_DIR, REAL_5_DIR } from './real.js';
 
 /**
  * Two-dimensional face_match rules (tuning data only: every spent set, cohort-dump.ts's readings):
@@ -25,17 +23,9 @@ import { REAL_4_DIR, REAL_5_DIR } from './real.js';
  */
 type Kind = 'photo' | 'doc';
 const args = process.argv.slice(2);
-const readings = JSON.parse(await readFile(args[0] ?? 'cohort-readings.json', 'utf8')) as CohortReading[];
-const ALIAS: Record<string, string> = { 'fp-angelina-jolie': 'df-person06' };
-for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
+const readings = await loadReadings(args[0] ?? 'cohort-readings.json');
 const sourceOf = (p: string) => p.split('-')[0]!;
-const GROUPS = new Map<string, string>();
-for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
-  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
-    people?: Record<string, { group?: string }>;
-  };
-  for (const [p, v] of Object.entries(m.people ?? {})) GROUPS.set(p, v.group ?? 'unrecorded');
-}
+const GROUPS = new Map([...(await recordedGroups())].map(([person, group]) => [person, group ?? 'unrecorded']));
 /** A person's group: the manifest's (real-4, real-5); earlier sets: East Asian by name, else unrecorded. */
 const groupOf = (p: string) => GROUPS.get(p) ?? (EAST_ASIAN(p) ? 'east-asian' : 'unrecorded');
 const ASIAN = (g: string) => g === 'east-asian' || g === 'southeast-asian';

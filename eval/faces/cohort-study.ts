@@ -1,9 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { EAST_ASIAN, LEFT_OUT_FOR_TESTS, shuffled } from './cohort-people.js';
+import { ALIAS, EAST_ASIAN, LEFT_OUT_FOR_TESTS, loadReadings, recordedGroups, shuffled } from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
-import { REAL_4_DIR, REAL_5_DIR } from './real.js';
 
 /**
  * Cohort study (tuning data only: every spent set): does comparing each face of a pair with a
@@ -19,19 +17,10 @@ import { REAL_4_DIR, REAL_5_DIR } from './real.js';
  */
 type Kind = 'photo' | 'doc';
 const args = process.argv.slice(2);
-const readings = JSON.parse(await readFile(args[0] ?? 'cohort-readings.json', 'utf8')) as CohortReading[];
-/** One person under two labels in the first corpus (deepface's img1... is Angelina Jolie). */
-const ALIAS: Record<string, string> = { 'fp-angelina-jolie': 'df-person06' };
-for (const r of readings) r.person = ALIAS[r.person] ?? r.person;
+const readings = await loadReadings(args[0] ?? 'cohort-readings.json');
 const sourceOf = (p: string) => p.split('-')[0]!;
 /** Population groups where a set's manifest records them (real-4, real-5); earlier sets: EAST_ASIAN by name. */
-const GROUPS = new Map<string, string>();
-for (const dir of [REAL_4_DIR, REAL_5_DIR]) {
-  const m = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as {
-    people?: Record<string, { group?: string }>;
-  };
-  for (const [person, v] of Object.entries(m.people ?? {})) GROUPS.set(person, v.group ?? '');
-}
+const GROUPS = new Map([...(await recordedGroups())].map(([person, group]) => [person, group ?? '']));
 /** East or Southeast Asian: the population held-out-4's false accepts all fell in. */
 const ASIAN = (p: string) =>
   GROUPS.has(p) ? ['east-asian', 'southeast-asian'].includes(GROUPS.get(p)!) : EAST_ASIAN(p);
