@@ -127,3 +127,10 @@ export async function recordedGroups(): Promise<Map<string, string | undefined>>
   }
   return groups;
 }
+
+/** `--name=a,b` among the arguments, as a list (undefined when absent). */
+export const listOption = (args: string[], name: string): string[] | undefined =>
+  args
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(',');

@@ -1,5 +1,13 @@
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { ALIAS, EAST_ASIAN, LEFT_OUT_FOR_TESTS, loadReadings, recordedGroups, shuffled } from './cohort-people.js';
+import {
+  ALIAS,
+  EAST_ASIAN,
+  LEFT_OUT_FOR_TESTS,
+  listOption,
+  loadReadings,
+  recordedGroups,
+  shuffled,
+} from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
 
 /**
@@ -29,11 +37,7 @@ const GROUPS = new Map([...(await recordedGroups())].map(([person, group]) => [p
 /** A person's group: the manifest's (real-4, real-5); earlier sets: East Asian by name, else unrecorded. */
 const groupOf = (p: string) => GROUPS.get(p) ?? (EAST_ASIAN(p) ? 'east-asian' : 'unrecorded');
 const ASIAN = (g: string) => g === 'east-asian' || g === 'southeast-asian';
-const listArg = (name: string) =>
-  args
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3)
-    .split(',');
+const listArg = (name: string) => listOption(args, name);
 const cohortSets = listArg('cohort-sets');
 
 const photos = readings.filter((r) => r.kind === 'photo');

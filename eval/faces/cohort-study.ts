@@ -1,6 +1,14 @@
 import { DOCUMENT_MATCH_THRESHOLD, faceMatchDecision, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 import { matchScore } from '../../src/engine/face/descriptor.js';
-import { ALIAS, EAST_ASIAN, LEFT_OUT_FOR_TESTS, loadReadings, recordedGroups, shuffled } from './cohort-people.js';
+import {
+  ALIAS,
+  EAST_ASIAN,
+  LEFT_OUT_FOR_TESTS,
+  listOption,
+  loadReadings,
+  recordedGroups,
+  shuffled,
+} from './cohort-people.js';
 import type { CohortReading } from './cohort-dump.js';
 
 /**
@@ -24,11 +32,7 @@ const GROUPS = new Map([...(await recordedGroups())].map(([person, group]) => [p
 /** East or Southeast Asian: the population held-out-4's false accepts all fell in. */
 const ASIAN = (p: string) =>
   GROUPS.has(p) ? ['east-asian', 'southeast-asian'].includes(GROUPS.get(p)!) : EAST_ASIAN(p);
-const listArg = (name: string) =>
-  args
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3)
-    .split(',');
+const listArg = (name: string) => listOption(args, name);
 const cohortSets = listArg('cohort-sets');
 const pairSets = listArg('pair-sets');
 
