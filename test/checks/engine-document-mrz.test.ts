@@ -192,6 +192,45 @@ describe('alphanumeric fields: a swap only where exactly one candidate passes', 
     expect(unseen.ambiguous).toContain('document_number');
   });
 
+  it('a number passing as read with a U amid digits is unconfirmed: ambiguous until a second reader sees the U (MA4U9145J)', () => {
+    const read = readMrzLines('TD3', td3('MA4U9145J'), now);
+    expect(read).toMatchObject({
+      valid: false,
+      ambiguous: ['document_number'],
+      unconfirmed: [{ field: 'document_number', line: 1, columns: [3] }],
+    });
+    // The same number with a 0 passes the same check digits: that is why it waits for a second reader.
+    expect(readMrzLines('TD3', td3('MA409145J'), now).valid).toBe(true);
+  });
+
+  it('a G anywhere in the number is unconfirmed: LGR30V6VJ read LGR30VGVJ passes every check digit', () => {
+    const [l1, l2] = td3('LGR30V6VJ');
+    const read = readMrzLines('TD3', [l1, 'LGR30VGVJ' + l2.slice(9)], now);
+    expect(read.valid).toBe(false);
+    expect(read.unconfirmed).toEqual([{ field: 'document_number', line: 1, columns: [1, 6] }]);
+    // Read right, its own G (column 1) still waits for the second reader; the 6 amid letters does not.
+    expect(readMrzLines('TD3', [l1, l2], now).unconfirmed).toEqual([
+      { field: 'document_number', line: 1, columns: [1] },
+    ]);
+    expect(readMrzLines('TD3', td3('LXR30V6VJ'), now).valid).toBe(true);
+  });
+
+  it('twin 0-shaped letters weighed 7 and 3 are ambiguous, never unconfirmed: RT600XBZE read RT6OOXBZE passes every check digit', () => {
+    const [l1, l2] = td3('RT600XBZE');
+    const read = readMrzLines('TD3', [l1, 'RT6OOXBZE' + l2.slice(9)], now);
+    expect(read.valid).toBe(false);
+    expect(read.ambiguous).toContain('document_number');
+    expect(read.unconfirmed).toBeUndefined();
+    expect(readMrzLines('TD3', [l1, l2], now)).toMatchObject({ valid: true, fields: { document_number: 'RT600XBZE' } });
+  });
+
+  it('a repaired reading is never unconfirmed: only a number passing as read may be settled by a second reader', () => {
+    const [l1, l2] = td3('MA4U9145J');
+    const read = readMrzLines('TD3', [l1, 'MA4U914SJ' + l2.slice(9)], now);
+    expect(read.valid).toBe(false);
+    expect(read.unconfirmed).toBeUndefined();
+  });
+
   it('two single swaps that both pass make the field ambiguous', () => {
     // Find a number and a misread where two different one-character swaps both satisfy the check digit.
     const [l1, l2] = td3('OO0O0O0O0');

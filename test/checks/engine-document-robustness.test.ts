@@ -19,6 +19,8 @@ import {
 } from '../../src/engine/document/index.js';
 import { EVIDENCE_CHAR_HEIGHT } from '../../src/engine/document/analyse.js';
 import { locateZone } from '../../src/engine/document/locate.js';
+import { confirmNumber } from '../../src/engine/document/second-reader.js';
+import { readZone } from '../../src/engine/document/zone.js';
 import { HOLDERS, td3 } from '../engine/corpus/documents.js';
 import { robustnessCases } from '../engine/corpus/robustness.js';
 
@@ -105,6 +107,42 @@ describe('verdict rules: no wrong number stored as valid, no ID_INVALID from a d
         expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
         expect(result.document).toBeUndefined();
       }
+    },
+    SLOW,
+  );
+
+  it(
+    'a U amid digits, which no check digit tells from 0, is stored when two MRZ passes read it and the second reader sees the same U (MA4U9145J)',
+    async () => {
+      const { image, truth } = await render('scan/TD3/ocr-b');
+      expect(truth.document_number).toBe('MA4U9145J');
+      const { analysis, result } = await check(image);
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.sides[0].mrz).toMatchObject({ numberConfirmed: true, ambiguous: [] });
+      expect(result).toMatchObject({ verdict: 'approve', document: { number: 'MA4U9145J' } });
+    },
+    SLOW,
+  );
+
+  it(
+    'the second reader settles only what it sees: the same band claimed to hold MA409145J (a 0 for the U) is not settled',
+    async () => {
+      const { image } = await render('scan/TD3/ocr-b');
+      const grey = await decodeBounded(image);
+      if (isRefusal(grey)) throw new Error('refused');
+      const zone = await readZone(grey, now);
+      if (!zone.crop || !zone.band || !zone.mrz) throw new Error('the render should read');
+      const asRead = readMrzLines('TD3', zone.mrz.lines, now);
+      expect(asRead.unconfirmed).toEqual([{ field: 'document_number', line: 1, columns: [3] }]);
+      expect(await confirmNumber(zone.crop, zone.band, asRead)).toMatchObject({ valid: true, ambiguous: [] });
+      const lines = [zone.mrz.lines[0], 'MA40' + zone.mrz.lines[1].slice(4)];
+      const claimed = {
+        ...readMrzLines('TD3', lines, now),
+        valid: false,
+        ambiguous: ['document_number'],
+        unconfirmed: asRead.unconfirmed,
+      };
+      expect(await confirmNumber(zone.crop, zone.band, claimed)).toBeNull();
     },
     SLOW,
   );

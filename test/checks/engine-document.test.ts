@@ -316,6 +316,15 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(cut.disagreements).toEqual([]);
   });
 
+  it('a confident printed number within two edits of the zone is the same number misread (a turned page gave YCRUOVA4T for YCRU0V4TJ); three edits disagree', () => {
+    // The zone reads L898902C3: an A inserted and the last 3 lost at the frame is a misreading, not another number.
+    const misread = combineSides([side({ printed: labelled('L8989A02C', 95) })]);
+    expect(misread.disagreements).toEqual([]);
+    expect(documentResult(misread, snapshot, now).verdict).toBe('approve');
+    const other = combineSides([side({ printed: labelled('X898A02C7', 95) })]);
+    expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
+  });
+
   it(
     'a personal number and an issue date printed beside the fields are not taken for the document number and birth date',
     async () => {

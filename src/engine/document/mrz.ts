@@ -51,6 +51,14 @@ export interface MrzResult {
   failed: string[];
   /** Alphanumeric fields for which two or more readings pass their check digits: never stored as read. */
   ambiguous: string[];
+  /**
+   * Ambiguous fields that pass as read and whose only other passing readings swap a character
+   * no check digit sees (U/0, L/1, G/6) amid digits: a second, independent reader that sees the
+   * same characters at `columns` (of `line`) settles them (zone.ts); until then they stay ambiguous.
+   */
+  unconfirmed?: { field: string; line: number; columns: number[] }[];
+  /** The number's unconfirmed characters were seen as read by the second reader (second-reader.ts `confirmNumber`). */
+  numberConfirmed?: boolean;
   repairs: MrzRepair[];
   fields: {
     document_code: string;
@@ -166,7 +174,8 @@ const UNSEEN_SWAP = new Set(['U', 'L', 'G']);
  * Confusable letters read amid digits (one or two letters O between digits): the read is
  * uncertain there even when the check digit passes, since two swaps can cancel. A pair holding a
  * letter no digit resembles (the CD of a French 08CD50338) is a group of letters, read as such,
- * except for a letter no check digit can tell from its digit (`NG` may be `N6`).
+ * except for a letter no check digit can tell from its digit (`NG` may be `N6`). Anywhere in the
+ * number: a G, and two equal 0- or 1-shaped letters whose swaps cancel (weights 7 and 3).
  */
 function uncertainPositions(value: string): number[] {
   const out: number[] = [];
@@ -186,10 +195,24 @@ function uncertainPositions(value: string): number[] {
   // (a U weighs 30 and an L 21, so swapping either for 0 or 1 leaves every check digit as it was).
   for (const m of value.matchAll(/[OQDUIL]{3,}/g))
     for (let k = m.index!; k < m.index! + m[0].length; k++) if (swapOf(value[k]) && !out.includes(k)) out.push(k);
+  // A G wherever it stands: OCR reads a 6 as G beside letters too (LGR30V6VJ read LGR30VGVJ), and no check digit sees it.
+  for (let k = 0; k < value.length; k++) if (value[k] === 'G' && !out.includes(k)) out.push(k);
+  // Twin 0-or-1-shaped letters weighed 7 and 3: OCR misreads a doubled 00 or 11 both ways at once, and the two swaps
+  // cancel in every check digit (RT600XBZE read RT6OOXBZE).
+  for (let p = 0; p < value.length; p += 3)
+    for (let q = 1; q < value.length; q += 3)
+      if (value[p] === value[q] && /[OQDI]/.test(value[p])) for (const k of [p, q]) if (!out.includes(k)) out.push(k);
   return out.sort((a, b) => a - b).slice(0, 8);
 }
 
-type Resolution = { status: 'ok'; value: string } | { status: 'failed' } | { status: 'ambiguous' };
+type Resolution =
+  | { status: 'ok'; value: string }
+  | { status: 'failed' }
+  | { status: 'ambiguous' }
+  | { status: 'unconfirmed'; value: string; positions: number[] };
+
+/** A letter and the digit it may be with no check digit seeing the swap (either way round). */
+const SILENT_SWAP = new Set(['U0', 'L1', 'G6', '6G']);
 
 /** Letters shaped like 0 or 1: amid digits they are read only when the digit reading is what passes. */
 const DIGIT_SHAPED = new Set(['O', 'Q', 'D', 'U', 'I', 'L']);
@@ -197,11 +220,20 @@ const DIGIT_SHAPED = new Set(['O', 'Q', 'D', 'U', 'I', 'L']);
 /**
  * A reading that passes its check digit, as read or repaired: ambiguous when a swap of its
  * uncertain characters passes too (two swaps can cancel), unverifiable (failed) when a letter
- * shaped like 0 or 1 stands amid digits and only that letter passes.
+ * shaped like 0 or 1 stands amid digits and only that letter passes. A reading that passes as
+ * read, whose passing swaps are all silent ones (SILENT_SWAP) outside a run of 0/1-shaped letters,
+ * is unconfirmed: ambiguous unless a second reader sees those characters as read.
  */
-function settle(value: string, digit: string): Resolution {
+function settle(value: string, digit: string, asRead: boolean): Resolution {
   const uncertain = uncertainPositions(value);
-  if (passingReadings(value, uncertain, digit, uncertain.length).length > 0) return { status: 'ambiguous' };
+  const passing = passingReadings(value, uncertain, digit, uncertain.length);
+  if (passing.length > 0) {
+    const positions = uncertain.filter((i) => passing.some((p) => p[i] !== value[i]));
+    const silent = positions.every((i) => SILENT_SWAP.has(value[i] + swapOf(value[i])));
+    return asRead && silent && !/[OQDUIL]{3,}/.test(value)
+      ? { status: 'unconfirmed', value, positions }
+      : { status: 'ambiguous' };
+  }
   if (uncertain.some((i) => DIGIT_SHAPED.has(value[i]))) return { status: 'failed' };
   return { status: 'ok', value };
 }
@@ -213,14 +245,14 @@ function settle(value: string, digit: string): Resolution {
  */
 function resolveAlnum(value: string, digit: string | null): Resolution {
   if (digit === null || /[^A-Z0-9<]/.test(value)) return { status: 'failed' };
-  if (checkDigit(value) === digit) return settle(value, digit);
+  if (checkDigit(value) === digit) return settle(value, digit, true);
   const confusable = [...value].map((c, i) => (swapOf(c) ? i : -1)).filter((i) => i >= 0);
   const single = passingReadings(value, confusable, digit, 1);
   if (single.length > 1) return { status: 'ambiguous' };
-  if (single.length === 1) return settle(single[0], digit);
+  if (single.length === 1) return settle(single[0], digit, false);
   const double = passingReadings(value, confusable, digit, 2);
   if (double.length > 1) return { status: 'ambiguous' };
-  return double.length === 1 ? settle(double[0], digit) : { status: 'failed' };
+  return double.length === 1 ? settle(double[0], digit, false) : { status: 'failed' };
 }
 
 /** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are this century. */
@@ -286,6 +318,7 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
   for (const f of spec.fields) decodeField(lines, f, repairs);
   const failed: string[] = [];
   const ambiguous: string[] = [];
+  const unconfirmed: NonNullable<MrzResult['unconfirmed']> = [];
   for (const f of spec.fields.filter((x) => x.check)) {
     const value = lines[f.line].slice(f.start, f.end);
     const digit = checkDigitAt(lines, f.check!, f.name === 'optional' && /^<*$/.test(value));
@@ -309,7 +342,10 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
         : resolveAlnum(value, digit);
     if (resolved.status === 'failed') failed.push(f.name);
     else if (resolved.status === 'ambiguous') ambiguous.push(f.name);
-    else if (resolved.value !== value) {
+    else if (resolved.status === 'unconfirmed') {
+      ambiguous.push(f.name);
+      unconfirmed.push({ field: f.name, line: f.line, columns: resolved.positions.map((i) => f.start + i) });
+    } else if (resolved.value !== value) {
       for (let i = 0; i < value.length; i++) {
         if (value[i] !== resolved.value[i])
           repairs.push({ line: f.line, column: f.start + i, from: value[i], to: resolved.value[i], by: 'check_digit' });
@@ -341,6 +377,7 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
     valid: failed.length === 0 && ambiguous.length === 0,
     failed,
     ambiguous,
+    ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
     repairs,
     fields: fieldsOf(format, lines, number, now),
   };

@@ -253,14 +253,33 @@ const sameOrPart = (a: string, b: string) => {
 };
 
 /**
+ * Edits (a character inserted, dropped or changed, after folding confusions) a printed number may
+ * be from the zone's and still be the same number misread: the English model on a turned page
+ * read YCRU0V4TJ as YCRUOVA4T (an A inserted, the J lost at the edge). A confident printed number
+ * further off than that disagrees; so does any number altered in three or more characters.
+ */
+export const MISREAD_EDITS = 2;
+
+/**
  * Whether a printed number contradicts the zone's document number. A printed number that is the
  * zone's optional data (a personal or national identity number, printed under its own "No."
  * label, as on Malaysian passports) names that field, not the document: it never disagrees.
  */
 export function numbersDisagree(printed: string, zoneNumber: string, zoneOptional?: string): boolean {
-  if (sameOrPart(printed, zoneNumber)) return false;
+  if (sameOrPart(printed, zoneNumber) || editDistance(confusionKey(printed), confusionKey(zoneNumber)) <= MISREAD_EDITS)
+    return false;
   const optional = zoneOptional ? confusionKey(zoneOptional) : '';
   return !(optional.length >= 6 && sameOrPart(printed, optional));
+}
+
+/** Levenshtein distance: characters inserted, dropped or changed to make one string the other. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return d[a.length][b.length];
 }
 
 /** Surnames as the zone and the printed side give them: equal once folded, or within two edits (Ü as UE). */
@@ -272,10 +291,5 @@ export function sameSurname(printed: string, zone: string): boolean {
       .replace(/[^A-Z]/g, '');
   const [a, b] = [fold(printed), fold(zone)];
   if (!a || !b || a === b || a.includes(b) || b.includes(a)) return true;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++)
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-  return d[a.length][b.length] <= 2;
+  return editDistance(a, b) <= 2;
 }

@@ -34,15 +34,37 @@ function numberImage(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<Buffer
   );
 }
 
-/** Where `target` best lines up in `text`: the offset matching the most characters, if at least half of them match. */
-function alignment(text: string, target: string): number | null {
-  let best: { offset: number; matches: number } | null = null;
-  for (let offset = 0; offset + target.length <= text.length; offset++) {
-    let matches = 0;
-    for (let i = 0; i < target.length; i++) if (text[offset + i] === target[i]) matches++;
-    if (!best || matches > best.matches) best = { offset, matches };
+/**
+ * `target` lined up in `text` by edit distance (a character the other reader inserted or dropped
+ * shifts no later one; text before and after is free): for each of target's characters, the
+ * character of `text` it stands against ('' where the other reader has none), when at least
+ * `share` of them match; otherwise null.
+ */
+function alignment(text: string, target: string, share: number): string[] | null {
+  const n = target.length;
+  const m = text.length;
+  // cost[i][j]: target's first i characters against text ending at j (any start is free).
+  const cost = Array.from({ length: n + 1 }, (_, i) => Array<number>(m + 1).fill(i));
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++)
+      cost[i][j] = Math.min(
+        cost[i - 1][j - 1] + (target[i - 1] === text[j - 1] ? 0 : 1),
+        cost[i - 1][j] + 1,
+        cost[i][j - 1] + 1,
+      );
+  let j = 0;
+  for (let k = 1; k <= m; k++) if (cost[n][k] < cost[n][j]) j = k;
+  const other = Array<string>(n).fill('');
+  for (let i = n; i > 0; ) {
+    if (j > 0 && cost[i][j] === cost[i - 1][j - 1] + (target[i - 1] === text[j - 1] ? 0 : 1)) {
+      other[i - 1] = text[j - 1];
+      i--;
+      j--;
+    } else if (cost[i][j] === cost[i - 1][j] + 1) i--;
+    else j--;
   }
-  return best && best.matches * 2 >= target.length ? best.offset : null;
+  const matches = other.filter((c, i) => c === target[i]).length;
+  return matches >= n * share ? other : null;
 }
 
 /**
@@ -53,28 +75,76 @@ function alignment(text: string, target: string): number | null {
 const SILENT_PAIRS = new Set(['G6', '6G', 'S8', '8S', 'Z5', '5Z', 'U0', '0U', 'L1', '1L']);
 
 /**
- * A verified zone's document number read again by a second, independent reader: the English
- * model (not the MRZ model a second time, which repeats its own misreadings) on the number's
- * stretch of its line. When that reading lines up with the number and differs from it only in
- * silent pairs, no check digit can say which reader is right: the number is ambiguous (review,
- * never stored). Any other difference says nothing: the English model misreads OCR-B often
- * (`0` as `D`, `ZS` as `25`), and its misreadings pass a check digit by chance.
+ * The document number and its check digit as the English model reads them on the number's
+ * stretch of its line (not the MRZ model a second time, which repeats its own misreadings),
+ * lined up with the zone's: null when the stretch cannot be cut or no offset matches
+ * `share` of the characters.
+ */
+async function numberReadAgain(
+  crop: Grey,
+  band: ZoneBand,
+  mrz: MrzResult,
+  share: number,
+): Promise<{ target: string; other: string[] } | null> {
+  const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
+  if (!field?.check) return null;
+  const line = mrz.lines[field.line];
+  const target = line.slice(field.start, field.end) + line[field.check[1]];
+  const pending = numberImage(crop, band, mrz);
+  if (!pending) return null;
+  const text = (await ocrMrzText(await pending, 'eng', PSM.SINGLE_LINE)).replace(/[^A-Z0-9<]/g, '');
+  const other = alignment(text, target, share);
+  return other && { target, other };
+}
+
+/** Where the two readings differ, each as the zone's character then the other's. */
+const differencesOf = ({ target, other }: { target: string; other: string[] }) =>
+  [...target].flatMap((c, i) => (other[i] === c ? [] : [c + (other[i] ?? '')]));
+
+/**
+ * A verified zone's document number read again by the second reader. When that reading lines
+ * up with the number and differs from it only in silent pairs, no check digit can say which
+ * reader is right: the number is ambiguous (review, never stored). Any other difference says
+ * nothing: the English model misreads OCR-B often (`0` as `D`, `ZS` as `25`), and its misreadings
+ * pass a check digit by chance.
  */
 export async function numberDisputed(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<boolean> {
   const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
   if (!field?.check || !mrz.valid) return false;
-  const line = mrz.lines[field.line];
-  const number = line.slice(field.start, field.end);
-  const target = number + line[field.check[1]];
+  const number = mrz.lines[field.line].slice(field.start, field.end);
   if (![...number].some((c) => [...SILENT_PAIRS].some((p) => p[0] === c))) return false;
-  const pending = numberImage(crop, band, mrz);
-  if (!pending) return false;
-  const text = (await ocrMrzText(await pending, 'eng', PSM.SINGLE_LINE)).replace(/[^A-Z0-9<]/g, '');
-  const offset = alignment(text, target);
-  if (offset === null) return false;
-  const other = text.slice(offset, offset + target.length);
-  const differences = [...target].flatMap((c, i) => (other[i] === c ? [] : [c + (other[i] ?? '')]));
+  const again = await numberReadAgain(crop, band, mrz, 0.5);
+  if (!again) return false;
+  const differences = differencesOf(again);
   return differences.length > 0 && differences.every((d) => SILENT_PAIRS.has(d));
+}
+
+/** Share of the number's characters the second reader must match before it may settle one no check digit sees. */
+export const CONFIRM_SHARE = 0.75;
+
+/**
+ * A zone whose every check digit passes but whose number is unconfirmed (a U, L or G amid
+ * digits, or a 6 amid letters: the other reading passes the same check digits, mrz.ts) is
+ * settled when the second reader lines up with the number at CONFIRM_SHARE of its characters,
+ * reads each unconfirmed character exactly as the zone does, and differs nowhere in a silent
+ * pair. The zone comes back valid with the number as read; otherwise null (it stays ambiguous).
+ */
+export async function confirmNumber(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<MrzResult | null> {
+  const pending = mrz.unconfirmed ?? [];
+  const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
+  if (
+    !field ||
+    mrz.failed.length > 0 ||
+    pending.length !== 1 ||
+    pending[0].field !== 'document_number' ||
+    mrz.ambiguous.some((a) => a !== 'document_number')
+  )
+    return null;
+  const again = await numberReadAgain(crop, band, mrz, CONFIRM_SHARE);
+  if (!again) return null;
+  const seen = pending[0].columns.every((c) => again.other[c - field.start] === again.target[c - field.start]);
+  if (!seen || differencesOf(again).some((d) => SILENT_PAIRS.has(d))) return null;
+  return { ...mrz, valid: true, ambiguous: [], unconfirmed: undefined, numberConfirmed: true };
 }
 
 /** Characters of differing readers a repair may weigh at most (2^3 - 1 combinations: each wrong one passes two check digits by chance about once in a hundred). */
@@ -106,6 +176,22 @@ function failingColumns(mrz: MrzResult): Set<string> {
 }
 
 /**
+ * A repaired zone whose only doubt is its number's unconfirmed characters (mrz.ts) is settled when
+ * the second reader's line, which the repair drew on, shows those characters as they stand.
+ */
+function settledAsSeen(result: MrzResult, bestOf: (line: string) => string | undefined): MrzResult {
+  const pending = result.unconfirmed ?? [];
+  if (result.valid || pending.length === 0 || result.failed.length > 0) return result;
+  if (result.ambiguous.some((a) => !pending.some((u) => u.field === a))) return result;
+  const seen = pending.every((u) => {
+    const line = result.lines[u.line];
+    const other = bestOf(line);
+    return !!other && u.columns.every((c) => other[c] === line[c]);
+  });
+  return seen ? { ...result, valid: true, ambiguous: [], unconfirmed: undefined, numberConfirmed: true } : result;
+}
+
+/**
  * A failing zone read again, whole, by the second reader (the English model) on the same band:
  * the MRZ model misreads a glyph it was not trained on the same way at every scale (a `8` read
  * `3` in a residence permit's optional data), where the English model, trained on other shapes,
@@ -127,11 +213,15 @@ export async function repairByOtherReader(image: Buffer, mrz: MrzResult, now: Da
   // see the same line.
   const same = (a: string, b: string | undefined) => a === b || (a === '<' && !!b && /[CKLE]/.test(b));
   const differences: { line: number; column: number; to: string }[] = [];
-  for (const [i, line] of mrz.lines.entries()) {
-    if (![...columns].some((c) => c.startsWith(`${i}:`))) continue;
+  const bestOf = (line: string) => {
     const matches = (o: string) => [...line].filter((c, k) => same(c, o[k])).length;
     const best = [...other].sort((a, b) => matches(b) - matches(a))[0];
-    if (!best || matches(best) < line.length * 0.75) return null;
+    return best && matches(best) >= line.length * 0.75 ? best : undefined;
+  };
+  for (const [i, line] of mrz.lines.entries()) {
+    if (![...columns].some((c) => c.startsWith(`${i}:`))) continue;
+    const best = bestOf(line);
+    if (!best) return null;
     for (let k = 0; k < line.length; k++) {
       const to = best[k];
       if (same(line[k], to) || to === '?' || !columns.has(`${i}:${k}`)) continue;
@@ -145,7 +235,7 @@ export async function repairByOtherReader(image: Buffer, mrz: MrzResult, now: Da
     differences.forEach((d, j) => {
       if (mask & (1 << j)) lines[d.line] = lines[d.line].slice(0, d.column) + d.to + lines[d.line].slice(d.column + 1);
     });
-    const result = readMrzLines(mrz.format, lines, now);
+    const result = settledAsSeen(readMrzLines(mrz.format, lines, now), bestOf);
     if (result.valid) passing.set(JSON.stringify(result.fields), result);
   }
   if (passing.size !== 1) return null;

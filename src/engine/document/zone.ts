@@ -3,7 +3,7 @@ import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch,
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { type MrzResult, findMrz } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
-import { numberDisputed, repairByOtherReader } from './second-reader.js';
+import { confirmNumber, numberDisputed, repairByOtherReader } from './second-reader.js';
 import { type Trace, timed } from './trace.js';
 
 export { turn } from './frame.js';
@@ -137,7 +137,17 @@ function outOfBudget(s: Search): boolean {
   if (s.clock() > s.deadline) s.best = { ...s.best, cutShort: true };
   return s.best.cutShort;
 }
-const done = (s: Search) => !!s.best.mrz?.valid || outOfBudget(s);
+/**
+ * A reading whose only doubt is its number's unconfirmed characters (mrz.ts), read the same by two
+ * passes: further passes of the same model would repeat it, so the search stops and the second
+ * reader decides (readZone).
+ */
+const settleable = ({ best }: Search) =>
+  !!best.mrz?.unconfirmed &&
+  best.confirmed &&
+  best.mrz.failed.length === 0 &&
+  best.mrz.ambiguous.every((a) => best.mrz!.unconfirmed!.some((u) => u.field === a));
+const done = (s: Search) => !!s.best.mrz?.valid || settleable(s) || outOfBudget(s);
 
 /** One OCR of one image: counted, remembered, kept when it is the best reading so far. */
 async function attempt(
@@ -189,6 +199,17 @@ export async function readZone(
     if (repaired) s.best = { ...s.best, mrz: repaired, confirmed: false };
   }
   const { mrz, band, crop } = s.best;
+  // A number no check digit can settle (a U, L or G amid digits), read the same by two passes of the
+  // MRZ model: the English model may settle it (second-reader.ts).
+  if (mrz?.unconfirmed && band && crop && (s.readings.get(readingKey(mrz)) ?? 0) >= 2) {
+    const settled = await timed(
+      trace,
+      'number unconfirmed (English model)',
+      () => confirmNumber(crop, band, mrz),
+      (r) => (r ? 'settled' : 'not settled'),
+    );
+    if (settled) s.best = { ...s.best, mrz: settled };
+  }
   if (mrz?.valid && band && crop) {
     const disputed = await timed(trace, 'number (English model)', () => numberDisputed(crop, band, mrz), String);
     if (disputed) s.best.mrz = { ...mrz, valid: false, ambiguous: [...mrz.ambiguous, 'document_number'] };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -8,7 +9,16 @@ import { checkDigit } from '../../../src/engine/document/mrz.js';
  * layouts, the zone set in OCR-B (two public-domain cuts shipped in fonts/) or a monospace
  * stand-in, with varied letter spacing, background and ink. Nothing here is a real document.
  */
-const FONTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fonts');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The shipped fonts: beside this file, or beside its source when it runs compiled (dist-eval/
+ * holds no fonts). Without them the text renderer would fall back to a sans font silently and
+ * every "OCR-B" render would be DejaVu Sans, so a missing folder stops the run.
+ */
+const FONTS_DIR = [path.join(HERE, 'fonts'), path.resolve(HERE, '../../../../test/engine/corpus/fonts')].find((d) =>
+  existsSync(path.join(d, 'OCRB.otf')),
+);
+if (!FONTS_DIR) throw new Error(`the OCR-B fonts are not beside ${HERE} nor in test/engine/corpus/fonts`);
 
 /** How a zone's characters are drawn: the font file (none: fontconfig's monospace) and its family. */
 export interface ZoneFont {
