@@ -55,7 +55,7 @@ function alignment(text: string, target: string, share: number): string[] | null
   let j = 0;
   for (let k = 1; k <= m; k++) if (cost[n][k] < cost[n][j]) j = k;
   const other = Array<string>(n).fill('');
-  for (let i = n; i > 0; ) {
+  for (let i = n; i > 0;) {
     if (j > 0 && cost[i][j] === cost[i - 1][j - 1] + (target[i - 1] === text[j - 1] ? 0 : 1)) {
       other[i - 1] = text[j - 1];
       i--;
