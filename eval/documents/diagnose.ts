@@ -3,7 +3,7 @@
 // attempt read) beside the truth's zone. Never run it on a sealed, unspent held-out set.
 //
 //   DOCUMENTS_EXTERNAL_DIR=<dir> node dist-eval/eval/documents/diagnose.js \
-//     [--sets=tuning,heldout,heldout2,heldout3,heldout4,heldout5,synthetic (default: all spent sets)] [--per-condition=3] [--only=<id part>] [--trace] [--all]
+//     [--sets=tuning,heldout,heldout2,heldout3,heldout4,heldout5,synthetic (default: all spent sets)] [--per-condition=3] [--seed=26] [--only=<id part>] [--trace] [--all]
 import { pathToFileURL } from 'node:url';
 import { analyseDocument, stopOcr } from '../../src/engine/document/index.js';
 import { ROBUSTNESS_CONDITIONS, robustnessCases } from '../../test/engine/corpus/robustness.js';
@@ -24,7 +24,7 @@ interface Item {
 const SPENT = ['tuning', 'heldout', 'heldout2', 'heldout3', 'heldout4', 'heldout5', 'synthetic'];
 
 /** The pictures of the named sets that are present (sealed, unspent sets are refused). */
-function items(sets: string[], perCondition: number): Item[] {
+function items(sets: string[], perCondition: number, seed: number): Item[] {
   if (sets.some((s) => !SPENT.includes(s))) throw new Error(`only spent sets are tuning sets: ${SPENT.join(', ')}`);
   const out: Item[] = [];
   const manifest = loadManifest();
@@ -39,7 +39,7 @@ function items(sets: string[], perCondition: number): Item[] {
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
     }
   if (sets.includes('synthetic'))
-    for (const c of robustnessCases(perCondition, ROBUSTNESS_CONDITIONS))
+    for (const c of robustnessCases(perCondition, ROBUSTNESS_CONDITIONS, seed))
       out.push({ set: 'synthetic', id: c.id, truth: c.truth, bytes: () => c.image() });
   return out;
 }
@@ -50,7 +50,7 @@ async function main(args: string[]) {
   const only = opt('only');
   const now = new Date();
   const tally = new Map<string, { graded: Graded; ms: number; cpuMs: number }[]>();
-  for (const item of items(sets, Number(opt('per-condition') ?? 3))) {
+  for (const item of items(sets, Number(opt('per-condition') ?? 3), Number(opt('seed') ?? 26))) {
     if (only && !item.id.includes(only)) continue;
     const bytes = await item.bytes();
     const { result, ms, cpuMs } = await liveDocumentCheck(bytes, now);

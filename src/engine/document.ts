@@ -141,6 +141,15 @@ export function documentResult(analysis: DocumentAnalysis, snapshot: FlowSnapsho
   if (analysis.barcode_consistent === false || analysis.disagreements.length > 0) {
     return { ...result('reject', 0.05, [...new Set(['ID_INVALID', ...rules.reasonCodes])]), document: read, evidence };
   }
+  // A printed field read off a coarse capture disagrees: the reading is uncertain, a person looks (never ID_INVALID).
+  if (analysis.doubtful?.length) {
+    const codes = [...rules.reasonCodes, 'PRINTED_FIELDS_UNCERTAIN'];
+    return {
+      ...(rules.verdict === 'reject' ? result('reject', 0.05, codes) : result('review', 0.5, codes)),
+      document: read,
+      evidence,
+    };
+  }
   return { ...rules, document: read, evidence };
 }
 

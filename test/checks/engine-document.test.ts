@@ -16,6 +16,7 @@ import {
   type SideAnalysis,
 } from '../../src/engine/document/index.js';
 import { printedDates, readPrinted } from '../../src/engine/document/printed.js';
+import { EVIDENCE_CHAR_HEIGHT } from '../../src/engine/document/analyse.js';
 import type { OcrLine } from '../../src/engine/document/ocr.js';
 import { RETRYABLE_CODES } from '../../src/services/checks/index.js';
 import { HOLDERS, aamva, td1, td3 } from '../engine/corpus/documents.js';
@@ -309,6 +310,30 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(caption.labelled.last_name).toBeUndefined();
     const named = readPrinted([line('SURNAME', 10, 10), line('HOXHA', 10, 26), line('GIVEN NAMES', 10, 40)]);
     expect(named.labelled.last_name).toMatchObject({ value: 'HOXHA', confidence: 95 });
+  });
+
+  it('a printed field that disagrees on a capture too coarse to be evidence is review (PRINTED_FIELDS_UNCERTAIN), never ID_INVALID; the zone is stored', () => {
+    const coarse = (charHeight: number, problems: SideAnalysis['quality']['problems'] = []) =>
+      side({
+        quality: {
+          metrics: { width: 376, height: 265, char_height: charHeight, sharpness: 2000, glare: 0, contrast: 50 },
+          problems,
+        },
+        printed: labelled('K4471936', 95),
+      });
+    // A small scan (zone characters of 11 px): its printed 2034-03-15 for the zone's 2034-05-15 was a misread.
+    const small = combineSides([coarse(11)]);
+    expect(small).toMatchObject({ disagreements: [], doubtful: ['printed_document_number'] });
+    expect(documentResult(small, snapshot, now)).toMatchObject({
+      verdict: 'review',
+      reasonCodes: ['PRINTED_FIELDS_UNCERTAIN'],
+      document: { number: 'L898902C3' },
+    });
+    expect(documentResult(combineSides([coarse(30, ['glare'])]), snapshot, now).verdict).toBe('review');
+    // At evidence grade the same disagreement is ID_INVALID.
+    expect(documentResult(combineSides([coarse(EVIDENCE_CHAR_HEIGHT)]), snapshot, now).reasonCodes).toContain(
+      'ID_INVALID',
+    );
   });
 
   it('a printed number cut off at the frame is no disagreement', () => {

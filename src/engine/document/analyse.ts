@@ -66,6 +66,12 @@ export interface DocumentAnalysis {
   barcode_consistent: boolean | null;
   /** Fields on which the zone, the barcode and a confidently located printed field disagree. */
   disagreements: string[];
+  /**
+   * Printed fields that disagree with a verified zone on a capture too coarse to be evidence (zone
+   * characters under EVIDENCE_CHAR_HEIGHT, or a quality problem): the printed reading is uncertain,
+   * so the document goes to review (`PRINTED_FIELDS_UNCERTAIN`), never ID_INVALID.
+   */
+  doubtful?: string[];
   ms: number;
 }
 
@@ -282,6 +288,10 @@ const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
  */
 export const EVIDENCE_CHAR_HEIGHT = 14;
 
+/** A capture fine enough for what it shows to count as evidence: no quality problem, zone characters of EVIDENCE_CHAR_HEIGHT or more. */
+const evidenceGrade = (side: SideAnalysis) =>
+  side.quality.problems.length === 0 && (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT;
+
 /**
  * A zone that is evidence against the document rather than a failed read: every character
  * readable, read identically by two OCR passes with different settings and by the English model, nothing ambiguous, on a
@@ -297,8 +307,7 @@ function contradicts(side: SideAnalysis): boolean {
     !mrz.failed.includes('length') &&
     mrz.ambiguous.length === 0 &&
     !mrz.lines.some((l) => l.includes('?')) &&
-    side.quality.problems.length === 0 &&
-    (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT
+    evidenceGrade(side)
   );
 }
 
@@ -384,18 +393,29 @@ export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
   const base = { sides, problems, ms, mrz_valid: mrz ? mrz.valid : null };
   if (sides.some((s) => s.undecodable))
     return { ...base, outcome: 'unreadable', read: null, barcode_consistent: null, disagreements: [] };
-  if (mrz?.valid || barcode) {
-    const disagreements = barcode
-      ? barcodeDisagreements(barcode, mrz, printed)
-      : printedDisagreements(printed, { ...mrz!.fields, number: mrz!.fields.document_number }, 'printed_', true);
-    const read = mrz?.valid ? readFromMrz(mrz, printed, century?.zoneBirth) : readFromBarcode(barcode!);
-    return {
-      ...base,
-      outcome: 'read',
-      read,
-      barcode_consistent: barcode ? disagreements.length === 0 : null,
-      disagreements,
-    };
+  if (barcode) {
+    const disagreements = barcodeDisagreements(barcode, mrz, printed);
+    const read = mrz?.valid ? readFromMrz(mrz, printed, century?.zoneBirth) : readFromBarcode(barcode);
+    return { ...base, outcome: 'read', read, barcode_consistent: disagreements.length === 0, disagreements };
+  }
+  if (mrz?.valid) {
+    const disagreements = printedDisagreements(
+      printed,
+      { ...mrz.fields, number: mrz.fields.document_number },
+      'printed_',
+      true,
+    );
+    if (disagreements.length > 0 && !evidenceGrade(mrzSide!))
+      return {
+        ...base,
+        outcome: 'read',
+        read: readFromMrz(mrz, [], century?.zoneBirth),
+        barcode_consistent: null,
+        disagreements: [],
+        doubtful: disagreements,
+      };
+    const read = readFromMrz(mrz, printed, century?.zoneBirth);
+    return { ...base, outcome: 'read', read, barcode_consistent: null, disagreements };
   }
   const none = { read: null, barcode_consistent: null, disagreements: [] };
   // A search the safety net stopped proves nothing either way: review, whatever it had read.
