@@ -31,7 +31,8 @@ export const REASON_WORDS: Record<string, string> = {
   PEP_MATCH: 'A politically exposed person matches',
   AML_NAME_UNREADABLE: 'The name could not be read for screening',
   MRZ_NOT_FOUND: 'No machine-readable zone was found',
-  PRINTED_FIELDS_UNCERTAIN: 'A printed field disagrees with the machine-readable zone on a picture too coarse to be sure',
+  PRINTED_FIELDS_UNCERTAIN:
+    'A printed field disagrees with the machine-readable zone on a picture too coarse to be sure',
   NO_REQUIRED_CHECK_COMPLETED: 'No required check completed',
   CHECK_UNAVAILABLE: 'A check was unavailable',
   SANDBOX_REVIEW: 'Sandbox: sent to review on request',
