@@ -148,6 +148,31 @@ describe('verdict rules: no wrong number stored as valid, no ID_INVALID from a d
   );
 
   it(
+    'a number read right whose D stands amid digits (PUF8D4HP) is unverifiable, not failing: review, never ID_INVALID, though both readers agree on the clean scan',
+    async () => {
+      const c = robustnessCases(10, undefined, 28).find((x) => x.truth.document_number === 'PUF8D4HP')!;
+      expect(c.id).toBe('scan/TD3/ocr-b');
+      const { analysis, result } = await check(await c.image());
+      expect(analysis.outcome).not.toBe('contradicted');
+      expect(analysis.sides[0].mrz?.ambiguous).toContain('document_number');
+      expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    },
+    SLOW,
+  );
+
+  it(
+    "a birth date's caption whose own value did not read, so the expiry below it was taken, is no disagreement (ZGMBT89Z: a printed 'birth' 2032-06-20)",
+    async () => {
+      const c = robustnessCases(10, undefined, 29).find((x) => x.truth.document_number === 'ZGMBT89Z')!;
+      const { analysis, result } = await check(await c.image());
+      expect(analysis.disagreements).toEqual([]);
+      expect(result.reasonCodes).not.toContain('ID_INVALID');
+      if (analysis.mrz_valid) expect(analysis.read).toMatchObject({ number: 'ZGMBT89Z', date_of_birth: '1995-03-23' });
+    },
+    SLOW,
+  );
+
+  it(
     'a genuine OCR-B number the second reader misreads elsewhere (ZE000509 as ZEDOD509) stays verified: only silent pairs dispute',
     async () => {
       const { analysis } = await check(fs.readFileSync(path.join(TUNING, 'passporteye__79_pass-can.jpg')));

@@ -210,11 +210,13 @@ function printedDisagreements(
       birth &&
       machine.date_of_birth &&
       birth !== machine.date_of_birth &&
-      !(zoneYears && sameButCentury(birth, machine.date_of_birth))
+      !(zoneYears && sameButCentury(birth, machine.date_of_birth)) &&
+      !mislocatedBirth(birth, machine.expiry_date)
     )
       out.push(`${prefix}date_of_birth`);
     const expiry = confident(p, 'expiry_date');
-    if (expiry && machine.expiry_date && expiry !== machine.expiry_date) out.push(`${prefix}expiry_date`);
+    if (expiry && machine.expiry_date && expiry !== machine.expiry_date && expiry !== machine.date_of_birth)
+      out.push(`${prefix}expiry_date`);
     // Names are transliterated, abbreviated and printed in other scripts: only a very sure reading counts.
     const surname =
       (p.labelled.last_name?.confidence ?? 0) >= NAME_CONFIDENCE ? p.labelled.last_name!.value : undefined;
@@ -246,7 +248,14 @@ function readFromMrz(mrz: MrzResult, printed: PrintedFields[], zoneBirth?: strin
     .find((n) => n && numbersDisagree(n, f.document_number, f.optional));
   const birth = printed
     .map((p) => confident(p, 'date_of_birth'))
-    .find((d) => d && f.date_of_birth && d !== f.date_of_birth && !sameButCentury(d, f.date_of_birth));
+    .find(
+      (d) =>
+        d &&
+        f.date_of_birth &&
+        d !== f.date_of_birth &&
+        !sameButCentury(d, f.date_of_birth) &&
+        !mislocatedBirth(d, f.expiry_date),
+    );
   return {
     type: documentTypeOf(f.document_code),
     // A confidently printed number or birth date that differs stands as printed, so the rules compare it with the zone (ID_INVALID).
@@ -325,6 +334,13 @@ export function nationalLayout(mrz: MrzResult): string | null {
 
 /** Two ISO dates with the same day, month and two-digit year, a century or more apart. */
 const sameButCentury = (a: string, b: string) => a !== b && a.slice(2) === b.slice(2);
+
+/**
+ * A "birth date" on or after the document's expiry is another field's value taken under the birth
+ * date's caption (its own value unread, the next date below it: the expiry), never a birth date
+ * that disagrees.
+ */
+const mislocatedBirth = (birth: string, expiry?: string) => !!expiry && birth >= expiry;
 
 /**
  * OCR confidence a labelled printed birth date needs to settle the century on its own reading.

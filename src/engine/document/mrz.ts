@@ -219,8 +219,9 @@ const DIGIT_SHAPED = new Set(['O', 'Q', 'D', 'U', 'I', 'L']);
 
 /**
  * A reading that passes its check digit, as read or repaired: ambiguous when a swap of its
- * uncertain characters passes too (two swaps can cancel), unverifiable (failed) when a letter
- * shaped like 0 or 1 stands amid digits and only that letter passes. A reading that passes as
+ * uncertain characters passes too (two swaps can cancel), unverifiable (ambiguous too: never
+ * stored, never evidence of alteration) when a letter shaped like 0 or 1 stands amid digits and
+ * only that letter passes. A reading that passes as
  * read, whose passing swaps are all silent ones (SILENT_SWAP) outside a run of 0/1-shaped letters,
  * is unconfirmed: ambiguous unless a second reader sees those characters as read.
  */
@@ -234,7 +235,8 @@ function settle(value: string, digit: string, asRead: boolean): Resolution {
       ? { status: 'unconfirmed', value, positions }
       : { status: 'ambiguous' };
   }
-  if (uncertain.some((i) => DIGIT_SHAPED.has(value[i]))) return { status: 'failed' };
+  // Unverifiable, not failing: every check digit passes, so it is no evidence of alteration either.
+  if (uncertain.some((i) => DIGIT_SHAPED.has(value[i]))) return { status: 'ambiguous' };
   return { status: 'ok', value };
 }
 
