@@ -341,11 +341,20 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(cut.disagreements).toEqual([]);
   });
 
-  it('a confident printed number within two edits of the zone is the same number misread (a turned page gave YCRUOVA4T for YCRU0V4TJ); three edits disagree', () => {
-    // The zone reads L898902C3: an A inserted and the last 3 lost at the frame is a misreading, not another number.
+  it('a confident printed number within two edits of the zone is a misread of one of them (a turned page gave YCRUOVA4T for YCRU0V4TJ): the number is ambiguous, review, nothing stored, never ID_INVALID; three edits disagree', () => {
+    // The zone reads L898902C3: an A inserted and the last 3 lost at the frame is a misreading, not another number;
+    // which reading is wrong cannot be told (a zone's two misreads can cancel in its check digits), so a person looks.
     const misread = combineSides([side({ printed: labelled('L8989A02C', 95) })]);
-    expect(misread.disagreements).toEqual([]);
-    expect(documentResult(misread, snapshot, now).verdict).toBe('approve');
+    expect(misread).toMatchObject({ disagreements: [], mrz_valid: false });
+    expect(misread.sides[0].mrz?.ambiguous).toContain('document_number');
+    const result = documentResult(misread, snapshot, now);
+    expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+    // Nothing is stored: the zone's number may be the wrong one.
+    expect(result.document).toBeUndefined();
+    // Equal once OCR confusions are folded (a printed O for the zone's 0) is the same number: approved.
+    expect(documentResult(combineSides([side({ printed: labelled('L8989O2C3', 95) })]), snapshot, now).verdict).toBe(
+      'approve',
+    );
     const other = combineSides([side({ printed: labelled('X898A02C7', 95) })]);
     expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
   });

@@ -3,7 +3,7 @@ import { type Grey, type Refusal, decodeBounded, isRefusal, sharpOf } from './de
 import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
 import { cropBand, fullStretch } from './frame.js';
-import { type PrintedFields, confident, numbersDisagree, readPrinted, sameSurname } from './printed.js';
+import { type PrintedFields, confident, numberNearMiss, numbersDisagree, readPrinted, sameSurname } from './printed.js';
 import { type QualityProblem, type QualityReport, measureQuality } from './quality.js';
 import { type Trace, timed } from './trace.js';
 import { type Clock, type ZoneRead, readZone } from './zone.js';
@@ -297,6 +297,22 @@ const failures = (m: MrzResult) => m.failed.length * 2 + m.ambiguous.length;
  */
 export const EVIDENCE_CHAR_HEIGHT = 14;
 
+/**
+ * A verified zone whose number a confidently printed number misses by a misread or two
+ * (`numberNearMiss`): one of the two readings is wrong, and the zone's can be (two misreads can
+ * cancel in its check digits: a monospace zone read BAR5K9VNE as 8AR5K0VNE, printed right). The
+ * number is then ambiguous, as when the second reader disputes it: review, nothing stored.
+ */
+function numberDisputedByPrint(side: SideAnalysis, printed: PrintedFields[]): SideAnalysis {
+  const mrz = side.mrz;
+  if (!mrz?.valid) return side;
+  const near = printed.some((p) => {
+    const number = confident(p, 'number');
+    return !!number && numberNearMiss(number, mrz.fields.document_number);
+  });
+  return near ? { ...side, mrz: { ...mrz, valid: false, ambiguous: [...mrz.ambiguous, 'document_number'] } } : side;
+}
+
 /** A capture fine enough for what it shows to count as evidence: no quality problem, zone characters of EVIDENCE_CHAR_HEIGHT or more. */
 const evidenceGrade = (side: SideAnalysis) =>
   side.quality.problems.length === 0 && (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT;
@@ -398,11 +414,12 @@ function inPrintedCentury(mrz: MrzResult, printed: PrintedFields[]): { mrz: MrzR
 }
 
 /** Combines the sides: what was read, `mrz_valid`, `barcode_consistent` and the outcome (read first, quality only to explain a failure). */
-export function combineSides(sides: SideAnalysis[], ms = 0): DocumentAnalysis {
+export function combineSides(analysed: SideAnalysis[], ms = 0): DocumentAnalysis {
+  const barcode = analysed.map((s) => s.barcode).find((b) => b) ?? null;
+  const printed = printedOf(analysed);
+  const sides = barcode ? analysed : analysed.map((s) => numberDisputedByPrint(s, printed));
   const zones = sides.filter((s) => s.mrz).sort((a, b) => failures(a.mrz!) - failures(b.mrz!));
   const mrzSide = zones[0];
-  const barcode = sides.map((s) => s.barcode).find((b) => b) ?? null;
-  const printed = printedOf(sides);
   const century = mrzSide?.mrz ? inPrintedCentury(mrzSide.mrz, printed) : null;
   const mrz = century?.mrz ?? null;
   const problems = [...new Set(sides.flatMap((s) => s.quality.problems))];

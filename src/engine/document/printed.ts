@@ -253,21 +253,30 @@ const sameOrPart = (a: string, b: string) => {
 };
 
 /**
- * Edits (a character inserted, dropped or changed, after folding confusions) a printed number may
- * be from the zone's and still be the same number misread: the English model on a turned page
- * read YCRU0V4TJ as YCRUOVA4T (an A inserted, the J lost at the edge). A confident printed number
- * further off than that disagrees; so does any number altered in three or more characters.
+ * Edits (a character inserted, dropped or changed, after folding confusions) within which a
+ * printed number and the zone's are the same number with one of them misread: the English model
+ * on a turned page read YCRU0V4TJ as YCRUOVA4T (an A inserted, the J lost), and a zone in a
+ * monospace read BAR5K9VNE as 8AR5K0VNE, two misreads that cancel in its check digits. Which of
+ * the two is wrong cannot be told, so such a near miss is review (`numberNearMiss`), never
+ * ID_INVALID and never ignored. Three or more edits apart, the numbers disagree.
  */
 export const MISREAD_EDITS = 2;
 
+/** The printed number differs from the zone's by MISREAD_EDITS or fewer edits once confusions are folded. */
+export function numberNearMiss(printed: string, zoneNumber: string): boolean {
+  return (
+    !sameOrPart(printed, zoneNumber) && editDistance(confusionKey(printed), confusionKey(zoneNumber)) <= MISREAD_EDITS
+  );
+}
+
 /**
- * Whether a printed number contradicts the zone's document number. A printed number that is the
- * zone's optional data (a personal or national identity number, printed under its own "No."
- * label, as on Malaysian passports) names that field, not the document: it never disagrees.
+ * Whether a printed number contradicts the zone's document number (further off than a near
+ * miss). A printed number that is the zone's optional data (a personal or national identity
+ * number, printed under its own "No." label, as on Malaysian passports) names that field, not
+ * the document: it never disagrees.
  */
 export function numbersDisagree(printed: string, zoneNumber: string, zoneOptional?: string): boolean {
-  if (sameOrPart(printed, zoneNumber) || editDistance(confusionKey(printed), confusionKey(zoneNumber)) <= MISREAD_EDITS)
-    return false;
+  if (sameOrPart(printed, zoneNumber) || numberNearMiss(printed, zoneNumber)) return false;
   const optional = zoneOptional ? confusionKey(zoneOptional) : '';
   return !(optional.length >= 6 && sameOrPart(printed, optional));
 }
