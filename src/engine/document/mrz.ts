@@ -385,6 +385,21 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
   };
 }
 
+/** A zone whose only doubt is its unconfirmed characters: nothing failed, and every ambiguous field is an unconfirmed one. */
+export const onlyUnconfirmed = (m: MrzResult) =>
+  !!m.unconfirmed?.length &&
+  m.failed.length === 0 &&
+  m.ambiguous.every((a) => m.unconfirmed!.some((u) => u.field === a));
+
+/** The zone with its unconfirmed characters seen by a second reader: valid, the number as read. */
+export const settledBySecondReader = (m: MrzResult): MrzResult => ({
+  ...m,
+  valid: true,
+  ambiguous: [],
+  unconfirmed: undefined,
+  numberConfirmed: true,
+});
+
 /** TD1 numbers longer than nine characters continue in the optional data (ICAO 9303-5 note j). */
 function longNumber(format: MrzFormat, lines: string[]): string | null {
   if (format !== 'TD1' || lines[0][14] !== '<' || lines[0][15] === '<') return null;

@@ -3,7 +3,7 @@ import { type Grey, sharpOf } from './decode.js';
 import { forOcrPng, paperStretch } from './frame.js';
 import type { ZoneBand } from './locate.js';
 import { FORMATS, SHAPES } from './mrz-layouts.js';
-import { type MrzResult, fitLength, mrzLinesOf, readMrzLines } from './mrz.js';
+import { type MrzResult, fitLength, mrzLinesOf, onlyUnconfirmed, readMrzLines, settledBySecondReader } from './mrz.js';
 import { ocrMrzText } from './ocr.js';
 
 /** The number's line of the band, from a character before it to one after, upright, as the English model gets it (~30 px characters). */
@@ -130,21 +130,16 @@ export const CONFIRM_SHARE = 0.75;
  * pair. The zone comes back valid with the number as read; otherwise null (it stays ambiguous).
  */
 export async function confirmNumber(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<MrzResult | null> {
-  const pending = mrz.unconfirmed ?? [];
   const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
-  if (
-    !field ||
-    mrz.failed.length > 0 ||
-    pending.length !== 1 ||
-    pending[0].field !== 'document_number' ||
-    mrz.ambiguous.some((a) => a !== 'document_number')
-  )
-    return null;
+  const pending = mrz.unconfirmed ?? [];
+  if (!field || !onlyUnconfirmed(mrz) || pending.some((u) => u.field !== 'document_number')) return null;
   const again = await numberReadAgain(crop, band, mrz, CONFIRM_SHARE);
   if (!again) return null;
-  const seen = pending[0].columns.every((c) => again.other[c - field.start] === again.target[c - field.start]);
+  const seen = pending.every((u) =>
+    u.columns.every((c) => again.other[c - field.start] === again.target[c - field.start]),
+  );
   if (!seen || differencesOf(again).some((d) => SILENT_PAIRS.has(d))) return null;
-  return { ...mrz, valid: true, ambiguous: [], unconfirmed: undefined, numberConfirmed: true };
+  return settledBySecondReader(mrz);
 }
 
 /** Characters of differing readers a repair may weigh at most (2^3 - 1 combinations: each wrong one passes two check digits by chance about once in a hundred). */
@@ -180,15 +175,13 @@ function failingColumns(mrz: MrzResult): Set<string> {
  * the second reader's line, which the repair drew on, shows those characters as they stand.
  */
 function settledAsSeen(result: MrzResult, bestOf: (line: string) => string | undefined): MrzResult {
-  const pending = result.unconfirmed ?? [];
-  if (result.valid || pending.length === 0 || result.failed.length > 0) return result;
-  if (result.ambiguous.some((a) => !pending.some((u) => u.field === a))) return result;
-  const seen = pending.every((u) => {
+  if (result.valid || !onlyUnconfirmed(result)) return result;
+  const seen = result.unconfirmed!.every((u) => {
     const line = result.lines[u.line];
     const other = bestOf(line);
     return !!other && u.columns.every((c) => other[c] === line[c]);
   });
-  return seen ? { ...result, valid: true, ambiguous: [], unconfirmed: undefined, numberConfirmed: true } : result;
+  return seen ? settledBySecondReader(result) : result;
 }
 
 /**

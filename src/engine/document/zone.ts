@@ -1,7 +1,7 @@
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
-import { type MrzResult, findMrz } from './mrz.js';
+import { type MrzResult, findMrz, onlyUnconfirmed } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
 import { confirmNumber, numberDisputed, repairByOtherReader } from './second-reader.js';
 import { type Trace, timed } from './trace.js';
@@ -142,11 +142,7 @@ function outOfBudget(s: Search): boolean {
  * passes: further passes of the same model would repeat it, so the search stops and the second
  * reader decides (readZone).
  */
-const settleable = ({ best }: Search) =>
-  !!best.mrz?.unconfirmed &&
-  best.confirmed &&
-  best.mrz.failed.length === 0 &&
-  best.mrz.ambiguous.every((a) => best.mrz!.unconfirmed!.some((u) => u.field === a));
+const settleable = ({ best }: Search) => !!best.mrz && best.confirmed && onlyUnconfirmed(best.mrz);
 const done = (s: Search) => !!s.best.mrz?.valid || settleable(s) || outOfBudget(s);
 
 /** One OCR of one image: counted, remembered, kept when it is the best reading so far. */
