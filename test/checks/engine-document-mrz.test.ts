@@ -134,13 +134,18 @@ describe('alphanumeric fields: a swap only where exactly one candidate passes', 
     expect(read.ambiguous).toContain('document_number');
   });
 
-  it('a letter shaped like 0 amid digits that passes only as a letter is unverifiable: ambiguous, not failed (no evidence of alteration)', () => {
+  it('a letter shaped like 0 amid digits that passes only as a letter is unverifiable: ambiguous and unconfirmed, not failed (no evidence of alteration)', () => {
     // XA00O0074 passes its own check digit; XA0000074 does not: OCR may have misread two characters whose errors cancel.
     const [l1, l2] = td3('XA00O0074');
     const read = readMrzLines('TD3', [l1, l2], now);
     expect(read.valid).toBe(false);
     expect(read.ambiguous).toContain('document_number');
     expect(read.failed).toEqual([]);
+    // Only a second reader seeing the O may settle it, as read (second-reader.ts confirmNumber).
+    expect(read.unconfirmed).toEqual([{ field: 'document_number', line: 1, columns: [4] }]);
+    // Repaired into that shape, it is never unconfirmed: a repair is settled by check digits alone.
+    const repaired = readMrzLines('TD3', [l1, 'XA00O0O74' + l2.slice(9)], now);
+    expect(repaired.unconfirmed).toBeUndefined();
   });
 
   it('a repaired reading is settled like a read one: ZEDDD509 repaired to ZE0DD509 is still ambiguous, never stored', () => {

@@ -148,14 +148,29 @@ describe('verdict rules: no wrong number stored as valid, no ID_INVALID from a d
   );
 
   it(
-    'a number read right whose D stands amid digits (PUF8D4HP) is unverifiable, not failing: review, never ID_INVALID, though both readers agree on the clean scan',
+    'a number read right whose D stands amid digits (PUF8D4HP) is unverifiable, never ID_INVALID: the second reader seeing the D settles it as read',
     async () => {
       const c = robustnessCases(10, undefined, 28).find((x) => x.truth.document_number === 'PUF8D4HP')!;
       expect(c.id).toBe('scan/TD3/ocr-b');
       const { analysis, result } = await check(await c.image());
       expect(analysis.outcome).not.toBe('contradicted');
-      expect(analysis.sides[0].mrz?.ambiguous).toContain('document_number');
-      expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['MRZ_NOT_FOUND'] });
+      expect(analysis.sides[0].mrz).toMatchObject({ numberConfirmed: true, ambiguous: [] });
+      expect(result).toMatchObject({ verdict: 'approve', document: { number: 'PUF8D4HP' } });
+      // Unsettled (no second reader), the same zone is ambiguous: review, nothing stored.
+      const unsettled = readMrzLines('TD3', analysis.sides[0].mrz!.lines, now);
+      expect(unsettled).toMatchObject({ valid: false, ambiguous: ['document_number'], failed: [] });
+    },
+    SLOW,
+  );
+
+  it(
+    'the second reader lines up by lookalikes: FG0U1E87K, its U unconfirmed, read FGOUTE87KTF by the English model (0 as O, 1 and 7 as T) is settled',
+    async () => {
+      const c = robustnessCases(10, undefined, 33).find((x) => x.truth.document_number === 'FG0U1E87K')!;
+      expect(c.id).toBe('uneven_light/TD2/ocr-b-sharp');
+      const { analysis, result } = await check(await c.image());
+      expect(analysis.sides[0].mrz).toMatchObject({ numberConfirmed: true, ambiguous: [] });
+      expect(result).toMatchObject({ verdict: 'approve', document: { number: 'FG0U1E87K' } });
     },
     SLOW,
   );

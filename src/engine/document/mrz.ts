@@ -221,9 +221,9 @@ const DIGIT_SHAPED = new Set(['O', 'Q', 'D', 'U', 'I', 'L']);
  * A reading that passes its check digit, as read or repaired: ambiguous when a swap of its
  * uncertain characters passes too (two swaps can cancel), unverifiable (ambiguous too: never
  * stored, never evidence of alteration) when a letter shaped like 0 or 1 stands amid digits and
- * only that letter passes. A reading that passes as
- * read, whose passing swaps are all silent ones (SILENT_SWAP) outside a run of 0/1-shaped letters,
- * is unconfirmed: ambiguous unless a second reader sees those characters as read.
+ * only that letter passes. A reading that passes as read, outside a run of 0/1-shaped letters,
+ * whose passing swaps are all silent ones (SILENT_SWAP) or that is unverifiable, is unconfirmed:
+ * ambiguous unless a second reader sees those characters as read.
  */
 function settle(value: string, digit: string, asRead: boolean): Resolution {
   const uncertain = uncertainPositions(value);
@@ -235,8 +235,13 @@ function settle(value: string, digit: string, asRead: boolean): Resolution {
       ? { status: 'unconfirmed', value, positions }
       : { status: 'ambiguous' };
   }
-  // Unverifiable, not failing: every check digit passes, so it is no evidence of alteration either.
-  if (uncertain.some((i) => DIGIT_SHAPED.has(value[i]))) return { status: 'ambiguous' };
+  // Unverifiable, not failing: every check digit passes, so it is no evidence of alteration either. The check digit
+  // already tells the letter from its digit here, so a second reader seeing the letter may settle it, as for a silent swap.
+  const unverifiable = uncertain.filter((i) => DIGIT_SHAPED.has(value[i]));
+  if (unverifiable.length > 0)
+    return asRead && !/[OQDUIL]{3,}/.test(value)
+      ? { status: 'unconfirmed', value, positions: unverifiable }
+      : { status: 'ambiguous' };
   return { status: 'ok', value };
 }
 

@@ -35,6 +35,14 @@ function numberImage(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<Buffer
 }
 
 /**
+ * OCR-B characters the English model reads as another of a different ICAO value (`0` as `O` or
+ * `D`, `1` as `I` or `T`, `7` as `T`, `8` as `B`): they count towards lining the readings up, never
+ * as a reading of the character (a character to settle must be seen exactly as the zone has it).
+ * No silent pair is one of them.
+ */
+const LOOKALIKE = new Set(['0O', '0D', '0Q', '1I', '1T', '7T', '8B', '2Z', '5S'].flatMap((p) => [p, p[1] + p[0]]));
+
+/**
  * `target` lined up in `text` by edit distance (a character the other reader inserted or dropped
  * shifts no later one; text before and after is free): for each of target's characters, the
  * character of `text` it stands against ('' where the other reader has none), when at least
@@ -43,12 +51,13 @@ function numberImage(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<Buffer
 function alignment(text: string, target: string, share: number): string[] | null {
   const n = target.length;
   const m = text.length;
+  const sub = (a: string, b: string) => (a === b ? 0 : LOOKALIKE.has(a + b) ? 0.5 : 1);
   // cost[i][j]: target's first i characters against text ending at j (any start is free).
   const cost = Array.from({ length: n + 1 }, (_, i) => Array<number>(m + 1).fill(i));
   for (let i = 1; i <= n; i++)
     for (let j = 1; j <= m; j++)
       cost[i][j] = Math.min(
-        cost[i - 1][j - 1] + (target[i - 1] === text[j - 1] ? 0 : 1),
+        cost[i - 1][j - 1] + sub(target[i - 1], text[j - 1]),
         cost[i - 1][j] + 1,
         cost[i][j - 1] + 1,
       );
@@ -56,14 +65,14 @@ function alignment(text: string, target: string, share: number): string[] | null
   for (let k = 1; k <= m; k++) if (cost[n][k] < cost[n][j]) j = k;
   const other = Array<string>(n).fill('');
   for (let i = n; i > 0;) {
-    if (j > 0 && cost[i][j] === cost[i - 1][j - 1] + (target[i - 1] === text[j - 1] ? 0 : 1)) {
+    if (j > 0 && cost[i][j] === cost[i - 1][j - 1] + sub(target[i - 1], text[j - 1])) {
       other[i - 1] = text[j - 1];
       i--;
       j--;
     } else if (cost[i][j] === cost[i - 1][j] + 1) i--;
     else j--;
   }
-  const matches = other.filter((c, i) => c === target[i]).length;
+  const matches = other.filter((c, i) => c === target[i] || LOOKALIKE.has(target[i] + c)).length;
   return matches >= n * share ? other : null;
 }
 

@@ -195,7 +195,7 @@ export async function readZone(
     if (repaired) s.best = { ...s.best, mrz: repaired, confirmed: false };
   }
   const { mrz, band, crop } = s.best;
-  // A number no check digit can settle (a U, L or G amid digits), read the same by two passes of the
+  // A number no check digit can settle (a U, L or G amid digits, or a D amid digits only the letter passes), read the same by two passes of the
   // MRZ model: the English model may settle it (second-reader.ts).
   if (mrz?.unconfirmed && band && crop && (s.readings.get(readingKey(mrz)) ?? 0) >= 2) {
     const settled = await timed(
