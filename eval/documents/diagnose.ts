@@ -21,10 +21,10 @@ interface Item {
 }
 
 /** The sets that may be tuned on: tuning, synthetic renders, and the held-out sets already run once (spent). */
-const SPENT = ['tuning', 'heldout', 'heldout2', 'heldout3', 'heldout4', 'heldout5', 'synthetic'];
+export const SPENT = ['tuning', 'heldout', 'heldout2', 'heldout3', 'heldout4', 'heldout5', 'synthetic'];
 
 /** The pictures of the named sets that are present (sealed, unspent sets are refused). */
-function items(sets: string[], perCondition: number, seed: number): Item[] {
+export function items(sets: string[], perCondition: number, seed: number): Item[] {
   if (sets.some((s) => !SPENT.includes(s))) throw new Error(`only spent sets are tuning sets: ${SPENT.join(', ')}`);
   const out: Item[] = [];
   const manifest = loadManifest();

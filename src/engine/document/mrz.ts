@@ -56,9 +56,11 @@ export interface MrzResult {
    * no check digit sees (U/0, L/1, G/6) amid digits: a second, independent reader that sees the
    * same characters at `columns` (of `line`) settles them (zone.ts); until then they stay ambiguous.
    */
-  unconfirmed?: { field: string; line: number; columns: number[] }[];
+  unconfirmed?: { field: string; line: number; columns: number[]; cancelling?: boolean }[];
   /** The number's unconfirmed characters were seen as read by the second reader (second-reader.ts `confirmNumber`). */
   numberConfirmed?: boolean;
+  /** Who saw them: the English model, or the zone's own glyphs (glyphs.ts `seenAsRead`). */
+  numberConfirmedBy?: 'second_reader' | 'glyphs';
   repairs: MrzRepair[];
   fields: {
     document_code: string;
@@ -152,7 +154,8 @@ function checkDigitAt(lines: string[], [line, column]: [number, number], emptyFi
   return c === '<' && emptyField ? '0' : null;
 }
 
-const swapOf = (c: string) => TO_DIGIT[c] ?? TO_LETTER[c];
+/** The character a confusable one is swapped for: a letter's digit, a digit's letter. */
+export const swapOf = (c: string): string | undefined => TO_DIGIT[c] ?? TO_LETTER[c];
 const swapAt = (s: string, i: number) => s.slice(0, i) + swapOf(s[i]) + s.slice(i + 1);
 
 /** Every reading of `value` over the given positions (each as read or swapped) that its check digit accepts. */
@@ -209,7 +212,7 @@ type Resolution =
   | { status: 'ok'; value: string }
   | { status: 'failed' }
   | { status: 'ambiguous' }
-  | { status: 'unconfirmed'; value: string; positions: number[] };
+  | { status: 'unconfirmed'; value: string; positions: number[]; cancelling?: boolean };
 
 /** A letter and the digit it may be with no check digit seeing the swap (either way round). */
 const SILENT_SWAP = new Set(['U0', 'L1', 'G6', '6G']);
@@ -231,9 +234,11 @@ function settle(value: string, digit: string, asRead: boolean): Resolution {
   if (passing.length > 0) {
     const positions = uncertain.filter((i) => passing.some((p) => p[i] !== value[i]));
     const silent = positions.every((i) => SILENT_SWAP.has(value[i] + swapOf(value[i])));
-    return asRead && silent && !/[OQDUIL]{3,}/.test(value)
+    if (!asRead) return { status: 'ambiguous' };
+    // Swaps that cancel (twin letters, a run of 0-shaped letters) only the characters' shapes can settle.
+    return silent && !/[OQDUIL]{3,}/.test(value)
       ? { status: 'unconfirmed', value, positions }
-      : { status: 'ambiguous' };
+      : { status: 'unconfirmed', value, positions, cancelling: true };
   }
   // Unverifiable, not failing: every check digit passes, so it is no evidence of alteration either. The check digit
   // already tells the letter from its digit here, so a second reader seeing the letter may settle it, as for a silent swap.
@@ -351,7 +356,12 @@ export function readMrzLines(format: MrzFormat, input: string[], now = new Date(
     else if (resolved.status === 'ambiguous') ambiguous.push(f.name);
     else if (resolved.status === 'unconfirmed') {
       ambiguous.push(f.name);
-      unconfirmed.push({ field: f.name, line: f.line, columns: resolved.positions.map((i) => f.start + i) });
+      unconfirmed.push({
+        field: f.name,
+        line: f.line,
+        columns: resolved.positions.map((i) => f.start + i),
+        ...(resolved.cancelling ? { cancelling: true } : {}),
+      });
     } else if (resolved.value !== value) {
       for (let i = 0; i < value.length; i++) {
         if (value[i] !== resolved.value[i])
@@ -396,13 +406,14 @@ export const onlyUnconfirmed = (m: MrzResult) =>
   m.failed.length === 0 &&
   m.ambiguous.every((a) => m.unconfirmed!.some((u) => u.field === a));
 
-/** The zone with its unconfirmed characters seen by a second reader: valid, the number as read. */
-export const settledBySecondReader = (m: MrzResult): MrzResult => ({
+/** The zone with its unconfirmed characters seen by a second reader or by the zone's own glyphs: valid, the number as read. */
+export const settledBySecondReader = (m: MrzResult, by: 'second_reader' | 'glyphs' = 'second_reader'): MrzResult => ({
   ...m,
   valid: true,
   ambiguous: [],
   unconfirmed: undefined,
   numberConfirmed: true,
+  numberConfirmedBy: by,
 });
 
 /** TD1 numbers longer than nine characters continue in the optional data (ICAO 9303-5 note j). */

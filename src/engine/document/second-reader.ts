@@ -141,7 +141,8 @@ export const CONFIRM_SHARE = 0.75;
 export async function confirmNumber(crop: Grey, band: ZoneBand, mrz: MrzResult): Promise<MrzResult | null> {
   const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
   const pending = mrz.unconfirmed ?? [];
-  if (!field || !onlyUnconfirmed(mrz) || pending.some((u) => u.field !== 'document_number')) return null;
+  if (!field || !onlyUnconfirmed(mrz) || pending.some((u) => u.field !== 'document_number' || u.cancelling))
+    return null;
   const again = await numberReadAgain(crop, band, mrz, CONFIRM_SHARE);
   if (!again) return null;
   const seen = pending.every((u) =>
@@ -184,7 +185,7 @@ function failingColumns(mrz: MrzResult): Set<string> {
  * the second reader's line, which the repair drew on, shows those characters as they stand.
  */
 function settledAsSeen(result: MrzResult, bestOf: (line: string) => string | undefined): MrzResult {
-  if (result.valid || !onlyUnconfirmed(result)) return result;
+  if (result.valid || !onlyUnconfirmed(result) || result.unconfirmed!.some((u) => u.cancelling)) return result;
   const seen = result.unconfirmed!.every((u) => {
     const line = result.lines[u.line];
     const other = bestOf(line);

@@ -1,5 +1,6 @@
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
+import { confirmByGlyphs } from './glyphs.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { type MrzResult, findMrz, onlyUnconfirmed } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
@@ -197,13 +198,17 @@ export async function readZone(
   const { mrz, band, crop } = s.best;
   // A number no check digit can settle (a U, L or G amid digits, or a D amid digits only the letter passes), read the same by two passes of the
   // MRZ model: the English model may settle it (second-reader.ts).
+  // The zone's own glyphs first (no OCR: the characters in question against the same characters elsewhere in the
+  // zone), which alone may settle swaps that cancel; then the English model.
   if (mrz?.unconfirmed && band && crop && (s.readings.get(readingKey(mrz)) ?? 0) >= 2) {
-    const settled = await timed(
-      trace,
-      'number unconfirmed (English model)',
-      () => confirmNumber(crop, band, mrz),
-      (r) => (r ? 'settled' : 'not settled'),
-    );
+    const outcome = (r: MrzResult | null) => (r ? 'settled' : 'not settled');
+    const settled =
+      (await timed(
+        trace,
+        'number unconfirmed (zone glyphs)',
+        () => confirmByGlyphs(crop, band.charHeight, mrz),
+        outcome,
+      )) ?? (await timed(trace, 'number unconfirmed (English model)', () => confirmNumber(crop, band, mrz), outcome));
     if (settled) s.best = { ...s.best, mrz: settled };
   }
   if (mrz?.valid && band && crop) {
