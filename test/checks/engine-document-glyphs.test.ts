@@ -6,7 +6,14 @@
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { documentResult } from '../../src/engine/document.js';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
-import { MIN_CHAR_HEIGHT, confirmByGlyphs, seenAsRead, unlike, zoneGlyphs } from '../../src/engine/document/glyphs.js';
+import {
+  MIN_CHAR_HEIGHT,
+  confirmByGlyphs,
+  numberDisputedByGlyphs,
+  seenAsRead,
+  unlike,
+  zoneGlyphs,
+} from '../../src/engine/document/glyphs.js';
 import { analyseDocument, readMrzLines, stopOcr } from '../../src/engine/document/index.js';
 import { swapOf } from '../../src/engine/document/mrz.js';
 import { confirmNumber } from '../../src/engine/document/second-reader.js';
@@ -20,21 +27,21 @@ const now = new Date('2026-06-01T00:00:00Z');
 
 afterAll(() => stopOcr());
 
-const holder = (number: string): SynthPerson => ({
+const holder = (number: string, birth = '1990-10-04'): SynthPerson => ({
   surname: 'DUBOIS',
   given: 'CHLOE',
   number,
   country: 'FRA',
-  birth: '1990-10-04',
+  birth,
   expiry: '2033-01-10',
   sex: 'F',
 });
 
 /** A clean scan of a TD3 page whose zone is set in OCR-B, read by the live zone search. */
-async function scanned(number: string) {
+async function scanned(number: string, birth?: string) {
   const style = { font: ZONE_FONTS[0], letterSpacing: 0, background: 'plain' as const, ink: '#1b1f2a' };
   const r = seeded(7);
-  const image = await capture(await renderSynthetic(holder(number), 'TD3', style, r), 'scan', 'TD3', r);
+  const image = await capture(await renderSynthetic(holder(number, birth), 'TD3', style, r), 'scan', 'TD3', r);
   const grey = await decodeBounded(image);
   if (isRefusal(grey)) throw new Error('refused');
   const zone = await readZone(grey, now);
@@ -117,6 +124,36 @@ describe('settling a number no check digit can', () => {
         verdict: 'approve',
         document: { number: 'EDMD12M1' },
       });
+    },
+    SLOW,
+  );
+});
+
+describe('disputing a number a check digit passes', () => {
+  it(
+    "an 8 read as S (KDE4BN8E read KDE4BNSE: S and 8 weigh 28 and 8, so every check digit passes) is disputed by the zone's own 8s",
+    async () => {
+      const { zone, crop, band } = await scanned('KDE4BN8E', '1988-08-18');
+      expect(await numberDisputedByGlyphs(crop, band.charHeight, zone.mrz!)).toBe(false);
+      const [l1, l2] = zone.mrz!.lines;
+      const claimed = readMrzLines('TD3', [l1, 'KDE4BNSE' + l2.slice(8)], now);
+      expect(claimed).toMatchObject({ valid: true, fields: { document_number: 'KDE4BNSE' } });
+      expect(await numberDisputedByGlyphs(crop, band.charHeight, claimed)).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    "a 0 read as U (MA409145J read MA4U9145J) is disputed by the zone's zeros, against its own Us (DUBOIS)",
+    async () => {
+      const { zone, crop, band } = await scanned('MA409145J');
+      expect(await numberDisputedByGlyphs(crop, band.charHeight, zone.mrz!)).toBe(false);
+      const [l1, l2] = zone.mrz!.lines;
+      const claimed = readMrzLines('TD3', [l1, 'MA4U' + l2.slice(4)], now);
+      expect(claimed.fields.document_number).toBe('MA4U9145J');
+      expect(await numberDisputedByGlyphs(crop, band.charHeight, { ...claimed, valid: true, ambiguous: [] })).toBe(
+        true,
+      );
     },
     SLOW,
   );

@@ -1,6 +1,6 @@
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
-import { confirmByGlyphs } from './glyphs.js';
+import { confirmByGlyphs, numberDisputedByGlyphs } from './glyphs.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { type MrzResult, findMrz, onlyUnconfirmed } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
@@ -212,7 +212,9 @@ export async function readZone(
     if (settled) s.best = { ...s.best, mrz: settled };
   }
   if (mrz?.valid && band && crop) {
-    const disputed = await timed(trace, 'number (English model)', () => numberDisputed(crop, band, mrz), String);
+    const disputed =
+      (await timed(trace, 'number (zone glyphs)', () => numberDisputedByGlyphs(crop, band.charHeight, mrz), String)) ||
+      (await timed(trace, 'number (English model)', () => numberDisputed(crop, band, mrz), String));
     if (disputed) s.best.mrz = { ...mrz, valid: false, ambiguous: [...mrz.ambiguous, 'document_number'] };
   }
   const confirmed =
