@@ -55,6 +55,18 @@ describe('reading: text direction, bands and turns', () => {
   );
 
   it(
+    'a band found again with more lines is read again: a TD1 card on a patterned ground whose third line one ink setting lost (VB6MU4JW, seed 33)',
+    async () => {
+      const c = robustnessCases(10, undefined, 33).find((x) => x.truth.document_number === 'VB6MU4JW')!;
+      expect(c.id).toBe('background/TD1/ocr-b-sharp');
+      const { analysis, result } = await check(await c.image());
+      expect(analysis.sides[0].mrz).toMatchObject({ format: 'TD1', valid: true });
+      expect(result).toMatchObject({ verdict: 'approve', document: { number: 'VB6MU4JW', date_of_birth: '1963-06-17' } });
+    },
+    SLOW,
+  );
+
+  it(
     'zone lines broken at their wide filler gaps are joined again: a TD1 zone on a dark patterned card is found as one band of 3 lines',
     async () => {
       const { image } = await render('background/TD1/ocr-b-sharp');

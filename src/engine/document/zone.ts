@@ -279,7 +279,9 @@ async function search(grey: Grey, now: Date, clock: Clock, trace?: Trace): Promi
       (l) => l.bands.map(describeBand).join('; '),
     );
     s.best.textHeight ??= layout.textHeight;
-    const fresh = layout.bands.filter((b) => !tried.some((t) => sameBand(t, b)));
+    // A band already read is not read again, unless it now holds more lines (a TD1 card's third line lost on a
+    // patterned ground at one ink setting and found at the next: the two-line band reads as no zone).
+    const fresh = layout.bands.filter((b) => !tried.some((t) => sameBand(t, b) && t.lines >= b.lines));
     for (const band of fresh.slice(0, 2)) {
       tried.push(band);
       ways.set(band, await readBand(s, await turnedBy(band.rotation), band));
