@@ -61,7 +61,10 @@ describe('reading: text direction, bands and turns', () => {
       expect(c.id).toBe('background/TD1/ocr-b-sharp');
       const { analysis, result } = await check(await c.image());
       expect(analysis.sides[0].mrz).toMatchObject({ format: 'TD1', valid: true });
-      expect(result).toMatchObject({ verdict: 'approve', document: { number: 'VB6MU4JW', date_of_birth: '1963-06-17' } });
+      expect(result).toMatchObject({
+        verdict: 'approve',
+        document: { number: 'VB6MU4JW', date_of_birth: '1963-06-17' },
+      });
     },
     SLOW,
   );
