@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
 import { stopOcr } from '../../src/engine/document/index.js';
-import { unlike, zoneGlyphs } from '../../src/engine/document/glyphs.js';
+import { SILENT_TWIN, unlike, zoneGlyphs } from '../../src/engine/document/glyphs.js';
 import { readZone } from '../../src/engine/document/zone.js';
 import { SPENT, items } from './diagnose.js';
 
@@ -21,18 +21,6 @@ const TWINS: Record<string, string[]> = {
 };
 for (const [d, ls] of Object.entries(TWINS)) for (const l of ls) TWINS[l] = [...(TWINS[l] ?? []), d];
 
-const SILENT: Record<string, string> = {
-  G: '6',
-  '6': 'G',
-  S: '8',
-  '8': 'S',
-  Z: '5',
-  '5': 'Z',
-  U: '0',
-  '0': 'U',
-  L: '1',
-  '1': 'L',
-};
 const DIGITS = ['0', '1', '2', '5', '6', '7', '8'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -67,9 +55,9 @@ async function main(args: string[]) {
     for (const [i, { c, g }] of all.entries()) {
       // Silent pairs (no check digit sees the swap), each way: how near a glyph read right stands to its twin's glyphs,
       // and to its own (what a glyph misread as its twin would show).
-      if (g && SILENT[c] && args.includes('--silent')) {
+      if (g && SILENT_TWIN[c] && args.includes('--silent')) {
         const own = against(i, c);
-        const twin = against(i, SILENT[c]);
+        const twin = against(i, SILENT_TWIN[c]);
         if (own && twin)
           console.log(
             `SIL ${c} own ${own.dist.toFixed(4)} ${own.noise.toFixed(4)} twin ${twin.dist.toFixed(4)} ${twin.noise.toFixed(4)} ${item.set} ${item.id}@${i}`,

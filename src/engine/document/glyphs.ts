@@ -336,7 +336,7 @@ export async function confirmByGlyphs(crop: Grey, charHeight: number, mrz: MrzRe
 }
 
 /** Silent pairs: a letter and a digit whose ICAO values differ by a multiple of 10, so no check digit sees the swap. */
-const SILENT_TWIN: Record<string, string> = {
+export const SILENT_TWIN: Record<string, string> = {
   G: '6',
   '6': 'G',
   S: '8',
