@@ -38,7 +38,15 @@ const holder = (number: string, birth = '1990-10-04'): SynthPerson => ({
 });
 
 /** A clean scan of a TD3 page whose zone is set in OCR-B, read by the live zone search. */
-async function scanned(number: string, birth?: string) {
+/** Each clean scan is read once and shared by the tests that look at it. */
+const scans = new Map<string, ReturnType<typeof readScan>>();
+const scanned = (number: string, birth?: string) => {
+  const key = `${number} ${birth}`;
+  if (!scans.has(key)) scans.set(key, readScan(number, birth));
+  return scans.get(key)!;
+};
+
+async function readScan(number: string, birth?: string) {
   const style = { font: ZONE_FONTS[0], letterSpacing: 0, background: 'plain' as const, ink: '#1b1f2a' };
   const r = seeded(7);
   const image = await capture(await renderSynthetic(holder(number, birth), 'TD3', style, r), 'scan', 'TD3', r);
