@@ -6,7 +6,8 @@
 import { pathToFileURL } from 'node:url';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
 import { stopOcr } from '../../src/engine/document/index.js';
-import { SILENT_TWIN, unlike, zoneGlyphs } from '../../src/engine/document/glyphs.js';
+import { unlike, zoneGlyphs } from '../../src/engine/document/glyphs.js';
+import { SILENT_TWIN } from '../../src/engine/document/mrz.js';
 import { readZone } from '../../src/engine/document/zone.js';
 import { SPENT, items } from './diagnose.js';
 

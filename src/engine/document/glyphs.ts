@@ -2,7 +2,7 @@ import type { Grey } from './decode.js';
 import { flatField } from './frame.js';
 import { components } from './locate.js';
 import { FORMATS } from './mrz-layouts.js';
-import { type MrzResult, onlyUnconfirmed, settledBySecondReader, swapOf } from './mrz.js';
+import { type MrzResult, SILENT_TWIN, onlyUnconfirmed, settledBySecondReader, swapOf } from './mrz.js';
 
 /**
  * The zone's own glyphs, a character classifier that needs no model: OCR-B is one fixed font, and
@@ -334,20 +334,6 @@ export async function confirmByGlyphs(crop: Grey, charHeight: number, mrz: MrzRe
   const questioned = mrz.unconfirmed!.flatMap((u) => u.columns.map((column) => ({ line: u.line, column })));
   return seenAsRead(glyphs, mrz.lines, questioned, swapOf) ? settledBySecondReader(mrz, 'glyphs') : null;
 }
-
-/** Silent pairs: a letter and a digit whose ICAO values differ by a multiple of 10, so no check digit sees the swap. */
-export const SILENT_TWIN: Record<string, string> = {
-  G: '6',
-  '6': 'G',
-  S: '8',
-  '8': 'S',
-  Z: '5',
-  '5': 'Z',
-  U: '0',
-  '0': 'U',
-  L: '1',
-  '1': 'L',
-};
 
 /**
  * How near a character's glyph must stand to its silent twin's glyphs to be taken for that twin:

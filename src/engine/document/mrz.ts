@@ -214,6 +214,18 @@ type Resolution =
   | { status: 'ambiguous' }
   | { status: 'unconfirmed'; value: string; positions: number[]; cancelling?: boolean };
 
+/**
+ * Silent pairs: characters OCR confuses whose ICAO values differ by a multiple of 10 (G=16 and 6,
+ * S=28 and 8, Z=35 and 5, U=30 and 0, L=21 and 1), each to its twin: swapping one changes no check
+ * digit, the composite's included (the number opens it, so its weights line up).
+ */
+export const SILENT_TWIN: Record<string, string> = Object.fromEntries(
+  ['G6', 'S8', 'Z5', 'U0', 'L1'].flatMap(([letter, digit]) => [
+    [letter, digit],
+    [digit, letter],
+  ]),
+);
+
 /** A letter and the digit it may be with no check digit seeing the swap (either way round). */
 const SILENT_SWAP = new Set(['U0', 'L1', 'G6', '6G']);
 

@@ -3,7 +3,15 @@ import { type Grey, sharpOf } from './decode.js';
 import { forOcrPng, paperStretch } from './frame.js';
 import type { ZoneBand } from './locate.js';
 import { FORMATS, SHAPES } from './mrz-layouts.js';
-import { type MrzResult, fitLength, mrzLinesOf, onlyUnconfirmed, readMrzLines, settledBySecondReader } from './mrz.js';
+import {
+  type MrzResult,
+  SILENT_TWIN,
+  fitLength,
+  mrzLinesOf,
+  onlyUnconfirmed,
+  readMrzLines,
+  settledBySecondReader,
+} from './mrz.js';
 import { ocrMrzText } from './ocr.js';
 
 /** The number's line of the band, from a character before it to one after, upright, as the English model gets it (~30 px characters). */
@@ -76,12 +84,8 @@ function alignment(text: string, target: string, share: number): string[] | null
   return matches >= n * share ? other : null;
 }
 
-/**
- * Pairs of characters whose ICAO values differ by a multiple of 10 (G=16 and 6, S=28 and 8,
- * Z=35 and 5, U=30 and 0, L=21 and 1) and that OCR confuses: swapping one changes no check
- * digit, the composite's included (the number opens it, so its weights line up).
- */
-const SILENT_PAIRS = new Set(['G6', '6G', 'S8', '8S', 'Z5', '5Z', 'U0', '0U', 'L1', '1L']);
+/** The silent pairs (mrz.ts `SILENT_TWIN`) as a character and its twin: no check digit sees the swap. */
+const SILENT_PAIRS = new Set(Object.entries(SILENT_TWIN).map(([c, twin]) => c + twin));
 
 /**
  * The document number and its check digit as the English model reads them on the number's
@@ -121,7 +125,7 @@ export async function numberDisputed(crop: Grey, band: ZoneBand, mrz: MrzResult)
   const field = FORMATS[mrz.format].fields.find((f) => f.name === 'document_number');
   if (!field?.check || !mrz.valid) return false;
   const number = mrz.lines[field.line].slice(field.start, field.end);
-  if (![...number].some((c) => [...SILENT_PAIRS].some((p) => p[0] === c))) return false;
+  if (![...number].some((c) => SILENT_TWIN[c])) return false;
   const again = await numberReadAgain(crop, band, mrz, 0.5);
   if (!again) return false;
   const differences = differencesOf(again);
