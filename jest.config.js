@@ -1,10 +1,10 @@
-/** Jest in ESM mode with @swc/jest emitting decorator metadata (stack-notes.md). */
+/** Jest in ESM mode with @swc/jest emitting decorator metadata (stack-notes.md), through test/support/transform.mjs. */
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
-      '@swc/jest',
+      '<rootDir>/test/support/transform.mjs',
       {
         jsc: {
           parser: { syntax: 'typescript', decorators: true },
