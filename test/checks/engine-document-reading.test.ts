@@ -110,6 +110,59 @@ describe('locating the zone', () => {
   );
 });
 
+/** A page of newspaper print (serif lines at an 18 px size, a column's pitch), `width` x `height`. */
+function newsprint(width: number, height: number) {
+  const words =
+    'the council said on monday that the new road would open next year after delays caused by weather'.split(' ');
+  const lines = Array.from({ length: Math.floor(height / 26) }, (_, i) =>
+    Array.from({ length: 40 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(' '),
+  );
+  const body = lines
+    .map((l, i) => `<text x="10" y="${24 + i * 26}" font-family="DejaVu Serif" font-size="18" fill="#333">${l}</text>`)
+    .join('');
+  return sharp({ create: { width, height, channels: 3, background: '#efece4' } })
+    .composite([
+      {
+        input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${body}</svg>`),
+      },
+    ])
+    .png()
+    .toBuffer();
+}
+
+describe('a document lying on printed paper (a newspaper, a form)', () => {
+  it('a page of print is a paragraph of equal lines, never a zone band', async () => {
+    const { bands } = await bandsOf(await newsprint(1900, 1300));
+    expect(bands).toEqual([]);
+  });
+
+  it(
+    'a card lying 4 degrees askew on it is located by the direction of its larger characters and read',
+    async () => {
+      const { image, truth } = await card();
+      const askew = await sharp(image)
+        .rotate(4, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png()
+        .toBuffer();
+      const photo = await sharp(await newsprint(1900, 1300))
+        .composite([{ input: askew, left: 380, top: 260 }])
+        .jpeg({ quality: 88 })
+        .toBuffer();
+      const { bands } = await bandsOf(photo);
+      // The print's direction wins (0 degrees); the card's zone comes from its own direction.
+      expect(bands.find((b) => b.lines === 3 && Math.abs(b.rotation + 4) <= 1)).toBeDefined();
+      const analysis = await analyseDocument({ front: photo }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({
+        number: truth.document_number,
+        date_of_birth: truth.date_of_birth,
+        expiry_date: truth.expiry_date,
+      });
+    },
+    SLOW,
+  );
+});
+
 describe('coloured marks over the zone (a red SPECIMEN stamp, a ring drawn round the zone)', () => {
   /** Red marks as specimen pages carry them: a stamp's heavy letters across the zone and a ring through its ends. */
   const redMarks = (width: number, height: number) =>

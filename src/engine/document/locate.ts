@@ -157,11 +157,13 @@ function textAngles(xs: Float64Array, ys: Float64Array, diagonal: number, bin: n
     // The same direction named from the other end: keep within -90..90.
     return best.angle >= 90 ? best.angle - 180 : best.angle < -90 ? best.angle + 180 : best.angle;
   };
-  const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 180 - Math.abs(a - b));
   const ranked = [...coarse].sort((a, b) => b.score - a.score);
   const second = ranked.find((c) => apart(c.angle, ranked[0].angle) >= 20);
   return [refine(ranked[0].angle), ...(second ? [refine(second.angle)] : [])];
 }
+
+/** Degrees between two text directions (a direction and its reverse are one). */
+const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 180 - Math.abs(a - b));
 
 /**
  * Pieces of ink shaped like characters (any orientation): neither a long edge, a rule, a
@@ -201,12 +203,21 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
   let n = 0;
   for (const v of mask) n += v;
   if (n < 50) return { bands: [], textHeight: null };
-  const { xs, ys, bin } = directionPoints(mask, width, height);
+  const { xs, ys, bin, large } = directionPoints(mask, width, height);
+  const diagonal = Math.hypot(width, height);
+  const angles = textAngles(xs, ys, diagonal, bin);
+  // The direction of the page's larger characters too, when it differs: a document lying a few
+  // degrees askew on printed paper (a form, a newspaper) has far more of the paper's small text
+  // than of its own, and the zone's characters are among its largest.
+  if (large) {
+    const [own] = textAngles(large.xs, large.ys, diagonal, large.bin);
+    if (angles.every((a) => apart(a, own) > 1)) angles.push(own);
+  }
   const found: Layout = { bands: [], textHeight: null };
-  // Both directions' bands, taken in turn (each direction's best first): a page of text running
+  // Every direction's bands, taken in turn (each direction's best first): a page of text running
   // the other way (a passport's facing page turned sideways) can outscore the zone's direction
   // and give bands of its own.
-  const byAngle = textAngles(xs, ys, Math.hypot(width, height), bin).map((angle) => {
+  const byAngle = angles.map((angle) => {
     const layout = linesAt(ink, angle, grey);
     found.textHeight ??= layout.textHeight;
     return layout.bands;
@@ -225,6 +236,15 @@ export function sameBand(a: ZoneBand, b: ZoneBand): boolean {
   return w > 0 && h > 0 && w * h > 0.6 * Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
 }
 
+interface Points {
+  xs: Float64Array;
+  ys: Float64Array;
+  bin: number;
+}
+
+/** How much wider than the page's median character a "larger" character is (a zone's, a heading's). */
+const LARGE_TEXT = 1.5;
+
 /**
  * What the text direction is measured on, relative to the mask's centre: the centres of the
  * character-shaped pieces (so texture, edges and rules do not vote), or, with too few of them,
@@ -234,20 +254,28 @@ function directionPoints(
   mask: Uint8Array,
   width: number,
   height: number,
-): { xs: Float64Array; ys: Float64Array; bin: number } {
+): Points & { large?: Points } {
   const cx = width / 2;
   const cy = height / 2;
   const chars = characterLike(components(mask, width, height), Math.max(width, height));
-  if (chars.length >= 12) {
-    const xs = new Float64Array(chars.length);
-    const ys = new Float64Array(chars.length);
-    chars.forEach((c, i) => {
+  const centres = (parts: Component[]): Points => {
+    const xs = new Float64Array(parts.length);
+    const ys = new Float64Array(parts.length);
+    parts.forEach((c, i) => {
       xs[i] = (c.left + c.right) / 2 - cx;
       ys[i] = (c.top + c.bottom) / 2 - cy;
     });
     // Rows about a third of a character's narrow side: centres of one line fall in one or two.
-    const sides = chars.map((c) => Math.min(c.right - c.left, c.bottom - c.top) + 1).sort((a, b) => a - b);
+    const sides = parts.map((c) => Math.min(c.right - c.left, c.bottom - c.top) + 1).sort((a, b) => a - b);
     return { xs, ys, bin: Math.max(1, sides[Math.floor(sides.length / 2)] / 3) };
+  };
+  if (chars.length >= 12) {
+    // The larger characters apart: a narrow side at least LARGE_TEXT times the median's (a small
+    // word run together is long, never wide).
+    const narrow = (c: Component) => Math.min(c.right - c.left, c.bottom - c.top) + 1;
+    const median = chars.map(narrow).sort((a, b) => a - b)[Math.floor(chars.length / 2)];
+    const large = chars.filter((c) => narrow(c) >= median * LARGE_TEXT);
+    return { ...centres(chars), large: large.length >= 12 ? centres(large) : undefined };
   }
   let n = 0;
   for (const v of mask) n += v;
@@ -376,9 +404,35 @@ function groupLines(lines: Component[]): Component[][] {
       if (fits(group[group.length - 1], lines[j])) group.push(lines[j]);
     if (group.length >= 2) groups.push(group);
   }
-  // A group inside a longer one is the same zone.
-  return groups.filter((g) => !groups.some((o) => o !== g && o.length > g.length && g.every((l) => o.includes(l))));
+  // A group inside a longer one is the same zone. A group within a run of PARAGRAPH lines at its
+  // pitch is a column of print (the newspaper or form a card lies on), not a zone of two or three:
+  // the run's other lines need only be of the group's height and reach across a good part of it
+  // (print breaks into pieces where its words stand apart).
+  const runOf = (g: Component[]) => {
+    const pitch = g[1].top - g[0].top;
+    const height = g[0].bottom - g[0].top + 1;
+    const [left, right] = [Math.min(...g.map((l) => l.left)), Math.max(...g.map((l) => l.right))];
+    const alike = (a: Component, b: Component) =>
+      Math.abs(b.top - a.top - pitch) <= pitch * 0.2 &&
+      [a, b].every(
+        (l) =>
+          Math.abs(l.bottom - l.top + 1 - height) <= height * 0.5 &&
+          Math.min(l.right, right) - Math.max(l.left, left) >= (right - left) * 0.3,
+      );
+    let n = g.length;
+    for (let i = lines.indexOf(g[0]), j = i - 1; j >= 0 && n < PARAGRAPH; j--)
+      if (alike(lines[j], lines[i])) [i, n] = [j, n + 1];
+    for (let i = lines.indexOf(g.at(-1)!), j = i + 1; j < lines.length && n < PARAGRAPH; j++)
+      if (alike(lines[i], lines[j])) [i, n] = [j, n + 1];
+    return n;
+  };
+  return groups.filter(
+    (g) => !groups.some((o) => o !== g && o.length > g.length && g.every((l) => o.includes(l))) && runOf(g) < PARAGRAPH,
+  );
 }
+
+/** Lines of equal length at one pitch that make a paragraph: a zone has three at most, and one stray line may join it. */
+const PARAGRAPH = 5;
 
 function toBand(
   group: Component[],

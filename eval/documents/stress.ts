@@ -1,0 +1,179 @@
+// Captures harsher than the robustness corpus's, to find where the document check breaks: renders
+// of our own (robustness, never accuracy), OCR-B zones only, each probe on its own fresh people.
+// What the probes found and what was fixed: docs/checks-document-accuracy.md ("Stress probes").
+//
+//   node dist-eval/eval/documents/stress.js [--probes=tiny9,tiny8,...] [--per-probe=6] [--seed=101] [--save=<dir>]
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { stopOcr } from '../../src/engine/document/index.js';
+import {
+  CARD,
+  type RenderStyle,
+  type SynthLayout,
+  ZONE_FONTS,
+  person,
+  renderSynthetic,
+  seeded,
+} from '../../test/engine/corpus/robustness-render.js';
+import { gradeGenuine, percentile } from './grade.js';
+import { liveDocumentCheck } from './real.js';
+
+const DESK = { r: 118, g: 92, b: 70 };
+
+async function onDesk(image: Buffer, angle: number, margin = 80): Promise<Buffer> {
+  const turned = await sharp(image).rotate(angle, { background: DESK }).toBuffer();
+  return sharp(turned)
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: DESK })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** Each pixel of an RGB copy set from a source position (null: desk), as a warp maps it. */
+async function warped(image: Buffer, from: (x: number, y: number, w: number, h: number) => [number, number] | null) {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  const out = Buffer.alloc(data.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * channels;
+      const source = from(x, y, width, height);
+      if (!source) {
+        out.set([DESK.r, DESK.g, DESK.b], at);
+        continue;
+      }
+      const [sx, sy] = source;
+      out.set(data.subarray((sy * width + sx) * channels, (sy * width + sx) * channels + channels), at);
+    }
+  return sharp(out, { raw: info }).jpeg({ quality: 88 }).toBuffer();
+}
+
+/** A page of newspaper print, the document pasted on it askew. */
+async function onNewsprint(image: Buffer, random: () => number): Promise<Buffer> {
+  const { width = 1000, height = 700 } = await sharp(image).metadata();
+  const [W, H] = [Math.round(width * 1.8), Math.round(height * 1.8)];
+  const words =
+    'the council said on monday that the new road would open next year after delays caused by weather'.split(' ');
+  let text = '';
+  for (let y = 24; y < H; y += 26) {
+    let line = '';
+    while (line.length < W / 9) line += `${words[Math.floor(random() * words.length)]} `;
+    text += `<text x="10" y="${y}" font-family="DejaVu Serif" font-size="18" fill="#333">${line}</text>`;
+  }
+  const paper = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#efece4"/>${text}</svg>`,
+  );
+  const askew = await sharp(image)
+    .rotate(Math.round((random() - 0.5) * 16), { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
+  return sharp(paper)
+    .composite([{ input: askew, left: Math.round(W * 0.2), top: Math.round(H * 0.2) }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+type Probe = (flat: Buffer, layout: SynthLayout, random: () => number) => Promise<Buffer>;
+
+const smallScan =
+  (charHeight: number): Probe =>
+  (flat, layout) =>
+    sharp(flat)
+      .resize({ width: Math.round(CARD[layout].width * (charHeight / 25)) })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+
+export const PROBES: Record<string, Probe> = {
+  /** Zone characters 9 and 8 px high (the issue asks for about 10). */
+  tiny9: smallScan(9),
+  tiny8: smallScan(8),
+  /** A strong keystone: the top edge 30% shorter than the bottom one. */
+  keystone30: async (flat) =>
+    warped(await onDesk(flat, 0), (x, y, w, h) => {
+      const shrink = 0.3 * (1 - y / (h - 1));
+      const u = (x - (w * shrink) / 2) / (w * (1 - shrink));
+      return u < 0 || u > 1 ? null : [Math.round(u * (w - 1)), Math.min(h - 1, Math.round(y * (1 - shrink * 0.25)))];
+    }),
+  /** The camera moving sideways: a 7 px horizontal smear. */
+  motion: async (flat) =>
+    sharp(await onDesk(flat, 1))
+      .convolve({ width: 7, height: 3, kernel: [...Array(7).fill(0), ...Array(7).fill(1), ...Array(7).fill(0)] })
+      .jpeg({ quality: 82 })
+      .toBuffer(),
+  /** A page bent like an open booklet's: rows bowed by 2.5% of the height. */
+  curve: async (flat) =>
+    warped(await onDesk(flat, 0), (x, y, w, h) => {
+      const sy = Math.round(y - 0.025 * h * Math.sin((Math.PI * x) / w));
+      return sy < 0 || sy >= h ? null : [x, sy];
+    }),
+  /** Dim light: the page at 40% brightness, sensor noise, JPEG 60. */
+  dark_noise: async (flat, _layout, random) => {
+    const { data, info } = await sharp(await onDesk(flat, 2))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    for (let i = 0; i < data.length; i++)
+      data[i] = Math.max(0, Math.min(255, data[i] * 0.4 + 10 + (random() - 0.5) * 40));
+    return sharp(data, { raw: info }).jpeg({ quality: 60 }).toBuffer();
+  },
+  /** The document askew on a page of newspaper print. */
+  newsprint: async (flat, _layout, random) => onNewsprint(flat, random),
+  /** The document a fifth of a 1600 px frame's width. */
+  far_small: async (flat) => {
+    const desk = await onDesk(flat, 3, 40);
+    const { width = 0, height = 0 } = await sharp(desk).metadata();
+    return sharp(desk)
+      .extend({ top: height, bottom: height, left: width, right: width, background: DESK })
+      .resize({ width: 1600 })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  },
+};
+
+async function main(args: string[]) {
+  const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const names = (opt('probes') ?? Object.keys(PROBES).join(',')).split(',');
+  const unknown = names.filter((n) => !PROBES[n]);
+  if (unknown.length)
+    throw new Error(`unknown probes: ${unknown.join(', ')} (known: ${Object.keys(PROBES).join(', ')})`);
+  const perProbe = Number(opt('per-probe') ?? 6);
+  const save = opt('save');
+  const random = seeded(Number(opt('seed') ?? 101));
+  const fonts = ZONE_FONTS.filter((f) => f.name.startsWith('ocr-b'));
+  const layouts: SynthLayout[] = ['TD3', 'TD1', 'TD2'];
+  const now = new Date();
+  let k = 0;
+  for (const name of names) {
+    const runs: { right: boolean; ms: number }[] = [];
+    for (let i = 0; i < perProbe; i++, k++) {
+      const p = person(random);
+      const [layout, font] = [layouts[k % layouts.length], fonts[k % fonts.length]];
+      const r = seeded(Math.floor(random() * 1e9));
+      const style: RenderStyle = {
+        font,
+        letterSpacing: 1024,
+        background: k % 2 === 0 ? 'guilloche' : 'plain',
+        ink: '#161616',
+      };
+      const image = await PROBES[name](await renderSynthetic(p, layout, style, r), layout, r);
+      if (save) fs.writeFileSync(path.join(save, `${name}-${i}.jpg`), image);
+      const { result, ms } = await liveDocumentCheck(image, now);
+      const g = gradeGenuine({ document_number: p.number, date_of_birth: p.birth, expiry_date: p.expiry }, result);
+      runs.push({ right: g.outcome === 'read_right', ms });
+      console.log(
+        `  ${name} ${layout}/${font.name}: ${g.outcome}${g.refusedAs ? ` ${g.refusedAs}` : ''}${g.idInvalid ? ' ID_INVALID' : ''}${g.wrongNumberValid ? ' WRONG-VALID' : ''}; codes ${result.reasonCodes.join(',') || 'none'}; ${Math.round(ms)} ms`,
+      );
+    }
+    const ms = runs.map((r) => r.ms);
+    console.log(
+      `PROBE ${name}: right ${runs.filter((r) => r.right).length}/${runs.length}; p50 ${Math.round(percentile(ms, 50) ?? 0)} ms, max ${Math.round(Math.max(...ms))} ms`,
+    );
+  }
+  await stopOcr();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+  main(process.argv.slice(2)).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
