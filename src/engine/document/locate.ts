@@ -250,11 +250,7 @@ const LARGE_TEXT = 1.5;
  * character-shaped pieces (so texture, edges and rules do not vote), or, with too few of them,
  * a sample of every ink pixel; and the row width the projection counts in.
  */
-function directionPoints(
-  mask: Uint8Array,
-  width: number,
-  height: number,
-): Points & { large?: Points } {
+function directionPoints(mask: Uint8Array, width: number, height: number): Points & { large?: Points } {
   const cx = width / 2;
   const cy = height / 2;
   const chars = characterLike(components(mask, width, height), Math.max(width, height));
