@@ -138,21 +138,22 @@ async function main(args: string[]) {
     throw new Error(`unknown probes: ${unknown.join(', ')} (known: ${Object.keys(PROBES).join(', ')})`);
   const perProbe = Number(opt('per-probe') ?? 6);
   const save = opt('save');
-  const random = seeded(Number(opt('seed') ?? 101));
+  const seed = Number(opt('seed') ?? 101);
   const fonts = ZONE_FONTS.filter((f) => f.name.startsWith('ocr-b'));
   const layouts: SynthLayout[] = ['TD3', 'TD1', 'TD2'];
   const now = new Date();
-  let k = 0;
   for (const name of names) {
+    // Each probe its own people, the same whichever probes run with it.
+    const random = seeded(seed + 1000 * Object.keys(PROBES).indexOf(name));
     const runs: { right: boolean; ms: number }[] = [];
-    for (let i = 0; i < perProbe; i++, k++) {
+    for (let i = 0; i < perProbe; i++) {
       const p = person(random);
-      const [layout, font] = [layouts[k % layouts.length], fonts[k % fonts.length]];
+      const [layout, font] = [layouts[i % layouts.length], fonts[i % fonts.length]];
       const r = seeded(Math.floor(random() * 1e9));
       const style: RenderStyle = {
         font,
         letterSpacing: 1024,
-        background: k % 2 === 0 ? 'guilloche' : 'plain',
+        background: i % 2 === 0 ? 'guilloche' : 'plain',
         ink: '#161616',
       };
       const image = await PROBES[name](await renderSynthetic(p, layout, style, r), layout, r);
