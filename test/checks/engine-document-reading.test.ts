@@ -83,8 +83,9 @@ describe('locating the zone', () => {
     'a facing page of sideways text that outscores the zone direction does not hide the zone: each direction gives its best band in turn',
     async () => {
       const { image, truth } = await card();
+      // Paragraphs of three lines (a run of five or more equal lines would be print, never a band).
       const side = Array.from({ length: 40 }, (_, i) =>
-        `${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(i % 7)}ABCDEFGHIJKLMNOPQRSTUVWXYZ`.slice(0, 44),
+        i % 4 === 3 ? '' : `${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(i % 7)}ABCDEFGHIJKLMNOPQRSTUVWXYZ`.slice(0, 44),
       );
       const facing = await sharp({ create: { width: 1087, height: 708, channels: 3, background: '#f2efe9' } })
         .composite([{ input: textSvg(1087, 708, 60, 40, side, 15, true) }])
