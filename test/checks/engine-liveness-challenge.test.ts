@@ -174,6 +174,29 @@ describe('the challenge on real photos (worker pool)', () => {
     });
     expect(still.frames.every((f) => f.faces === 1 && f.face!.eyes! > 0.15)).toBe(true);
     expect(challengeFailure(still, challenge)).toEqual({ step: 'blink', reason: 'move_not_seen' });
+    // Given the challenge, the analysis stops at that step: the same failure, the later frames unread.
+    const stopped = await pool.run('face.challenge', {
+      frames: challenge.steps.map((_, step) => ({
+        challengeId: challenge.id,
+        step,
+        requestedAt: at(step * 2 + 1),
+        bytes: frontal,
+      })),
+      selfie: frontal,
+      challenge,
+    });
+    expect(challengeFailure(stopped, challenge)).toEqual({ step: 'blink', reason: 'move_not_seen' });
+    expect(stopped.frames.map((f) => f.read ?? true)).toEqual([true, true, false, false]);
+    expect(stopped.frames.slice(0, 2)).toEqual(still.frames.slice(0, 2));
+    expect(stopped.selfieMatch).toBeNull();
+    // Frames bound to another challenge are not read at all.
+    const foreign = await pool.run('face.challenge', {
+      frames: [{ challengeId: 'lch_other', step: 0, requestedAt: at(1), bytes: frontal }],
+      selfie: frontal,
+      challenge,
+    });
+    expect(foreign.frames.map((f) => f.read)).toEqual([false]);
+    expect(challengeFailure(foreign, challenge)).toEqual({ step: null, reason: 'not_for_this_challenge' });
     // Another person's face on the frames than on the selfie.
     const other = await readFile(path.join(REAL_DIR, 'df-person01/1.jpg'));
     const swapped = await pool.run('face.challenge', {

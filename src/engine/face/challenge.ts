@@ -98,6 +98,8 @@ export interface FrameReading {
   face: Omit<FaceReading, 'embedding'> | null;
   /** Match score of this frame's face against the first frontal frame's. */
   sameFace: number | null;
+  /** false: not read, the analysis stopped at an earlier step that broke a rule. */
+  read?: false;
 }
 
 export interface ChallengeAnalysis {
@@ -106,26 +108,55 @@ export interface ChallengeAnalysis {
   selfieMatch: number | null;
 }
 
-/** Reads every frame (faces, yaw, eyes, antispoof, liveness, descriptor) and compares faces; in the worker pool. */
+/**
+ * Reads the frames (faces, yaw, eyes, antispoof, liveness, descriptor) and compares faces; in the
+ * worker pool. Given the challenge, it reads step by step in the challenge's order and stops at
+ * the first step that breaks a rule (`challengeFailure` then finds that same step): the frames
+ * after it are left unread (`read: false`) and the selfie too, so a failed challenge, a bot's or a
+ * printed photo's, costs a few frames' reading instead of all of them. Without it every frame is
+ * read (the tests and the eval look at each).
+ */
 export async function analyseChallenge(input: {
   frames: ChallengeFrame[];
   selfie?: Uint8Array;
+  challenge?: LivenessChallenge;
+  rules?: ChallengeRules;
 }): Promise<ChallengeAnalysis> {
   const human = await loadHuman();
-  const read = [];
-  for (const frame of input.frames) read.push({ frame, faces: (await readFaces(frame.bytes, human)).faces });
+  const { challenge, rules = CHALLENGE_RULES } = input;
+  const read: (ReadFrame & { frame: ChallengeFrame })[] = input.frames.map((frame) => ({
+    frame,
+    faces: [],
+    read: false,
+  }));
+  const readAll = async (which: typeof read) => {
+    for (const r of which) Object.assign(r, { faces: (await readFaces(r.frame.bytes, human)).faces, read: true });
+  };
+  if (challenge) {
+    if (framesFailure(input.frames, challenge)) return challengeAnalysisOf(read, undefined);
+    for (const index of challenge.steps.keys()) {
+      await readAll(read.filter((r) => r.frame.step === index));
+      const sofar = challengeAnalysisOf(read, undefined);
+      if (stepsFailure(sofar.frames, challenge, rules, index + 1)) return sofar;
+    }
+  }
+  await readAll(read.filter((r) => !r.read));
   const selfie = input.selfie ? (await readFaces(input.selfie, human)).faces[0] : undefined;
   return challengeAnalysisOf(read, selfie);
 }
 
+/** A frame and the faces read on it; `read: false` when the analysis stopped before it. */
+interface ReadFrame {
+  frame: Omit<ChallengeFrame, 'bytes'>;
+  faces: FaceReading[];
+  read?: boolean;
+}
+
 /** The analysis of frames already read (the eval reads each distinct image once). */
-export function challengeAnalysisOf(
-  read: { frame: Omit<ChallengeFrame, 'bytes'>; faces: FaceReading[] }[],
-  selfie: FaceReading | undefined,
-): ChallengeAnalysis {
+export function challengeAnalysisOf(read: ReadFrame[], selfie: FaceReading | undefined): ChallengeAnalysis {
   const anchor = read.find((r) => r.frame.step === 0 && r.faces.length === 1)?.faces[0];
   return {
-    frames: read.map(({ frame, faces }) => {
+    frames: read.map(({ frame, faces, read: wasRead }) => {
       const face = faces[0];
       const { embedding, ...rest } = face ?? { embedding: [] };
       return {
@@ -135,6 +166,7 @@ export function challengeAnalysisOf(
         faces: faces.length,
         face: face ? (rest as Omit<FaceReading, 'embedding'>) : null,
         sameFace: face && anchor ? matchScore(embedding, anchor.embedding) : null,
+        ...(wasRead === false ? { read: false } : {}),
       };
     }),
     selfieMatch: anchor && selfie ? matchScore(anchor.embedding, selfie.embedding) : null,
@@ -211,6 +243,18 @@ export function challengeFailure(
   rules: ChallengeRules = CHALLENGE_RULES,
 ): ChallengeFailure | null {
   const { frames } = analysis;
+  const failure = framesFailure(frames, challenge) ?? stepsFailure(frames, challenge, rules, challenge.steps.length);
+  if (failure) return failure;
+  if (analysis.selfieMatch !== null && analysis.selfieMatch < rules.selfieFace)
+    return { step: 'face_camera', reason: 'not_the_selfie' };
+  return null;
+}
+
+/** What the frames' metadata breaks before any is looked at: the binding, the timing, the order. */
+function framesFailure(
+  frames: Pick<FrameReading, 'challengeId' | 'requestedAt' | 'step'>[],
+  challenge: LivenessChallenge,
+): ChallengeFailure | null {
   const steps = challenge.steps as ChallengeStep[];
   if (frames.some((f) => f.challengeId !== challenge.id)) return { step: null, reason: 'not_for_this_challenge' };
   const issued = Date.parse(challenge.issued_at);
@@ -220,8 +264,18 @@ export function challengeFailure(
   const byTime = [...frames].sort((a, b) => Date.parse(a.requestedAt) - Date.parse(b.requestedAt));
   for (let i = 1; i < byTime.length; i++)
     if (byTime[i]!.step < byTime[i - 1]!.step) return { step: steps[byTime[i]!.step] ?? null, reason: 'out_of_order' };
+  return null;
+}
+
+/** The first of the challenge's first `upTo` steps whose frames break a rule (the frontal step is the blink's baseline). */
+function stepsFailure(
+  frames: FrameReading[],
+  challenge: LivenessChallenge,
+  rules: ChallengeRules,
+  upTo: number,
+): ChallengeFailure | null {
   const baseline = baselineOf(frames);
-  for (const [index, step] of steps.entries()) {
+  for (const [index, step] of (challenge.steps as ChallengeStep[]).slice(0, upTo).entries()) {
     const mine = frames.filter((f) => f.step === index);
     if (mine.length === 0) return { step, reason: 'missing' };
     if (mine.some((f) => f.faces > 1)) return { step, reason: 'multiple_faces' };
@@ -229,8 +283,6 @@ export function challengeFailure(
     if (mine.some((f) => (f.sameFace ?? 0) < rules.sameFace)) return { step, reason: 'face_changed' };
     if (!mine.some((f) => shows(step, f.face!, baseline, rules))) return { step, reason: 'move_not_seen' };
   }
-  if (analysis.selfieMatch !== null && analysis.selfieMatch < rules.selfieFace)
-    return { step: 'face_camera', reason: 'not_the_selfie' };
   return null;
 }
 

@@ -89,6 +89,7 @@ export const livenessRunner: CheckRunner = {
       const analysis = await input.engine.run('face.challenge', {
         frames: images.challengeFrames ?? [],
         selfie: images.selfie,
+        challenge,
       });
       return challengeDecision(analysis, challenge, input.check);
     }
