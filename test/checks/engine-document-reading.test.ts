@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { documentResult } from '../../src/engine/document.js';
+import { straightened } from '../../src/engine/document/bow.js';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
 import {
   analyseDocument,
@@ -162,6 +163,91 @@ describe('a document lying on printed paper (a newspaper, a form)', () => {
     },
     SLOW,
   );
+});
+
+/** The picture on a desk, bent like a booklet lying open: rows bowed up by `share` of the height in the middle. */
+async function bent(image: Buffer, share: number) {
+  const { data, info } = await sharp(image)
+    .extend({ top: 60, bottom: 60, left: 60, right: 60, background: { r: 118, g: 92, b: 70 } })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  const out = Buffer.alloc(data.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const sy = Math.round(y - share * height * Math.sin((Math.PI * x) / width));
+      const from = Math.min(height - 1, Math.max(0, sy));
+      data.copy(out, (y * width + x) * channels, (from * width + x) * channels, (from * width + x + 1) * channels);
+    }
+  return sharp(out, { raw: info }).jpeg({ quality: 88 }).toBuffer();
+}
+
+/** Where a band's lines sit column by column: the ink's mean row in each eighth of its width. */
+function centres(crop: { data: Buffer; width: number; height: number }) {
+  const rows: number[] = [];
+  const step = Math.floor(crop.width / 8);
+  for (let k = 0; k < 8; k++) {
+    let [sum, n] = [0, 0];
+    for (let y = 0; y < crop.height; y++)
+      for (let x = k * step; x < (k + 1) * step; x++)
+        if (crop.data[y * crop.width + x] < 128) [sum, n] = [sum + y, n + 1];
+    rows.push(n ? sum / n : NaN);
+  }
+  return rows;
+}
+
+describe('a bent page (a booklet lying open, its rows bowed)', () => {
+  const passport = async () => {
+    const c = robustnessCases(3).find((x) => x.id.startsWith('scan/TD3/'))!;
+    return { image: await c.image(), truth: c.truth };
+  };
+
+  it(
+    "a zone whose lines bow by about a character's height is one band of two lines at its characters' height, straightened and read",
+    async () => {
+      const { image, truth } = await passport();
+      const flat = await bandsOf(image);
+      const photo = await bent(image, 0.025);
+      const { bands } = await bandsOf(photo);
+      // Each bowed line's box is about twice a character's height: lines as tall as their pitch.
+      const zone = bands.find((b) => b.lines === 2 && Math.abs(b.rotation) < 2);
+      expect(zone).toBeDefined();
+      expect(zone!.charHeight).toBeGreaterThan(flat.bands[0].charHeight * 0.75);
+      expect(zone!.charHeight).toBeLessThan(flat.bands[0].charHeight * 1.3);
+      const analysis = await analyseDocument({ front: photo }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({
+        number: truth.document_number,
+        date_of_birth: truth.date_of_birth,
+        expiry_date: truth.expiry_date,
+      });
+    },
+    SLOW,
+  );
+
+  it('straightening levels a bowed band and leaves a level one as it is', () => {
+    const width = 900;
+    const height = 90;
+    const band = (bow: number) => {
+      const data = Buffer.alloc(width * height, 235);
+      // Two lines of "characters" (8 x 16 px blocks, 4 px apart), their middle lifted by `bow` px.
+      for (let x = 0; x < width; x++) {
+        if (x % 12 >= 8) continue;
+        const lift = Math.round(bow * Math.sin((Math.PI * x) / width));
+        for (const top of [25, 52]) for (let y = top - lift; y < top - lift + 16; y++) data[y * width + x] = 20;
+      }
+      return { data, width, height, original: { width, height } };
+    };
+    expect(straightened(band(0), 16)).toBeNull();
+    expect(straightened(band(2), 16)).toBeNull();
+    const bowed = band(14);
+    const before = centres(bowed);
+    const after = centres(straightened(bowed, 16)!);
+    const travel = (rows: number[]) => Math.max(...rows) - Math.min(...rows);
+    expect(travel(before)).toBeGreaterThan(10);
+    expect(travel(after)).toBeLessThan(3);
+  });
 });
 
 describe('coloured marks over the zone (a red SPECIMEN stamp, a ring drawn round the zone)', () => {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { parabola } from './bow.js';
 import { type Grey, sharpOf } from './decode.js';
 
 /** The copy the layout is found on: small enough to be cheap, large enough for ~4 px characters. */
@@ -35,6 +36,8 @@ interface Component {
   count: number;
   /** A line joined from pieces: the height of its widest piece (the chain's box also spans the pieces' offsets). */
   inkHeight?: number;
+  /** A bowed line (a bent page): the height of its characters, its box's less the bow (`bowOf`). */
+  bowedHeight?: number;
 }
 
 /** Connected components of a binary image (8-connected runs, union-find); bounding boxes and sizes. */
@@ -337,11 +340,54 @@ function linesAt(
       return pw >= ph * 12 && p.count >= pw * ph * 0.15;
     })
     .sort((a, b) => a.top - b.top);
+  for (const line of lines) {
+    const ph = line.bottom - line.top + 1;
+    const bow = bowOf(line, turned, W, h);
+    if (bow >= (ph - bow) * BOWED) line.bowedHeight = Math.max(3, ph - bow);
+  }
   const bands = groupLines(lines).map((group) => toBand(group, { turned, W, H, angle, scale, grey }));
   return {
     bands: bands.sort((a, b) => b.box.width * b.lines - a.box.width * a.lines).slice(0, 3),
     textHeight: h / scale,
   };
+}
+
+/**
+ * A line whose centre travels up or down along it by at least this share of its characters'
+ * height (its box's less the travel) is bowed (a bent page, a booklet lying open): its box is as
+ * tall as its characters and the bow together, so its height is taken as the box's less the
+ * bow. A straight line's centre travels by a pixel or two (a `<` sits a little lower than a letter).
+ */
+const BOWED = 0.35;
+
+/**
+ * How far a line's centre travels from one end to the other, less any straight slope: the ink's
+ * mean row in windows of about two characters along it, fitted with a parabola; the parabola's
+ * height over its chord (its sagitta), in pixels. Zero for a line too short to tell.
+ */
+function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number): number {
+  const step = Math.max(4, Math.round(textHeight * 2));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let x0 = line.left; x0 + step <= line.right + 1; x0 += step) {
+    let sum = 0;
+    let n = 0;
+    for (let y = line.top; y <= line.bottom; y++)
+      for (let x = x0; x < x0 + step; x++)
+        if (mask[y * W + x]) {
+          sum += y;
+          n++;
+        }
+    if (n >= step) {
+      xs.push(x0 + step / 2);
+      ys.push(sum / n);
+    }
+  }
+  if (xs.length < 5) return 0;
+  const c = parabola(xs, ys);
+  if (!c) return 0;
+  const half = (line.right - line.left + 1) / 2;
+  return Math.abs(c[2]) * half * half;
 }
 
 /**
@@ -385,15 +431,18 @@ function joinPieces(pieces: Component[]): Component[] {
 /** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
 function groupLines(lines: Component[]): Component[][] {
   const groups: Component[][] = [];
-  const fits = (a: Component, b: Component) => {
-    const ha = a.bottom - a.top + 1;
+  const fitsAs = (a: Component, b: Component, ha: number, pitch: number) => {
     const wa = a.right - a.left + 1;
     const wb = b.right - b.left + 1;
-    const pitch = b.top - a.top;
     return (
       pitch >= ha * 1.05 && pitch <= ha * 2.8 && Math.abs(wa - wb) <= wa * 0.12 && Math.abs(a.left - b.left) <= ha * 2
     );
   };
+  // Bowed lines by their characters' height, and their pitch between their centres' boxes (both
+  // lines of a bent page bow alike).
+  const fits = (a: Component, b: Component) =>
+    fitsAs(a, b, a.bottom - a.top + 1, b.top - a.top) ||
+    (!!a.bowedHeight && !!b.bowedHeight && fitsAs(a, b, a.bowedHeight, (b.top + b.bottom - a.top - a.bottom) / 2));
   for (let i = 0; i < lines.length; i++) {
     const group = [lines[i]];
     for (let j = i + 1; j < lines.length && group.length < 3; j++)
@@ -439,7 +488,8 @@ function toBand(
   const right = Math.max(...group.map((l) => l.right));
   const top = group[0].top;
   const bottom = group[group.length - 1].bottom;
-  const lineHeight = group.reduce((sum, l) => sum + (l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
+  const lineHeight =
+    group.reduce((sum, l) => sum + (l.bowedHeight ?? l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
   // Which side of the band holds the rest of the document's text.
   const reach = right - left;
   let above = 0;

@@ -1,3 +1,4 @@
+import { straightened } from './bow.js';
 import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
 import { confirmByGlyphs, numberDisputedByGlyphs } from './glyphs.js';
@@ -339,8 +340,12 @@ async function readBand(s: Search, turned: Turned, band: ZoneBand): Promise<bool
   const box = boxOf(turned, band);
   const ways = band.upright ? [false, true] : [true, false];
   const crops = new Map<boolean, Grey>();
+  // A bowed band (a bent page) is straightened first (bow.ts); a level one is read as cut.
   const cropOf = (flip: boolean) => {
-    if (!crops.has(flip)) crops.set(flip, cropBand(turned, box, flip));
+    if (!crops.has(flip)) {
+      const crop = cropBand(turned, box, flip);
+      crops.set(flip, straightened(crop, band.charHeight) ?? crop);
+    }
     return crops.get(flip)!;
   };
   const read = (flip: boolean, variant: Variant) =>
