@@ -342,8 +342,8 @@ function linesAt(
     .sort((a, b) => a.top - b.top);
   for (const line of lines) {
     const ph = line.bottom - line.top + 1;
-    const bow = bowOf(line, turned, W, h);
-    if (bow >= (ph - bow) * BOWED) line.bowedHeight = Math.max(3, ph - bow);
+    const { bow, travel } = bowOf(line, turned, W, h);
+    if (bow >= (ph - travel) * BOWED) line.bowedHeight = Math.max(3, ph - travel);
   }
   const bands = groupLines(lines).map((group) => toBand(group, { turned, W, H, angle, scale, grey }));
   return {
@@ -361,11 +361,13 @@ function linesAt(
 const BOWED = 0.35;
 
 /**
- * How far a line's centre travels from one end to the other, less any straight slope: the ink's
- * mean row in windows of about two characters along it, fitted with a parabola; the parabola's
- * height over its chord (its sagitta), in pixels. Zero for a line too short to tell.
+ * How a line's centre moves along it: the ink's mean row in windows of about two characters,
+ * fitted with a parabola. `bow` is the parabola's height over its chord (its sagitta: the curve,
+ * not a straight slope), `travel` how far the fitted centre moves from its highest to its lowest
+ * (slope and curve: a bowed line turned a little off level moves by both), in pixels. Zero for a
+ * line too short to tell.
  */
-function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number): number {
+function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number): { bow: number; travel: number } {
   const step = Math.max(4, Math.round(textHeight * 2));
   const xs: number[] = [];
   const ys: number[] = [];
@@ -383,11 +385,16 @@ function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number)
       ys.push(sum / n);
     }
   }
-  if (xs.length < 5) return 0;
-  const c = parabola(xs, ys);
-  if (!c) return 0;
+  const c = xs.length >= 5 ? parabola(xs, ys) : null;
+  if (!c) return { bow: 0, travel: 0 };
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const at = (x: number) => c[1] * (x - m) + c[2] * (x - m) ** 2;
+  const ends = [at(line.left), at(line.right)];
+  // The parabola's turning point, when it falls within the line.
+  const turning = c[2] !== 0 ? m - c[1] / (2 * c[2]) : NaN;
+  if (turning > line.left && turning < line.right) ends.push(at(turning));
   const half = (line.right - line.left + 1) / 2;
-  return Math.abs(c[2]) * half * half;
+  return { bow: Math.abs(c[2]) * half * half, travel: Math.max(...ends) - Math.min(...ends) };
 }
 
 /**
@@ -438,11 +445,16 @@ function groupLines(lines: Component[]): Component[][] {
       pitch >= ha * 1.05 && pitch <= ha * 2.8 && Math.abs(wa - wb) <= wa * 0.12 && Math.abs(a.left - b.left) <= ha * 2
     );
   };
-  // Bowed lines by their characters' height, and their pitch between their centres' boxes (both
-  // lines of a bent page bow alike).
-  const fits = (a: Component, b: Component) =>
-    fitsAs(a, b, a.bottom - a.top + 1, b.top - a.top) ||
-    (!!a.bowedHeight && !!b.bowedHeight && fitsAs(a, b, a.bowedHeight, (b.top + b.bottom - a.top - a.bottom) / 2));
+  // Bowed lines by their characters' height and the pitch between their boxes' middles: the lines
+  // of a bent page bow alike, so one measured bowed (the other's measure thrown by a stray mark
+  // joined to it) speaks for both.
+  const fits = (a: Component, b: Component) => {
+    const bowed = a.bowedHeight ?? b.bowedHeight;
+    return (
+      fitsAs(a, b, a.bottom - a.top + 1, b.top - a.top) ||
+      (!!bowed && fitsAs(a, b, bowed, (b.top + b.bottom - a.top - a.bottom) / 2))
+    );
+  };
   for (let i = 0; i < lines.length; i++) {
     const group = [lines[i]];
     for (let j = i + 1; j < lines.length && group.length < 3; j++)
@@ -488,8 +500,11 @@ function toBand(
   const right = Math.max(...group.map((l) => l.right));
   const top = group[0].top;
   const bottom = group[group.length - 1].bottom;
-  const lineHeight =
-    group.reduce((sum, l) => sum + (l.bowedHeight ?? l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
+  // A bowed group's character height is its bowed lines' (a box spans the bow too).
+  const bowed = group.filter((l) => l.bowedHeight);
+  const lineHeight = bowed.length
+    ? bowed.reduce((sum, l) => sum + l.bowedHeight!, 0) / bowed.length
+    : group.reduce((sum, l) => sum + (l.inkHeight ?? l.bottom - l.top + 1), 0) / group.length;
   // Which side of the band holds the rest of the document's text.
   const reach = right - left;
   let above = 0;
