@@ -130,6 +130,26 @@ export const PROBES: Record<string, Probe> = {
   },
 };
 
+/** One probe's cases: fresh people (its own seed, the same whichever probes run with it), OCR-B zones, rendered and captured. */
+export async function* probeCases(name: string, seed: number, count: number) {
+  const fonts = ZONE_FONTS.filter((f) => f.name.startsWith('ocr-b'));
+  const layouts: SynthLayout[] = ['TD3', 'TD1', 'TD2'];
+  const random = seeded(seed + 1000 * Object.keys(PROBES).indexOf(name));
+  for (let index = 0; index < count; index++) {
+    const p = person(random);
+    const [layout, font] = [layouts[index % layouts.length], fonts[index % fonts.length]];
+    const r = seeded(Math.floor(random() * 1e9));
+    const style: RenderStyle = {
+      font,
+      letterSpacing: 1024,
+      background: index % 2 === 0 ? 'guilloche' : 'plain',
+      ink: '#161616',
+    };
+    const image = await PROBES[name](await renderSynthetic(p, layout, style, r), layout, r);
+    yield { index, p, layout, font, image };
+  }
+}
+
 async function main(args: string[]) {
   const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const names = (opt('probes') ?? Object.keys(PROBES).join(',')).split(',');
@@ -139,24 +159,10 @@ async function main(args: string[]) {
   const perProbe = Number(opt('per-probe') ?? 6);
   const save = opt('save');
   const seed = Number(opt('seed') ?? 101);
-  const fonts = ZONE_FONTS.filter((f) => f.name.startsWith('ocr-b'));
-  const layouts: SynthLayout[] = ['TD3', 'TD1', 'TD2'];
   const now = new Date();
   for (const name of names) {
-    // Each probe its own people, the same whichever probes run with it.
-    const random = seeded(seed + 1000 * Object.keys(PROBES).indexOf(name));
     const runs: { right: boolean; ms: number }[] = [];
-    for (let i = 0; i < perProbe; i++) {
-      const p = person(random);
-      const [layout, font] = [layouts[i % layouts.length], fonts[i % fonts.length]];
-      const r = seeded(Math.floor(random() * 1e9));
-      const style: RenderStyle = {
-        font,
-        letterSpacing: 1024,
-        background: i % 2 === 0 ? 'guilloche' : 'plain',
-        ink: '#161616',
-      };
-      const image = await PROBES[name](await renderSynthetic(p, layout, style, r), layout, r);
+    for await (const { p, layout, font, image, index: i } of probeCases(name, seed, perProbe)) {
       if (save) fs.writeFileSync(path.join(save, `${name}-${i}.jpg`), image);
       const { result, ms } = await liveDocumentCheck(image, now);
       const g = gradeGenuine({ document_number: p.number, date_of_birth: p.birth, expiry_date: p.expiry }, result);

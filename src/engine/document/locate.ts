@@ -212,8 +212,8 @@ export async function locateZone(grey: Grey, options: InkOptions = INK_SETTINGS[
   // The direction of the page's larger characters too, when it differs: a document lying a few
   // degrees askew on printed paper (a form, a newspaper) has far more of the paper's small text
   // than of its own, and the zone's characters are among its largest.
-  if (large) {
-    const [own] = textAngles(large.xs, large.ys, diagonal, large.bin);
+  for (const points of large) {
+    const [own] = textAngles(points.xs, points.ys, diagonal, points.bin);
     if (angles.every((a) => apart(a, own) > 1)) angles.push(own);
   }
   const found: Layout = { bands: [], textHeight: null };
@@ -245,15 +245,19 @@ interface Points {
   bin: number;
 }
 
-/** How much wider than the page's median character a "larger" character is (a zone's, a heading's). */
-const LARGE_TEXT = 1.5;
+/**
+ * How much wider than the page's median character a "larger" character is (a zone's, a heading's):
+ * each share in turn, since on small print the tall letters of the print itself (an `m`, a `w`)
+ * reach 1.5 times its median and outvote a card's own text.
+ */
+const LARGE_TEXT = [1.5, 2.5];
 
 /**
  * What the text direction is measured on, relative to the mask's centre: the centres of the
  * character-shaped pieces (so texture, edges and rules do not vote), or, with too few of them,
  * a sample of every ink pixel; and the row width the projection counts in.
  */
-function directionPoints(mask: Uint8Array, width: number, height: number): Points & { large?: Points } {
+function directionPoints(mask: Uint8Array, width: number, height: number): Points & { large: Points[] } {
   const cx = width / 2;
   const cy = height / 2;
   const chars = characterLike(components(mask, width, height), Math.max(width, height));
@@ -273,8 +277,10 @@ function directionPoints(mask: Uint8Array, width: number, height: number): Point
     // word run together is long, never wide).
     const narrow = (c: Component) => Math.min(c.right - c.left, c.bottom - c.top) + 1;
     const median = chars.map(narrow).sort((a, b) => a - b)[Math.floor(chars.length / 2)];
-    const large = chars.filter((c) => narrow(c) >= median * LARGE_TEXT);
-    return { ...centres(chars), large: large.length >= 12 ? centres(large) : undefined };
+    const large = LARGE_TEXT.map((share) => chars.filter((c) => narrow(c) >= median * share)).filter(
+      (set) => set.length >= 12,
+    );
+    return { ...centres(chars), large: large.map(centres) };
   }
   let n = 0;
   for (const v of mask) n += v;
@@ -288,7 +294,7 @@ function directionPoints(mask: Uint8Array, width: number, height: number): Point
     xs[k] = (i % width) - cx;
     ys[k++] = Math.floor(i / width) - cy;
   }
-  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k), bin: 1 };
+  return { xs: xs.subarray(0, k), ys: ys.subarray(0, k), bin: 1, large: [] };
 }
 
 /** The zone bands found with the text running at `angle`: the ink turned level, characters joined into lines, lines grouped. */
