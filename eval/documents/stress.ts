@@ -128,6 +128,55 @@ export const PROBES: Record<string, Probe> = {
       .jpeg({ quality: 85 })
       .toBuffer();
   },
+  /** Out of focus: a Gaussian blur of sigma 2.2 px on a page of ~25 px zone characters. */
+  defocus: async (flat) =>
+    sharp(await onDesk(flat, 1))
+      .blur(2.2)
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  /** A lamp's reflection: a bright soft ellipse over a third of the zone's width, from one end. */
+  glare_zone: async (flat, _layout, random) => {
+    const desk = await onDesk(flat, 1);
+    const { width = 0, height = 0 } = await sharp(desk).metadata();
+    const cx = Math.round(width * (random() < 0.5 ? 0.3 : 0.7));
+    const cy = Math.round(height * 0.78);
+    const glow = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fff" stop-opacity="0.95"/><stop offset="0.6" stop-color="#fff" stop-opacity="0.6"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${cx}" cy="${cy}" rx="${Math.round(width * 0.17)}" ry="${Math.round(height * 0.12)}" fill="url(#g)"/></svg>`,
+    );
+    return sharp(desk)
+      .composite([{ input: glow }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  },
+  /** A hand's shadow over the left half of the page: that half at 45% of its light. */
+  shadow_half: async (flat) => {
+    const desk = await onDesk(flat, 2);
+    const { width = 0, height = 0 } = await sharp(desk).metadata();
+    const shade = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="s"><stop offset="0.4" stop-color="#000" stop-opacity="0.55"/><stop offset="0.5" stop-color="#000" stop-opacity="0"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#s)"/></svg>`,
+    );
+    return sharp(desk)
+      .composite([{ input: shade }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  },
+  /** Faded print: the ink lightened to 55% grey (an old card, a worn laminate). */
+  faded: async (flat) =>
+    sharp(await onDesk(flat, 1))
+      .linear(0.45, 140)
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  /** A photo forwarded by a messenger: 900 px wide, JPEG 35, a warm colour cast. */
+  forwarded: async (flat) =>
+    sharp(await onDesk(flat, 2))
+      .recomb([
+        [1.0, 0.05, 0],
+        [0, 0.92, 0],
+        [0, 0, 0.7],
+      ])
+      .resize({ width: 900 })
+      .jpeg({ quality: 35 })
+      .toBuffer(),
 };
 
 /** One probe's cases: fresh people (its own seed, the same whichever probes run with it), OCR-B zones, rendered and captured. */

@@ -8,7 +8,10 @@ import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { documentResult } from '../../src/engine/document.js';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
 import { analyseDocument, findMrz, measureQuality, stopOcr } from '../../src/engine/document/index.js';
+import { EVEN_INK } from '../../src/engine/document/analyse.js';
 import { locateZone } from '../../src/engine/document/locate.js';
+import { inkEvenness } from '../../src/engine/document/quality.js';
+import { probeCases } from '../../eval/documents/stress.js';
 import { type Holder, td1 } from '../engine/corpus/documents.js';
 import { robustnessCases } from '../engine/corpus/robustness.js';
 
@@ -150,6 +153,40 @@ describe('glare is a specular highlight, not a white ground printed on a tinted 
       const analysis = await analyseDocument({ front: image }, { now });
       expect(analysis.problems).not.toContain('glare');
       expect(documentResult(analysis, snapshot, now).reasonCodes).not.toContain('IMAGE_QUALITY');
+    },
+    SLOW,
+  );
+});
+
+describe("a zone partly washed out (a lamp's reflection) is not evidence against the document", () => {
+  it('the ink evenness of a band: about 1 when evenly lit, under EVEN_INK where part of it is washed out', () => {
+    const [width, height, charHeight] = [1000, 80, 20];
+    const band = (washedFrom: number) => {
+      const data = Buffer.alloc(width * height, 235);
+      for (let x = 40; x < width - 40; x++)
+        for (let y = 25; y < 45; y++) if (x % 14 < 4 || y % 10 < 2) data[y * width + x] = x >= washedFrom ? 190 : 25;
+      return { data, width, height, original: { width, height } };
+    };
+    expect(inkEvenness(band(width), charHeight)).toBeGreaterThan(0.9);
+    expect(inkEvenness(band(700), charHeight)).toBeLessThan(EVEN_INK);
+  });
+
+  it(
+    "the glare probe's passport whose name the reflection washed out (read OLIID for OLSEN<<SIGRID) goes to review, not ID_INVALID",
+    async () => {
+      let found: { p: { number: string }; image: Buffer } | undefined;
+      for await (const c of probeCases('glare_zone', 101, 4)) found = c;
+      const analysis = await analyseDocument({ front: found!.image }, { now });
+      // The zone's check digits pass and its number is right; its name is not, and the printed surname is.
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({ number: found!.p.number });
+      expect(analysis.sides[0].zoneInk).toBeLessThan(EVEN_INK);
+      expect(analysis.disagreements).toEqual([]);
+      expect(analysis.doubtful).toContain('printed_last_name');
+      const result = documentResult(analysis, snapshot, now);
+      expect(result.verdict).toBe('review');
+      expect(result.reasonCodes).toContain('PRINTED_FIELDS_UNCERTAIN');
+      expect(result.reasonCodes).not.toContain('ID_INVALID');
     },
     SLOW,
   );

@@ -159,3 +159,32 @@ function printedInside(
   }
   return dark >= c.count * PRINTED_SHARE;
 }
+
+/**
+ * How evenly the zone's ink stands out along it: the band cut into windows of about two
+ * characters (its margins left out), each window's contrast (its paper, the 80th percentile,
+ * less its ink, the 2nd), and the lowest contrast over the median one. About 0.8-1 on an evenly
+ * lit zone; a lamp's reflection or a hand's shadow over part of it washes that part out and
+ * brings it under a half. A zone read there may have lost characters no check digit covers (a
+ * name), so it is not evidence against the document (analyse.ts `evidenceGrade`).
+ */
+export function inkEvenness(crop: Grey, charHeight: number): number {
+  const { data, width, height } = crop;
+  const step = Math.max(4, Math.round(charHeight * 2));
+  const margin = Math.round(charHeight * 1.5);
+  const contrasts: number[] = [];
+  for (let x0 = margin; x0 + step <= width - margin; x0 += step) {
+    const histogram = new Uint32Array(256);
+    for (let y = 0; y < height; y++) for (let x = x0; x < x0 + step; x++) histogram[data[y * width + x]]++;
+    const n = step * height;
+    const at = (share: number) => {
+      for (let v = 0, seen = 0; v < 256; v++) if ((seen += histogram[v]) >= n * share) return v;
+      return 255;
+    };
+    contrasts.push(at(0.8) - at(0.02));
+  }
+  if (contrasts.length < 3) return 1;
+  const sorted = [...contrasts].sort((a, b) => a - b);
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  return middle > 0 ? Math.round((sorted[0] / middle) * 100) / 100 : 1;
+}
