@@ -8,9 +8,8 @@ import type { FlowSnapshot } from '../../src/entities/verification.entity.js';
 import { documentResult } from '../../src/engine/document.js';
 import { decodeBounded, isRefusal } from '../../src/engine/document/decode.js';
 import { analyseDocument, findMrz, measureQuality, stopOcr } from '../../src/engine/document/index.js';
-import { EVEN_INK } from '../../src/engine/document/analyse.js';
 import { locateZone } from '../../src/engine/document/locate.js';
-import { inkEvenness } from '../../src/engine/document/quality.js';
+import { EVEN_INK, inkEvenness, paperEvenness } from '../../src/engine/document/quality.js';
 import { probeCases } from '../../eval/documents/stress.js';
 import { type Holder, td1 } from '../engine/corpus/documents.js';
 import { robustnessCases } from '../engine/corpus/robustness.js';
@@ -187,6 +186,53 @@ describe("a zone partly washed out (a lamp's reflection) is not evidence against
       expect(result.verdict).toBe('review');
       expect(result.reasonCodes).toContain('PRINTED_FIELDS_UNCERTAIN');
       expect(result.reasonCodes).not.toContain('ID_INVALID');
+    },
+    SLOW,
+  );
+});
+
+describe('a soft reflection over the zone that does not read is a retake request, not a review', () => {
+  it(
+    "the glare probe's seventh passport: the reflection clips nothing, the washed-out part of its zone counts as glare",
+    async () => {
+      let found: { image: Buffer } | undefined;
+      for await (const c of probeCases('glare_zone', 101, 7)) found = c;
+      const analysis = await analyseDocument({ front: found!.image }, { now });
+      expect(analysis.mrz_valid).toBe(false);
+      expect(analysis.problems).toContain('glare');
+      expect(analysis.sides[0].quality.metrics.glare).toBeGreaterThan(0.04);
+      const result = documentResult(analysis, snapshot, now);
+      expect(result).toMatchObject({ verdict: 'reject', reasonCodes: ['IMAGE_QUALITY'] });
+    },
+    SLOW,
+  );
+});
+
+describe("a shadow's edge across the zone (a hand or a phone over half the page)", () => {
+  it('the paper evenness of a band: about 1 when evenly lit, under a half where a shadow darkens part of it', () => {
+    const [width, height, charHeight] = [1000, 80, 20];
+    const band = (shadeTo: number) => {
+      const data = Buffer.alloc(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const ink = x >= 40 && x < width - 40 && y >= 25 && y < 45 && (x % 14 < 4 || y % 10 < 2);
+          data[y * width + x] = Math.round((ink ? 25 : 235) * (x < shadeTo ? 0.45 : 1));
+        }
+      return { data, width, height, original: { width, height } };
+    };
+    expect(paperEvenness(band(0), charHeight)).toBeGreaterThan(0.95);
+    expect(paperEvenness(band(500), charHeight)).toBeLessThan(0.5);
+  });
+
+  it(
+    "the shadow probe's passport, its left half at 45% of the light, is read divided by its paper and read right",
+    async () => {
+      let found: { p: { number: string; birth: string; expiry: string }; image: Buffer } | undefined;
+      for await (const c of probeCases('shadow_half', 101, 1)) found = c;
+      const { p, image } = found!;
+      const analysis = await analyseDocument({ front: image }, { now });
+      expect(analysis.mrz_valid).toBe(true);
+      expect(analysis.read).toMatchObject({ number: p.number, date_of_birth: p.birth, expiry_date: p.expiry });
     },
     SLOW,
   );

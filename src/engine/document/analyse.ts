@@ -4,7 +4,7 @@ import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
 import { cropBand, fullStretch } from './frame.js';
 import { type PrintedFields, confident, numberNearMiss, numbersDisagree, readPrinted, sameSurname } from './printed.js';
-import { type QualityProblem, type QualityReport, inkEvenness, measureQuality } from './quality.js';
+import { EVEN_INK, type QualityProblem, type QualityReport, inkEvenness, measureQuality } from './quality.js';
 import { type Trace, timed } from './trace.js';
 import { type Clock, type ZoneRead, readZone } from './zone.js';
 
@@ -327,14 +327,6 @@ const evidenceGrade = (side: SideAnalysis) =>
   side.quality.problems.length === 0 &&
   (side.quality.metrics.char_height ?? 0) >= EVIDENCE_CHAR_HEIGHT &&
   (side.zoneInk ?? 1) >= EVEN_INK;
-
-/**
- * The least share of its median contrast any part of the zone may show for the zone to be
- * evidence (quality.ts `inkEvenness`). Evenly lit zones measure 0.94-0.99 on renders and 0.76
- * or more on the real sets but for one specimen (0.18, its zone under an overprint); the lamp's
- * reflection that gave ID_INVALID measured 0.54.
- */
-export const EVEN_INK = 0.7;
 
 /**
  * A zone that is evidence against the document rather than a failed read: every character

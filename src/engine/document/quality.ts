@@ -86,7 +86,7 @@ export async function measureQuality(grey: Grey, zone: QualityZone): Promise<Qua
       .raw()
       .toBuffer({ resolveWithObject: true });
     sharpness = laplacianVariance(scaled.data, scaled.info.width, scaled.info.height);
-    glare = glareOf(zone.crop.data, zone.crop.width, zone.crop.height);
+    glare = Math.max(glareOf(zone.crop.data, zone.crop.width, zone.crop.height), washedOut(zone.crop, zone.charHeight));
   } else {
     sharpness = laplacianVariance(page.data, page.info.width, page.info.height);
     glare = glareOf(page.data, page.info.width, page.info.height);
@@ -161,18 +161,22 @@ function printedInside(
 }
 
 /**
- * How evenly the zone's ink stands out along it: the band cut into windows of about two
- * characters (its margins left out), each window's contrast (its paper, the 80th percentile,
- * less its ink, the 2nd), and the lowest contrast over the median one. About 0.8-1 on an evenly
- * lit zone; a lamp's reflection or a hand's shadow over part of it washes that part out and
- * brings it under a half. A zone read there may have lost characters no check digit covers (a
- * name), so it is not evidence against the document (analyse.ts `evidenceGrade`).
+ * The least share of its median contrast any part of the zone may show for the zone to be
+ * evidence (`inkEvenness`). Evenly lit zones measure 0.94-0.99 on renders and 0.76
+ * or more on the real sets but for one specimen (0.18, its zone under an overprint); the lamp's
+ * reflection that gave ID_INVALID measured 0.54.
  */
-export function inkEvenness(crop: Grey, charHeight: number): number {
+export const EVEN_INK = 0.7;
+
+/**
+ * A band cut into windows of about two characters (its margins left out): each window's paper
+ * (its 80th percentile grey) and ink (its 2nd).
+ */
+function bandWindows(crop: Grey, charHeight: number): { paper: number; ink: number }[] {
   const { data, width, height } = crop;
   const step = Math.max(4, Math.round(charHeight * 2));
   const margin = Math.round(charHeight * 1.5);
-  const contrasts: number[] = [];
+  const windows: { paper: number; ink: number }[] = [];
   for (let x0 = margin; x0 + step <= width - margin; x0 += step) {
     const histogram = new Uint32Array(256);
     for (let y = 0; y < height; y++) for (let x = x0; x < x0 + step; x++) histogram[data[y * width + x]]++;
@@ -181,10 +185,50 @@ export function inkEvenness(crop: Grey, charHeight: number): number {
       for (let v = 0, seen = 0; v < 256; v++) if ((seen += histogram[v]) >= n * share) return v;
       return 255;
     };
-    contrasts.push(at(0.8) - at(0.02));
+    windows.push({ paper: at(0.8), ink: at(0.02) });
   }
+  return windows;
+}
+
+/**
+ * How evenly the zone's ink stands out along it: each window's contrast (paper less ink), the
+ * lowest over the median one. About 0.8-1 on an evenly lit zone; a lamp's reflection or a hand's
+ * shadow over part of it washes that part out and brings it under a half. A zone read there may
+ * have lost characters no check digit covers (a name), so it is not evidence against the
+ * document (analyse.ts `evidenceGrade`).
+ */
+export function inkEvenness(crop: Grey, charHeight: number): number {
+  const contrasts = bandWindows(crop, charHeight).map((w) => w.paper - w.ink);
   if (contrasts.length < 3) return 1;
   const sorted = [...contrasts].sort((a, b) => a - b);
   const middle = sorted[Math.floor(sorted.length / 2)];
   return middle > 0 ? Math.round((sorted[0] / middle) * 100) / 100 : 1;
+}
+
+/**
+ * How evenly lit the band's paper is: its darkest window's paper over its brightest's. Under
+ * UNEVEN_PAPER (a shadow's edge across the zone) the MRZ model's own threshold splits each line
+ * where the paper changes, and the band is read divided by its paper first (zone.ts).
+ */
+export function paperEvenness(crop: Grey, charHeight: number): number {
+  const papers = bandWindows(crop, charHeight).map((w) => w.paper);
+  if (papers.length < 3) return 1;
+  return Math.round((Math.min(...papers) / Math.max(Math.max(...papers), 1)) * 100) / 100;
+}
+
+/**
+ * The share of the zone washed out by a reflection: windows whose contrast is under EVEN_INK of
+ * the median window's and whose paper is brighter than the median paper (a shadow darkens its
+ * paper instead). A soft reflection need not clip to white, and the glare measure above counts
+ * only clipped blobs; counted as glare when over QUALITY_LIMITS.maxGlare, it makes a zone that
+ * does not read a retake request with its reason, not a review.
+ */
+function washedOut(crop: Grey, charHeight: number): number {
+  const windows = bandWindows(crop, charHeight);
+  if (windows.length < 3) return 0;
+  const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const contrast = middle(windows.map((w) => w.paper - w.ink));
+  const paper = middle(windows.map((w) => w.paper));
+  const washed = windows.filter((w) => w.paper - w.ink < contrast * EVEN_INK && w.paper > paper);
+  return Math.round((washed.length / windows.length) * 1000) / 1000;
 }

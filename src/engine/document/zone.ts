@@ -3,6 +3,7 @@ import { type Grey, sharpOf } from './decode.js';
 import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
 import { confirmByGlyphs, numberDisputedByGlyphs } from './glyphs.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
+import { paperEvenness } from './quality.js';
 import { type MrzResult, findMrz, onlyUnconfirmed } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
 import { confirmNumber, numberDisputed, repairByOtherReader } from './second-reader.js';
@@ -21,10 +22,25 @@ const VARIANTS: Variant[] = [
   { charHeight: 20, flat: false },
   { charHeight: 30, flat: true },
 ];
+/**
+ * The variants for a band whose paper is uneven (a shadow's edge across it): divided by its paper
+ * at both heights first, so that two passes can agree on what only the flat copies read.
+ */
+const SHADOWED: Variant[] = [
+  { charHeight: 30, flat: true },
+  { charHeight: 20, flat: true },
+  ...VARIANTS.filter((v) => !v.flat),
+];
 export interface Variant {
   charHeight: number;
   flat: boolean;
 }
+/**
+ * A band whose darkest paper is under this share of its brightest (a shadow's edge across it) is
+ * read divided by its paper first: the MRZ model's own threshold splits each line where the paper
+ * changes, and the band read as no zone was given up before the flat variant was tried.
+ */
+const UNEVEN_PAPER = 0.7;
 /** Widest band image OCR is given (a bound on the upscale). */
 const MAX_BAND_WIDTH = 2600;
 /** Longest side of the whole page given to OCR (the working copy is at most 2400 px already). */
@@ -356,16 +372,18 @@ async function readBand(s: Search, turned: Turned, band: ZoneBand): Promise<bool
       `band ${variant.charHeight}px${variant.flat ? ' flat' : ''}${flip ? ' flipped' : ''}`,
     );
   let flip = ways[0];
-  const first = await read(flip, VARIANTS[0]);
+  // A shadow's edge across the band: read divided by its paper first (quality.ts `paperEvenness`).
+  const variants = paperEvenness(cropOf(flip), band.charHeight) < UNEVEN_PAPER ? SHADOWED : VARIANTS;
+  const first = await read(flip, variants[0]);
   if (done(s)) return flip;
   if (poor(first.mrz)) {
-    const other = await read(ways[1], VARIANTS[0]);
+    const other = await read(ways[1], variants[0]);
     if (done(s)) return ways[1];
     // Neither way up gave anything zone-shaped: this band is not the zone.
     if (!first.mrz && !other.mrz) return flip;
     if (other.mrz && (!first.mrz || other.confidence > first.confidence)) flip = ways[1];
   }
-  for (const variant of VARIANTS.slice(1)) {
+  for (const variant of variants.slice(1)) {
     await read(flip, variant);
     if (done(s)) return flip;
   }
