@@ -524,7 +524,7 @@ describe('a failing zone read again by the second reader', () => {
   );
 
   it(
-    'a render whose zone the MRZ model misreads in every attempt reads right through the second reader (uneven light, monospace zone)',
+    'a monospace zone under uneven light, which the MRZ model misread in every attempt and only the second reader repaired, now reads right from its copy divided by its paper, first',
     async () => {
       const c = robustnessCases(3).find((x) => x.id === 'uneven_light/TD1/mono-stand-in')!;
       const analysis = await analyseDocument({ front: await c.image() }, { now });
@@ -534,7 +534,9 @@ describe('a failing zone read again by the second reader', () => {
         date_of_birth: c.truth.date_of_birth,
         expiry_date: c.truth.expiry_date,
       });
-      expect(analysis.sides[0].mrz?.repairs.some((r) => r.by === 'second_reader')).toBe(true);
+      // Its paper is uneven (a shadow band), so the flat copy is read first (docread9) and reads it
+      // as it stands; the repair itself is tested on a band above.
+      expect(analysis.sides[0].mrz?.repairs.some((r) => r.by === 'second_reader')).toBe(false);
     },
     SLOW,
   );
