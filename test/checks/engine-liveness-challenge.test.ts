@@ -163,28 +163,17 @@ describe('the challenge on real photos (worker pool)', () => {
     expect(Math.sign(right.yaw!)).toBe(-Math.sign(left.yaw!));
     expect(Math.abs(right.yaw!)).toBeGreaterThan(10);
     // The same photo for every prompt: nothing moves.
-    const still = await pool.run('face.challenge', {
-      frames: challenge.steps.map((_, step) => ({
-        challengeId: challenge.id,
-        step,
-        requestedAt: at(step * 2 + 1),
-        bytes: frontal,
-      })),
-      selfie: frontal,
-    });
+    const stillFrames = challenge.steps.map((_, step) => ({
+      challengeId: challenge.id,
+      step,
+      requestedAt: at(step * 2 + 1),
+      bytes: frontal,
+    }));
+    const still = await pool.run('face.challenge', { frames: stillFrames, selfie: frontal });
     expect(still.frames.every((f) => f.faces === 1 && f.face!.eyes! > 0.15)).toBe(true);
     expect(challengeFailure(still, challenge)).toEqual({ step: 'blink', reason: 'move_not_seen' });
     // Given the challenge, the analysis stops at that step: the same failure, the later frames unread.
-    const stopped = await pool.run('face.challenge', {
-      frames: challenge.steps.map((_, step) => ({
-        challengeId: challenge.id,
-        step,
-        requestedAt: at(step * 2 + 1),
-        bytes: frontal,
-      })),
-      selfie: frontal,
-      challenge,
-    });
+    const stopped = await pool.run('face.challenge', { frames: stillFrames, selfie: frontal, challenge });
     expect(challengeFailure(stopped, challenge)).toEqual({ step: 'blink', reason: 'move_not_seen' });
     expect(stopped.frames.map((f) => f.read ?? true)).toEqual([true, true, false, false]);
     expect(stopped.frames.slice(0, 2)).toEqual(still.frames.slice(0, 2));
