@@ -1,4 +1,5 @@
 import type { Grey } from './decode.js';
+import { percentile } from './frame.js';
 
 /**
  * A bent page's zone straightened: the MRZ model reads a line whose characters stand level, and a
@@ -43,13 +44,7 @@ export function parabola(xs: number[], ys: number[]): [number, number, number] |
  */
 export function straightened(crop: Grey, charHeight: number): Grey | null {
   const { data, width, height } = crop;
-  const histogram = new Uint32Array(256);
-  for (const v of data) histogram[v]++;
-  const at = (share: number) => {
-    for (let v = 0, seen = 0; v < 256; v++) if ((seen += histogram[v]) >= data.length * share) return v;
-    return 255;
-  };
-  const [ink, paper] = [at(0.02), at(0.5)];
+  const [ink, paper] = [percentile(data, 0.02), percentile(data, 0.5)];
   if (paper - ink < 24) return null;
   const threshold = (ink + paper) / 2;
   // Each window's ink rows: the profile, then its shift from the middle window's by correlation,

@@ -129,7 +129,7 @@ export async function flatField(crop: Grey, charHeight: number): Promise<Grey> {
 }
 
 /** The grey level below which `share` of the pixels lie. */
-function percentile(data: Uint8Array, share: number): number {
+export function percentile(data: Uint8Array, share: number): number {
   const histogram = new Uint32Array(256);
   for (const v of data) histogram[v]++;
   const want = data.length * share;
