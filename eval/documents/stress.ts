@@ -199,6 +199,13 @@ export async function* probeCases(name: string, seed: number, count: number) {
   }
 }
 
+/** One probe's case by its position (0-based), exactly as a run of `count > index` cases renders it. */
+export async function probeCase(name: string, seed: number, index: number) {
+  let found: Awaited<ReturnType<ReturnType<typeof probeCases>['next']>>['value'];
+  for await (const c of probeCases(name, seed, index + 1)) found = c;
+  return found!;
+}
+
 async function main(args: string[]) {
   const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const names = (opt('probes') ?? Object.keys(PROBES).join(',')).split(',');
