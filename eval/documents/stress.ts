@@ -22,10 +22,10 @@ import { liveDocumentCheck } from './real.js';
 
 const DESK = { r: 118, g: 92, b: 70 };
 
-async function onDesk(image: Buffer, angle: number, margin = 80): Promise<Buffer> {
-  const turned = await sharp(image).rotate(angle, { background: DESK }).toBuffer();
+async function onDesk(image: Buffer, angle: number, margin = 80, desk = DESK): Promise<Buffer> {
+  const turned = await sharp(image).rotate(angle, { background: desk }).toBuffer();
   return sharp(turned)
-    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: DESK })
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: desk })
     .jpeg({ quality: 85 })
     .toBuffer();
 }
@@ -177,6 +177,57 @@ export const PROBES: Record<string, Probe> = {
       .resize({ width: 900 })
       .jpeg({ quality: 35 })
       .toBuffer(),
+  /** Zone characters 7 px high (a web thumbnail of a specimen), JPEG 70. */
+  tiny7: (flat, layout) =>
+    sharp(flat)
+      .resize({ width: Math.round(CARD[layout].width * (7 / 25)) })
+      .jpeg({ quality: 70 })
+      .toBuffer(),
+  /** Photographed from the side: the right edge 25% shorter than the left one. */
+  sideways_keystone: async (flat) =>
+    warped(await onDesk(flat, 0), (x, y, w, h) => {
+      const shrink = 0.25 * (x / (w - 1));
+      const v = (y - (h * shrink) / 2) / (h * (1 - shrink));
+      return v < 0 || v > 1 ? null : [Math.min(w - 1, Math.round(x * (1 - shrink * 0.25))), Math.round(v * (h - 1))];
+    }),
+  /** Held askew: 24-29° either way, on the desk. */
+  skew_steep: async (flat, _layout, random) =>
+    onDesk(flat, (random() < 0.5 ? -1 : 1) * (24 + Math.round(random() * 5))),
+  /** Overexposed: the page washed bright and flat (contrast 40%, lifted), a little noise. */
+  overexposed: async (flat, _layout, random) => {
+    const { data, info } = await sharp(await onDesk(flat, 2))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    for (let i = 0; i < data.length; i++)
+      data[i] = Math.max(0, Math.min(255, data[i] * 0.4 + 150 + (random() - 0.5) * 16));
+    return sharp(data, { raw: info }).jpeg({ quality: 80 }).toBuffer();
+  },
+  /** A photo of the page on a screen: the screen's RGB stripes, a faint moiré and a tilt. */
+  screen: async (flat) => {
+    const desk = await onDesk(flat, 1.5, 30);
+    const { data, info } = await sharp(desk).raw().toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = info;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const at = (y * width + x) * channels;
+        const beat = 0.88 + 0.12 * Math.sin((2 * Math.PI * (x + 0.7 * y)) / 37);
+        for (let c = 0; c < 3; c++) data[at + c] = Math.round(data[at + c] * beat * (x % 3 === c ? 1 : 0.8));
+      }
+    return sharp(data, { raw: info }).blur(0.8).jpeg({ quality: 80 }).toBuffer();
+  },
+  /** Upside down and slightly askew (a card photographed from across the table). */
+  upside_down: async (flat, _layout, random) => onDesk(flat, 180 + Math.round((random() - 0.5) * 12)),
+  /** On a pale table (a white desk, a sheet of paper): little contrast between the card's edge and what it lies on. */
+  pale_desk: async (flat, _layout, random) =>
+    onDesk(flat, Math.round((random() - 0.5) * 8), 60, { r: 214, g: 210, b: 200 }),
+  /** The page trimmed close under its zone (a zone 1-2 mm from the edge, as on many cards and booklets), on the desk. */
+  tight_margin: async (flat, layout) => {
+    const { width = 0, height = 0 } = await sharp(flat).metadata();
+    const cut = await sharp(flat)
+      .extract({ left: 0, top: 0, width, height: height - 24 })
+      .toBuffer();
+    return onDesk(cut, layout === 'TD1' ? 2 : 1);
+  },
 };
 
 /** One probe's cases: fresh people (its own seed, the same whichever probes run with it), OCR-B zones, rendered and captured. */

@@ -190,6 +190,22 @@ describe('a card on small print whose own tall letters outnumber the card text',
   );
 });
 
+describe("a card's edge beside its zone", () => {
+  it(
+    "the edge of a pale card on a pale table, broken into short bars, is no part of the zone's lines (overexposed, seed 303, second case): three lines, read",
+    async () => {
+      const { p, image } = await probeCase('overexposed', 303, 1);
+      // The card's edge against the table, a few pixels from the zone's line ends, is dark enough
+      // to be ink only in pieces; each piece joined the line beside it and made its box twice
+      // as tall, so the first line was left out of the band and cut off its crop.
+      const { bands } = await bandsOf(image);
+      expect(bands[0]).toMatchObject({ lines: 3 });
+      await expectReadRight(image, { document_number: p.number, date_of_birth: p.birth, expiry_date: p.expiry });
+    },
+    SLOW,
+  );
+});
+
 /** The picture on a desk, bent like a booklet lying open: rows bowed up by `share` of the height in the middle. */
 async function bent(image: Buffer, share: number) {
   const { data, info } = await sharp(image)

@@ -406,10 +406,12 @@ function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number)
 /**
  * Pieces of one line that the smear left apart (a zone's fillers stand wider apart than its
  * letters; a name's `<<` or a worn character breaks a line) joined again: pieces level with
- * each other, of similar height, less than a few characters apart.
+ * each other, of similar height, less than a few characters apart. A bar standing beside a line
+ * (a card's edge against the desk, a frame's rule) is no part of it: a piece narrower than it is
+ * tall and taller than the line's widest piece by `BAR` is left out of the line's box.
  */
 function joinPieces(pieces: Component[]): Component[] {
-  type Chain = Component & { widest: number };
+  type Chain = Component & { widest: number; parts: Component[] };
   const chains: Chain[] = [];
   for (const p of [...pieces].sort((a, b) => a.left - b.left)) {
     const ph = p.bottom - p.top + 1;
@@ -425,9 +427,10 @@ function joinPieces(pieces: Component[]): Component[] {
       );
     });
     if (!chain) {
-      chains.push({ ...p, inkHeight: ph, widest: p.right - p.left + 1 } as Chain);
+      chains.push({ ...p, inkHeight: ph, widest: p.right - p.left + 1, parts: [p] } as Chain);
       continue;
     }
+    chain.parts.push(p);
     if (p.right - p.left + 1 > chain.widest) {
       chain.widest = p.right - p.left + 1;
       chain.inkHeight = ph;
@@ -438,8 +441,23 @@ function joinPieces(pieces: Component[]): Component[] {
     chain.bottom = Math.max(chain.bottom, p.bottom);
     chain.count += p.count;
   }
-  return chains;
+  return chains.map(({ parts, widest: _, ...chain }) => {
+    const height = (p: Component) => p.bottom - p.top + 1;
+    const line = parts.filter((p) => !(height(p) > chain.inkHeight! * BAR && p.right - p.left + 1 < height(p)));
+    if (line.length === parts.length || line.length === 0) return chain;
+    return {
+      ...chain,
+      left: Math.min(...line.map((p) => p.left)),
+      right: Math.max(...line.map((p) => p.right)),
+      top: Math.min(...line.map((p) => p.top)),
+      bottom: Math.max(...line.map((p) => p.bottom)),
+      count: line.reduce((sum, p) => sum + p.count, 0),
+    };
+  });
 }
+
+/** How much taller than a line's widest piece a narrow piece beside it is a bar, not a character of the line. */
+const BAR = 1.4;
 
 /** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
 function groupLines(lines: Component[]): Component[][] {
