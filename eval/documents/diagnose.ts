@@ -33,7 +33,9 @@ export function items(sets: string[], perCondition: number, seed: number): Item[
       const p = loadPicture(d);
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
     }
-  for (const set of (['heldout2', 'heldout3', 'heldout4', 'heldout5', 'heldout6'] as const).filter((x) => sets.includes(x)))
+  for (const set of (['heldout2', 'heldout3', 'heldout4', 'heldout5', 'heldout6'] as const).filter((x) =>
+    sets.includes(x),
+  ))
     for (const d of loadFrozen(set).documents) {
       const p = loadPicture(d);
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
