@@ -97,6 +97,17 @@ describe('a stray character at a zone line end (a card edge or stripe read as on
     expect(read.valid).toBe(false);
   });
 
+  it('a first line alone beginning with a non-letter before its document code is read without it (a card edge on a desk read as 0, held-out 6)', () => {
+    const [l1, l2, l3] = td1(card1);
+    const read = findMrz([`0${l1}`, l2, l3].join('\n'), now)!;
+    expect(read).toMatchObject({ valid: true, lines: [l1, l2, l3] });
+    // A letter before it may be the code itself misread: no trim, the line fails as read.
+    expect(findMrz([`C${l1}`, l2, l3].join('\n'), now)!.valid).toBe(false);
+    // Trimmed, a changed zone still fails.
+    const forged = l1.replace('X4RTBPFW4', 'X4RTBPFW5');
+    expect(findMrz([`0${forged}`, l2, l3].join('\n'), now)?.valid ?? false).toBe(false);
+  });
+
   it('a trim never makes a changed zone pass: a forged birth date with a stray character still fails', () => {
     const [l1, l2, l3] = td1(card1);
     const forged = l2.replace('900713', '800713');

@@ -17,7 +17,7 @@ import {
   type SideAnalysis,
 } from '../../src/engine/document/index.js';
 import { locateZone } from '../../src/engine/document/locate.js';
-import { birthBefore, findMrz } from '../../src/engine/document/mrz.js';
+import { birthBefore, findMrz, mrzDate } from '../../src/engine/document/mrz.js';
 import type { OcrLine, OcrWord } from '../../src/engine/document/ocr.js';
 import { printedDates, readPrinted } from '../../src/engine/document/printed.js';
 import { repairByOtherReader } from '../../src/engine/document/second-reader.js';
@@ -316,6 +316,33 @@ describe('coloured marks over the zone (a red SPECIMEN stamp, a ring drawn round
     },
     SLOW,
   );
+});
+
+describe('the expiry century', () => {
+  it("an expiry of 31 December '99 is a document that never expires (2099-12-31), never DOCUMENT_EXPIRED; any other '99 date is 1999", () => {
+    expect(mrzDate('991231', 'expiry', now)).toBe('2099-12-31');
+    expect(mrzDate('991230', 'expiry', now)).toBe('1999-12-30');
+    expect(mrzDate('981231', 'expiry', now)).toBe('1998-12-31');
+    expect(mrzDate('991231', 'birth', now)).toBe('1999-12-31');
+    const zoneWith = (expiry: string) => {
+      const [l1, l2] = td3(HOLDERS.anna);
+      const line2 = `${l2.slice(0, 21)}${withDigit(expiry)}${l2.slice(28, 43)}`;
+      return readMrzLines(
+        'TD3',
+        [l1, line2 + checkDigit(line2.slice(0, 10) + line2.slice(13, 20) + line2.slice(21, 43))],
+        now,
+      );
+    };
+    const codes = (expiry: string) => {
+      const mrz = zoneWith(expiry);
+      expect(mrz.valid).toBe(true);
+      return documentResult(combineSides([sideWith(mrz, { dates: [], numbers: [], labelled: {} })]), snapshot, now)
+        .reasonCodes;
+    };
+    expect(zoneWith('991231').fields.expiry_date).toBe('2099-12-31');
+    expect(codes('991231')).not.toContain('DOCUMENT_EXPIRED');
+    expect(codes('991230')).toContain('DOCUMENT_EXPIRED');
+  });
 });
 
 describe('the birth century', () => {

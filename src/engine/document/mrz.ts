@@ -279,13 +279,21 @@ function resolveAlnum(value: string, digit: string | null): Resolution {
   return double.length === 1 ? settle(double[0], digit, false) : { status: 'failed' };
 }
 
-/** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are this century. */
+/**
+ * An expiry of 31 December '99 is how several states write a document that never expires (a
+ * Croatian identity card printed TRAJNO, "permanent"): taken as 2099-12-31, not as expired in
+ * 1999. ICAO 9303 asks for fillers there; the states that print a date use this one.
+ */
+const NO_EXPIRY = '991231';
+
+/** YYMMDD to YYYY-MM-DD: birth dates are never in the future, expiry dates are from 1970 on (`NO_EXPIRY`: 2099-12-31). */
 export function mrzDate(
   value: string | undefined | null,
   kind: 'birth' | 'expiry',
   now = new Date(),
 ): string | undefined {
   if (!value || !/^\d{6}$/.test(value)) return undefined;
+  if (kind === 'expiry' && value === NO_EXPIRY) return '2099-12-31';
   const yy = Number(value.slice(0, 2));
   const thisYY = now.getUTCFullYear() % 100;
   const century = kind === 'birth' ? (yy > thisYY ? 1900 : 2000) : yy >= 70 ? 1900 : 2000;
@@ -486,7 +494,8 @@ const score = (r: MrzResult) => r.failed.length * 2 + r.ambiguous.length;
  * one overlong line is likelier a character read twice inside it, and a shifted line can pass
  * its check digits by chance). The lines as read come first; a trimmed reading is kept only when
  * every check digit passes without a repair (a name line, which no check digit covers, follows
- * the others' trim).
+ * the others' trim). One overlong line is trimmed on its own only where it shows its edge: a
+ * first line that begins with anything but a letter (every document code begins with one).
  */
 function edgeTrims(group: string[], length: number): string[][] {
   const trim = (l: string, ends: ('start' | 'end')[]) => {
@@ -494,6 +503,10 @@ function edgeTrims(group: string[], length: number): string[][] {
     for (const end of ends) if (out.length > length) out = end === 'start' ? out.slice(1) : out.slice(0, -1);
     return out;
   };
+  // A document code begins with a letter: a first line that runs over and begins with anything else begins with
+  // the band's edge (a card's border against the desk read as a 0), which the other lines may not show.
+  if (group[0].length > length && !/^[A-Z]/.test(group[0]) && /^[A-Z]/.test(group[0].slice(1)))
+    return [group, [group[0].slice(1), ...group.slice(1)]];
   if (group.filter((l) => l.length > length).length < 2) return [group];
   const ways: ('start' | 'end')[][] = [[], ['start'], ['end'], ['start', 'end'], ['end', 'start']];
   const variants = ways.map((ends) => group.map((l) => trim(l, ends)));
