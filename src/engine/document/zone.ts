@@ -1,6 +1,6 @@
 import { straightened } from './bow.js';
 import { type Grey, sharpOf } from './decode.js';
-import { type Turned, cropBand, flatField, forOcrPng, fullStretch, paperStretch, turn } from './frame.js';
+import { type Turned, cropBand, flatField, forOcrPng, paperStretch, turn } from './frame.js';
 import { confirmByGlyphs, numberDisputedByGlyphs } from './glyphs.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
 import { paperEvenness } from './quality.js';
@@ -45,6 +45,14 @@ const UNEVEN_PAPER = 0.7;
 const MAX_BAND_WIDTH = 2600;
 /** Longest side of the whole page given to OCR (the working copy is at most 2400 px already). */
 const MAX_PAGE_SIDE = 2000;
+/**
+ * Longest side of the whole page read when no band was found at any ink setting. Such a page is
+ * mostly one with no zone (a card's front, a cover, a form): the MRZ model then reads every line
+ * of its print or texture, 5-20 s at 2000 px for a form or an embossed cover, and across the
+ * spent real sets, the renders and the stress probes (about 420 pictures) no zone was ever read
+ * this way. At 1000 px a zone filling the frame still has characters of 20 px or more.
+ */
+const NO_BAND_PAGE_SIDE = 1000;
 /**
  * The search's budget is counted work, never time: at most this many OCR attempts on one side
  * (the last ones only when the first read fails), plus the fixed follow-ups on the reading kept
@@ -126,8 +134,8 @@ function stripOf(turned: Turned, band: ZoneBand, flip: boolean): Promise<Buffer>
 }
 
 /** The whole page (turned upright), at most MAX_PAGE_SIDE: the MRZ model finds the zone's lines itself. */
-function pageOf(turned: Turned, flip: boolean): Promise<Buffer> {
-  const factor = Math.min(1, MAX_PAGE_SIDE / Math.max(turned.width, turned.height));
+function pageOf(turned: Turned, flip: boolean, side = MAX_PAGE_SIDE): Promise<Buffer> {
+  const factor = Math.min(1, side / Math.max(turned.width, turned.height));
   let pipeline = sharpOf(turned);
   if (flip) pipeline = pipeline.rotate(180);
   if (factor < 1) pipeline = pipeline.resize({ width: Math.round(turned.width * factor) });
@@ -190,8 +198,8 @@ async function attempt(
  * Locates the zone (the dark band of long equal lines, at any angle), OCRs only that band with
  * the MRZ model and stops at the first reading whose check digits all pass. When the band does
  * not read: the band's rows across the whole page, then the whole page turned upright, then the
- * bands other ink settings find. Without any band, the whole page both ways up, then its lower
- * and upper parts.
+ * bands other ink settings find. Without any band, the whole page both ways up, at most
+ * NO_BAND_PAGE_SIDE.
  */
 export async function readZone(
   grey: Grey,
@@ -323,13 +331,12 @@ async function search(grey: Grey, now: Date, clock: Clock, trace?: Trace): Promi
       if (outOfBudget(s)) break;
       await attempt(
         s,
-        await pageOf(grey, flip),
+        await pageOf(grey, flip, NO_BAND_PAGE_SIDE),
         { band: null, crop: null, turned: grey, flip },
         `page${flip ? ' flipped' : ''}`,
       );
       if (s.best.mrz?.valid) return s;
     }
-    if (!s.best.mrz && !outOfBudget(s)) await readParts(s, grey);
   }
   return s;
 }
@@ -388,24 +395,4 @@ async function readBand(s: Search, turned: Turned, band: ZoneBand): Promise<bool
     if (done(s)) return flip;
   }
   return flip;
-}
-
-/** No band found: the lower part of the image, then the upper part upside down. */
-async function readParts(s: Search, grey: Grey): Promise<void> {
-  const width = Math.min(grey.width, 1600);
-  const part = (flip: boolean) => {
-    const top = flip ? 0 : Math.floor(grey.height * 0.55);
-    const region = cropBand(grey, { left: 0, top, width: grey.width, height: Math.ceil(grey.height * 0.45) }, flip);
-    const { multiply, add } = fullStretch(region);
-    return forOcrPng(sharpOf(region).resize({ width }).linear(multiply, add));
-  };
-  for (const flip of [false, true]) {
-    await attempt(
-      s,
-      await part(flip),
-      { band: null, crop: null, turned: grey, flip },
-      `page part${flip ? ' flipped' : ''}`,
-    );
-    if (done(s)) return;
-  }
 }
