@@ -74,6 +74,16 @@ async function onNewsprint(image: Buffer, random: () => number): Promise<Buffer>
     .toBuffer();
 }
 
+/** The page on the desk (2°) under other light: each channel at 40% plus `add`, sensor noise of `noise` levels, JPEG at `quality`. */
+async function relit(flat: Buffer, light: { add: number; noise: number; quality: number }, random: () => number) {
+  const { data, info } = await sharp(await onDesk(flat, 2))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i++)
+    data[i] = Math.max(0, Math.min(255, data[i] * 0.4 + light.add + (random() - 0.5) * light.noise));
+  return sharp(data, { raw: info }).jpeg({ quality: light.quality }).toBuffer();
+}
+
 type Probe = (flat: Buffer, layout: SynthLayout, random: () => number) => Promise<Buffer>;
 
 const smallScan =
@@ -108,14 +118,7 @@ export const PROBES: Record<string, Probe> = {
       return sy < 0 || sy >= h ? null : [x, sy];
     }),
   /** Dim light: the page at 40% brightness, sensor noise, JPEG 60. */
-  dark_noise: async (flat, _layout, random) => {
-    const { data, info } = await sharp(await onDesk(flat, 2))
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    for (let i = 0; i < data.length; i++)
-      data[i] = Math.max(0, Math.min(255, data[i] * 0.4 + 10 + (random() - 0.5) * 40));
-    return sharp(data, { raw: info }).jpeg({ quality: 60 }).toBuffer();
-  },
+  dark_noise: async (flat, _layout, random) => relit(flat, { add: 10, noise: 40, quality: 60 }, random),
   /** The document askew on a page of newspaper print. */
   newsprint: async (flat, _layout, random) => onNewsprint(flat, random),
   /** The document a fifth of a 1600 px frame's width. */
@@ -194,14 +197,7 @@ export const PROBES: Record<string, Probe> = {
   skew_steep: async (flat, _layout, random) =>
     onDesk(flat, (random() < 0.5 ? -1 : 1) * (24 + Math.round(random() * 5))),
   /** Overexposed: the page washed bright and flat (contrast 40%, lifted), a little noise. */
-  overexposed: async (flat, _layout, random) => {
-    const { data, info } = await sharp(await onDesk(flat, 2))
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    for (let i = 0; i < data.length; i++)
-      data[i] = Math.max(0, Math.min(255, data[i] * 0.4 + 150 + (random() - 0.5) * 16));
-    return sharp(data, { raw: info }).jpeg({ quality: 80 }).toBuffer();
-  },
+  overexposed: async (flat, _layout, random) => relit(flat, { add: 150, noise: 16, quality: 80 }, random),
   /** A photo of the page on a screen: the screen's RGB stripes, a faint moiré and a tilt. */
   screen: async (flat) => {
     const desk = await onDesk(flat, 1.5, 30);
