@@ -407,8 +407,9 @@ function bowOf(line: Component, mask: Uint8Array, W: number, textHeight: number)
  * Pieces of one line that the smear left apart (a zone's fillers stand wider apart than its
  * letters; a name's `<<` or a worn character breaks a line) joined again: pieces level with
  * each other, of similar height, less than a few characters apart. A bar standing beside a line
- * (a card's edge against the desk, a frame's rule) is no part of it: a piece narrower than it is
- * tall and taller than the line's widest piece by `BAR` is left out of the line's box.
+ * (a card's edge against the desk, a frame's rule) is no part of it: a piece at either end,
+ * narrower than it is tall and taller by `BAR` than most of the line's length, is left out of
+ * the line's box.
  */
 function joinPieces(pieces: Component[]): Component[] {
   type Chain = Component & { widest: number; parts: Component[] };
@@ -443,8 +444,17 @@ function joinPieces(pieces: Component[]): Component[] {
   }
   return chains.map(({ parts, widest: _, ...chain }) => {
     const height = (p: Component) => p.bottom - p.top + 1;
-    const line = parts.filter((p) => !(height(p) > chain.inkHeight! * BAR && p.right - p.left + 1 < height(p)));
-    if (line.length === parts.length || line.length === 0) return chain;
+    const width = (p: Component) => p.right - p.left + 1;
+    // The height most of the line's length stands at (a median weighted by width): its characters', whether
+    // the smear joined them into one piece or left each apart.
+    const byHeight = [...parts].sort((a, b) => height(a) - height(b));
+    const half = parts.reduce((sum, p) => sum + width(p), 0) / 2;
+    let reach = 0;
+    const usual = height(byHeight.find((p) => (reach += width(p)) >= half)!);
+    const bar = (p: Component) => height(p) > usual * BAR && width(p) < height(p);
+    const ends = [parts[0], parts.at(-1)!].filter(bar);
+    const line = parts.filter((p) => !ends.includes(p));
+    if (ends.length === 0 || line.length === 0) return chain;
     return {
       ...chain,
       left: Math.min(...line.map((p) => p.left)),
@@ -456,7 +466,7 @@ function joinPieces(pieces: Component[]): Component[] {
   });
 }
 
-/** How much taller than a line's widest piece a narrow piece beside it is a bar, not a character of the line. */
+/** How much taller than most of its line a narrow piece at the line's end is a bar, not one of its characters. */
 const BAR = 1.4;
 
 /** Lines stacked at a regular pitch, of equal length and aligned on the left: 2 or 3 of them. */
