@@ -49,6 +49,22 @@ async function warped(image: Buffer, from: (x: number, y: number, w: number, h: 
   return sharp(out, { raw: info }).jpeg({ quality: 88 }).toBuffer();
 }
 
+/**
+ * A lamp's reflection on a picture: a soft white ellipse a third of its width across, centred at
+ * `across` of its width and 78% of its height (over a zone at the foot of a page), adding
+ * `strength` of the way to white at its centre and fading out to its edge. JPEG 85.
+ */
+export async function reflection(image: Buffer, across: number, strength = 0.95): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(image).metadata();
+  const glow = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fff" stop-opacity="${strength}"/><stop offset="0.6" stop-color="#fff" stop-opacity="${Math.round(strength * 63) / 100}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${Math.round(width * across)}" cy="${Math.round(height * 0.78)}" rx="${Math.round(width * 0.17)}" ry="${Math.round(height * 0.12)}" fill="url(#g)"/></svg>`,
+  );
+  return sharp(image)
+    .composite([{ input: glow }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
 /** A page of newspaper print, the document pasted on it askew. */
 async function onNewsprint(image: Buffer, random: () => number): Promise<Buffer> {
   const { width = 1000, height = 700 } = await sharp(image).metadata();
@@ -138,19 +154,7 @@ export const PROBES: Record<string, Probe> = {
       .jpeg({ quality: 85 })
       .toBuffer(),
   /** A lamp's reflection: a bright soft ellipse over a third of the zone's width, from one end. */
-  glare_zone: async (flat, _layout, random) => {
-    const desk = await onDesk(flat, 1);
-    const { width = 0, height = 0 } = await sharp(desk).metadata();
-    const cx = Math.round(width * (random() < 0.5 ? 0.3 : 0.7));
-    const cy = Math.round(height * 0.78);
-    const glow = Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fff" stop-opacity="0.95"/><stop offset="0.6" stop-color="#fff" stop-opacity="0.6"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${cx}" cy="${cy}" rx="${Math.round(width * 0.17)}" ry="${Math.round(height * 0.12)}" fill="url(#g)"/></svg>`,
-    );
-    return sharp(desk)
-      .composite([{ input: glow }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-  },
+  glare_zone: async (flat, _layout, random) => reflection(await onDesk(flat, 1), random() < 0.5 ? 0.3 : 0.7),
   /** A hand's shadow over the left half of the page: that half at 45% of its light. */
   shadow_half: async (flat) => {
     const desk = await onDesk(flat, 2);

@@ -166,7 +166,7 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
     ...(zone.cutShort ? { cutShort: true } : {}),
     mrz: zone.mrz,
     mrzConfirmed: zone.confirmed,
-    ...(zone.crop && zone.band ? { zoneInk: inkEvenness(zone.crop, zone.band.charHeight) } : {}),
+    ...(zone.crop && zone.band ? { zoneInk: inkEvenness(zone.crop, zone.band.charHeight, zone.band.lines) } : {}),
     barcodeFound: false,
     barcode: null,
     printed: null,

@@ -128,6 +128,49 @@ export async function flatField(crop: Grey, charHeight: number): Promise<Grey> {
   return { ...crop, data };
 }
 
+/** The most of the light a reflection may be taken to have added: past it, what is left of the ink is JPEG noise. */
+const MAX_LIFT = 0.92;
+
+/**
+ * The crop with a reflection's light taken off. A lamp's or window's reflection on a laminate
+ * adds light: where it lies, paper and ink alike move a share `a` of the way to white (ink 30
+ * under a = 0.9 reads 232 on paper 254), so dividing by the paper (`flatField`) leaves the ink
+ * pale. Each block of about a character gives its paper (its 80th percentile grey: JPEG's bright
+ * ringing round the strokes makes a running maximum read white everywhere); the band's median
+ * block is the paper as lit, and a brighter block's excess over it, as a share of what white
+ * leaves, is that block's lift `a`, undone pixel by pixel as (v - 255a) / (1 - a). Where the
+ * paper is as lit, nothing changes.
+ */
+export async function deglared(crop: Grey, charHeight: number): Promise<Grey> {
+  const size = Math.max(4, Math.round(charHeight));
+  const [bw, bh] = [Math.ceil(crop.width / size), Math.ceil(crop.height / size)];
+  const blocks = Buffer.alloc(bw * bh);
+  for (let by = 0; by < bh; by++)
+    for (let bx = 0; bx < bw; bx++) {
+      const histogram = new Uint32Array(256);
+      let n = 0;
+      for (let y = by * size; y < Math.min(crop.height, (by + 1) * size); y++)
+        for (let x = bx * size; x < Math.min(crop.width, (bx + 1) * size); x++, n++)
+          histogram[crop.data[y * crop.width + x]]++;
+      let v = 0;
+      for (let seen = 0; v < 255; v++) if ((seen += histogram[v]) >= n * 0.8) break;
+      blocks[by * bw + bx] = v;
+    }
+  const lit = [...blocks].sort((a, b) => a - b)[Math.floor(blocks.length / 2)];
+  if (lit >= 250) return crop;
+  const paper = await sharpOf({ data: blocks, width: bw, height: bh })
+    .resize({ width: crop.width, height: crop.height, fit: 'fill', kernel: 'cubic' })
+    .blur(Math.max(1, size / 3))
+    .raw()
+    .toBuffer();
+  const data = Buffer.alloc(crop.data.length);
+  for (let i = 0; i < data.length; i++) {
+    const a = Math.min(MAX_LIFT, Math.max(0, (paper[i] - lit) / (255 - lit)));
+    data[i] = Math.max(0, Math.min(255, Math.round((crop.data[i] - 255 * a) / (1 - a))));
+  }
+  return { ...crop, data };
+}
+
 /** The grey level below which `share` of the pixels lie. */
 export function percentile(data: Uint8Array, share: number): number {
   const histogram = new Uint32Array(256);

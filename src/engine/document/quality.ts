@@ -197,12 +197,29 @@ function bandWindows(crop: Grey, charHeight: number): { paper: number; ink: numb
  * have lost characters no check digit covers (a name), so it is not evidence against the
  * document (analyse.ts `evidenceGrade`).
  */
-export function inkEvenness(crop: Grey, charHeight: number): number {
+export function inkEvenness(crop: Grey, charHeight: number, lines = 1): number {
+  return Math.min(...linesOf(crop, lines).map((line) => lineInkEvenness(line, charHeight)));
+}
+
+function lineInkEvenness(crop: Grey, charHeight: number): number {
   const contrasts = bandWindows(crop, charHeight).map((w) => w.paper - w.ink);
   if (contrasts.length < 3) return 1;
   const sorted = [...contrasts].sort((a, b) => a - b);
   const middle = sorted[Math.floor(sorted.length / 2)];
   return middle > 0 ? Math.round((sorted[0] / middle) * 100) / 100 : 1;
+}
+
+/**
+ * A band cut into its lines (equal strips of its height): a reflection over a card's lower lines
+ * leaves the first line's ink in every window of the whole band, and measured whole the band
+ * looks evenly inked.
+ */
+export function linesOf(crop: Grey, lines: number): Grey[] {
+  const n = Math.max(1, Math.round(lines));
+  return Array.from({ length: n }, (_, i) => {
+    const [top, bottom] = [Math.floor((crop.height * i) / n), Math.floor((crop.height * (i + 1)) / n)];
+    return { ...crop, data: crop.data.subarray(top * crop.width, bottom * crop.width), height: bottom - top };
+  });
 }
 
 /**
@@ -223,7 +240,7 @@ export function paperEvenness(crop: Grey, charHeight: number): number {
  * only clipped blobs; counted as glare when over QUALITY_LIMITS.maxGlare, it makes a zone that
  * does not read a retake request with its reason, not a review.
  */
-function washedOut(crop: Grey, charHeight: number): number {
+export function washedOut(crop: Grey, charHeight: number): number {
   const windows = bandWindows(crop, charHeight);
   if (windows.length < 3) return 0;
   const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,9 +1,9 @@
 import { straightened } from './bow.js';
 import { type Grey, sharpOf } from './decode.js';
-import { type Turned, cropBand, flatField, forOcrPng, paperStretch, turn } from './frame.js';
+import { type Turned, cropBand, deglared, flatField, forOcrPng, paperStretch, turn } from './frame.js';
 import { confirmByGlyphs, numberDisputedByGlyphs } from './glyphs.js';
 import { INK_SETTINGS, type ZoneBand, locateZone, sameBand } from './locate.js';
-import { paperEvenness } from './quality.js';
+import { linesOf, paperEvenness, washedOut } from './quality.js';
 import { type MrzResult, findMrz, onlyUnconfirmed } from './mrz.js';
 import { ocrMrz, ocrMrzText, ocrReady } from './ocr.js';
 import { confirmNumber, numberDisputed, repairByOtherReader } from './second-reader.js';
@@ -31,9 +31,22 @@ const SHADOWED: Variant[] = [
   { charHeight: 20, flat: true },
   ...VARIANTS.filter((v) => !v.flat),
 ];
+/**
+ * The variants for a band part of which a reflection washed out (quality.ts `washedOut`): the
+ * reflection's light taken off first (frame.ts `deglared`), at both heights. The MRZ model reads
+ * such a band with the washed-out characters missing, as no zone at all, and a band that reads as
+ * no zone either way up is given up before any other variant.
+ */
+const GLARED: Variant[] = [
+  { charHeight: 30, flat: false, deglare: true },
+  { charHeight: 20, flat: false, deglare: true },
+  ...VARIANTS,
+];
 export interface Variant {
   charHeight: number;
   flat: boolean;
+  /** A reflection's light taken off first (frame.ts `deglared`). */
+  deglare?: boolean;
 }
 /**
  * A band whose darkest paper is under this share of its brightest (a shadow's edge across it) is
@@ -96,7 +109,11 @@ export interface ZoneRead {
 
 /** The band as OCR gets it: scaled to the OCR character height (bounded), stretched, on a white margin. */
 export async function forOcr(crop: Grey, charHeight: number, variant: Variant): Promise<Buffer> {
-  const source = variant.flat ? await flatField(crop, charHeight) : crop;
+  const source = variant.flat
+    ? await flatField(crop, charHeight)
+    : variant.deglare
+      ? await deglared(crop, charHeight)
+      : crop;
   const factor = Math.min(variant.charHeight / Math.max(charHeight, 1), MAX_BAND_WIDTH / crop.width, 4);
   const width = Math.max(1, Math.round(crop.width * factor));
   const { multiply, add } = paperStretch(source);
@@ -353,6 +370,10 @@ const summary = (mrz: MrzResult | null) =>
 const describeBand = (b: ZoneBand) =>
   `${b.lines} lines ${b.box.width} px at ${b.rotation.toFixed(1)}°${b.upright ? '' : ' (text above it: upside down)'}`;
 
+/** A reflection washed out part of some line of the band (quality.ts `washedOut`, line by line). */
+const reflected = (crop: Grey, band: ZoneBand) =>
+  linesOf(crop, band.lines).some((line) => washedOut(line, band.charHeight) > 0);
+
 /**
  * One band: the first variant the way up the page's text suggests, then, when that says little
  * (nothing zone-shaped, most check digits failing), the other way up; the remaining variants
@@ -376,11 +397,17 @@ async function readBand(s: Search, turned: Turned, band: ZoneBand): Promise<bool
       s,
       forOcr(cropOf(flip), band.charHeight, variant),
       { band, crop: cropOf(flip), turned, flip },
-      `band ${variant.charHeight}px${variant.flat ? ' flat' : ''}${flip ? ' flipped' : ''}`,
+      `band ${variant.charHeight}px${variant.flat ? ' flat' : ''}${variant.deglare ? ' deglared' : ''}${flip ? ' flipped' : ''}`,
     );
   let flip = ways[0];
-  // A shadow's edge across the band: read divided by its paper first (quality.ts `paperEvenness`).
-  const variants = paperEvenness(cropOf(flip), band.charHeight) < UNEVEN_PAPER ? SHADOWED : VARIANTS;
+  // A shadow's edge across the band: read divided by its paper first (quality.ts `paperEvenness`); a reflection over
+  // part of it: read with the reflection's light taken off first.
+  const variants =
+    paperEvenness(cropOf(flip), band.charHeight) < UNEVEN_PAPER
+      ? SHADOWED
+      : reflected(cropOf(flip), band)
+        ? GLARED
+        : VARIANTS;
   const first = await read(flip, variants[0]);
   if (done(s)) return flip;
   if (poor(first.mrz)) {
