@@ -359,6 +359,22 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
   });
 
+  it('a printed number read with a character or two inserted, or one dropped, and nothing else changed is the same number: approved', () => {
+    // A page held 26° askew: the English model read the printed LAHHW5EU as LAHHWS5EU (docread11).
+    for (const printed of ['L8989S02C3', 'L89A8902C3', 'L8989X02CK3', 'L89892C3'])
+      expect(documentResult(combineSides([side({ printed: labelled(printed, 95) })]), snapshot, now)).toMatchObject({
+        verdict: 'approve',
+        document: { number: 'L898902C3' },
+      });
+    // One inserted and one changed is still a near miss (review), and three inserted disagree.
+    expect(documentResult(combineSides([side({ printed: labelled('L8989S02C7', 95) })]), snapshot, now).verdict).toBe(
+      'review',
+    );
+    expect(
+      documentResult(combineSides([side({ printed: labelled('L8A98X9K02C3', 95) })]), snapshot, now).reasonCodes,
+    ).toContain('ID_INVALID');
+  });
+
   it(
     'a personal number and an issue date printed beside the fields are not taken for the document number and birth date',
     async () => {

@@ -246,11 +246,28 @@ export const confusionKey = (value: string) =>
     .replace(/T/g, '7')
     .replace(/B/g, '8');
 
-/** One value is the other, or a cut-off part of it (a word clipped by the frame or OCR), once confusions are folded. */
+/**
+ * One value is the other, or a cut-off part of it (a word clipped by the frame or OCR), or the
+ * other with a stray character or two read into it (`withStrays`), once confusions are folded.
+ */
 const sameOrPart = (a: string, b: string) => {
   const [x, y] = [confusionKey(a), confusionKey(b)];
-  return x === y || x.includes(y) || y.includes(x);
+  return x === y || x.includes(y) || y.includes(x) || withStrays(x, y) || withStrays(y, x);
 };
+
+/**
+ * `long` is `short` with at most MISREAD_EDITS characters read into it and nothing else changed
+ * (`short` of 6 or more): the English model reads a proportional face's number with a character
+ * doubled or a mark taken for one (a page held askew: LAHHW5EU read LAHHWS5EU), or drops one. The
+ * zone that passes its check digits is not the reading with a character added or lost: its number
+ * field is fixed-width, and a character added or lost shifts every one after it through them.
+ */
+function withStrays(long: string, short: string): boolean {
+  if (short.length < 6 || long.length <= short.length || long.length - short.length > MISREAD_EDITS) return false;
+  let at = 0;
+  for (const c of long) if (c === short[at]) at++;
+  return at === short.length;
+}
 
 /**
  * Edits (a character inserted, dropped or changed, after folding confusions) within which a
@@ -258,7 +275,8 @@ const sameOrPart = (a: string, b: string) => {
  * on a turned page read YCRU0V4TJ as YCRUOVA4T (an A inserted, the J lost), and a zone in a
  * monospace read BAR5K9VNE as 8AR5K0VNE, two misreads that cancel in its check digits. Which of
  * the two is wrong cannot be told, so such a near miss is review (`numberNearMiss`), never
- * ID_INVALID and never ignored. Three or more edits apart, the numbers disagree.
+ * ID_INVALID and never ignored; but characters only inserted into one of them, or only dropped
+ * (`withStrays`), are the same number. Three or more edits apart, the numbers disagree.
  */
 export const MISREAD_EDITS = 2;
 
