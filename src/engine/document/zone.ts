@@ -215,7 +215,8 @@ async function attempt(
  * Locates the zone (the dark band of long equal lines, at any angle), OCRs only that band with
  * the MRZ model and stops at the first reading whose check digits all pass. When the band does
  * not read: the band's rows across the whole page, then the whole page turned upright, then the
- * bands other ink settings find. Without any band, the whole page both ways up, at most
+ * bands other ink settings find; with no band at all on a colour picture, the same on a copy with pale colour lifted
+ * (a thin pink stamp over the zone). Without any band, the whole page both ways up, at most
  * NO_BAND_PAGE_SIDE.
  */
 export async function readZone(
@@ -303,45 +304,57 @@ async function search(grey: Grey, now: Date, clock: Clock, trace?: Trace): Promi
     now,
     trace,
   };
-  const turned = new Map<number, Turned>();
-  const turnedBy = async (rotation: number) => {
-    if (!turned.has(rotation)) turned.set(rotation, await timed(trace, `turn ${rotation}`, () => turn(grey, rotation)));
-    return turned.get(rotation)!;
-  };
   const tried: ZoneBand[] = [];
   /** Which way up each band read better (true: turned 180°). */
   const ways = new Map<ZoneBand, boolean>();
-  let pageRead = false;
-  for (const ink of INK_SETTINGS) {
-    if (s.best.attempts > 0 && outOfBudget(s)) break;
-    const layout = await timed(
-      trace,
-      `locate ink ${ink.contrast}/${ink.enlarge}`,
-      () => locateZone(grey, ink),
-      (l) => l.bands.map(describeBand).join('; '),
-    );
-    s.best.textHeight ??= layout.textHeight;
-    // A band already read is not read again, unless it now holds more lines (a TD1 card's third line lost on a
-    // patterned ground at one ink setting and found at the next: the two-line band reads as no zone).
-    const fresh = layout.bands.filter((b) => !tried.some((t) => sameBand(t, b) && t.lines >= b.lines));
-    for (const band of fresh.slice(0, 2)) {
-      tried.push(band);
-      ways.set(band, await readBand(s, await turnedBy(band.rotation), band));
-      if (done(s)) return s;
+  /** The bands each ink setting finds on `source`, read in turn; true when the search is done. */
+  const bandsOn = async (source: Grey, label = '') => {
+    const turned = new Map<number, Turned>();
+    const turnedBy = async (rotation: number) => {
+      if (!turned.has(rotation))
+        turned.set(rotation, await timed(trace, `turn ${rotation}${label}`, () => turn(source, rotation)));
+      return turned.get(rotation)!;
+    };
+    let pageRead = false;
+    for (const ink of INK_SETTINGS) {
+      if (s.best.attempts > 0 && outOfBudget(s)) break;
+      const layout = await timed(
+        trace,
+        `locate ink ${ink.contrast}/${ink.enlarge}${label}`,
+        () => locateZone(source, ink),
+        (l) => l.bands.map(describeBand).join('; '),
+      );
+      s.best.textHeight ??= layout.textHeight;
+      // A band already read is not read again, unless it now holds more lines (a TD1 card's third line lost on a
+      // patterned ground at one ink setting and found at the next: the two-line band reads as no zone).
+      const fresh = layout.bands.filter((b) => !tried.some((t) => sameBand(t, b) && t.lines >= b.lines));
+      for (const band of fresh.slice(0, 2)) {
+        tried.push(band);
+        ways.set(band, await readBand(s, await turnedBy(band.rotation), band));
+        if (done(s)) return true;
+      }
+      if (!pageRead && tried.length > 0) {
+        pageRead = true;
+        // The first band found, read across the page and then as a whole page, before further ink settings.
+        const band = tried[0];
+        const page = await turnedBy(band.rotation);
+        const flip = ways.get(band) ?? !band.upright;
+        const where = { band, crop: cropBand(page, boxOf(page, band), flip), turned: page, flip };
+        await attempt(s, await stripOf(page, band, flip), where, `strip${flip ? ' flipped' : ''}`);
+        if (done(s)) return true;
+        const whole = { band: null, crop: null, turned: page, flip };
+        await attempt(s, await pageOf(page, flip), whole, `page turned${flip ? ' flipped' : ''}`);
+        if (done(s)) return true;
+      }
     }
-    if (!pageRead && tried.length > 0) {
-      pageRead = true;
-      // The first band found, read across the page and then as a whole page, before further ink settings.
-      const band = tried[0];
-      const page = await turnedBy(band.rotation);
-      const flip = ways.get(band) ?? !band.upright;
-      const where = { band, crop: cropBand(page, boxOf(page, band), flip), turned: page, flip };
-      await attempt(s, await stripOf(page, band, flip), where, `strip${flip ? ' flipped' : ''}`);
-      if (done(s)) return s;
-      const whole = { band: null, crop: null, turned: page, flip };
-      await attempt(s, await pageOf(page, flip), whole, `page turned${flip ? ' flipped' : ''}`);
-      if (done(s)) return s;
-    }
+    return false;
+  };
+  if (await bandsOn(grey)) return s;
+  // No band at any ink setting: a pale coloured mark (a thin pink SPECIMEN stamp) may cross the zone's lines; the
+  // colour image is searched again with fainter colour lifted to paper (decode.ts `PALE_COLOUR`).
+  if (tried.length === 0 && grey.paleMarksLifted) {
+    const pale = { ...grey, data: grey.paleMarksLifted, paleMarksLifted: undefined };
+    if (await bandsOn(pale, ' (pale colour lifted)')) return s;
   }
   if (tried.length === 0) {
     for (const flip of [false, true]) {
