@@ -25,9 +25,10 @@ export interface Grey {
   original: { width: number; height: number };
   /**
    * A colour image's grey levels with fainter colour lifted too (`PALE_COLOUR`): where no zone
-   * band is found on the working copy, the search looks again on this one (zone.ts).
+   * band is found on the working copy, the search looks again on this one (zone.ts). Made only
+   * when asked for (a pass over every pixel, about 5% of a check's CPU).
    */
-  paleMarksLifted?: Buffer;
+  paleMarksLifted?: () => Buffer;
 }
 
 export type Refusal = {
@@ -76,7 +77,7 @@ export async function decodeBounded(bytes: Buffer): Promise<Grey | Refusal> {
       width: info.width,
       height: info.height,
       original,
-      ...(colour ? { paleMarksLifted: colourMarksLifted(data, grey, info.channels, PALE_COLOUR) } : {}),
+      ...(colour ? { paleMarksLifted: () => colourMarksLifted(data, grey, info.channels, PALE_COLOUR) } : {}),
     };
   } catch {
     return { refused: 'unreadable', reason: 'not_an_image' };

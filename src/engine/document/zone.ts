@@ -353,7 +353,7 @@ async function search(grey: Grey, now: Date, clock: Clock, trace?: Trace): Promi
   // No band at any ink setting: a pale coloured mark (a thin pink SPECIMEN stamp) may cross the zone's lines; the
   // colour image is searched again with fainter colour lifted to paper (decode.ts `PALE_COLOUR`).
   if (tried.length === 0 && grey.paleMarksLifted) {
-    const pale = { ...grey, data: grey.paleMarksLifted, paleMarksLifted: undefined };
+    const pale = { ...grey, data: grey.paleMarksLifted(), paleMarksLifted: undefined };
     if (await bandsOn(pale, ' (pale colour lifted)')) return s;
   }
   if (tried.length === 0) {
