@@ -228,6 +228,26 @@ export const PROBES: Record<string, Probe> = {
       .toBuffer();
     return onDesk(cut, layout === 'TD1' ? 2 : 1);
   },
+  /**
+   * A holographic laminate over the page, the zone included: diagonal rainbow bands at a third of
+   * their strength, on the desk.
+   */
+  hologram: async (flat, _layout, random) => {
+    const desk = await onDesk(flat, 1);
+    const { width = 0, height = 0 } = await sharp(desk).metadata();
+    const hues = ['#ff4040', '#ffd040', '#40ff80', '#40c0ff', '#a040ff'];
+    const offset = Math.round(random() * 100);
+    const stops = hues
+      .map((c, i) => `<stop offset="${(i / (hues.length - 1)).toFixed(2)}" stop-color="${c}"/>`)
+      .join('');
+    const film = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="h" x1="0" y1="0" x2="0.18" y2="0.12" spreadMethod="reflect" gradientTransform="translate(${offset / 1000} 0)">${stops}</linearGradient></defs><rect width="100%" height="100%" fill="url(#h)" opacity="0.33"/></svg>`,
+    );
+    return sharp(desk)
+      .composite([{ input: film }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  },
 };
 
 /** One probe's cases: fresh people (its own seed, the same whichever probes run with it), OCR-B zones, rendered and captured. */
