@@ -21,7 +21,15 @@ import { type ManifestDocument, type ManifestNegative, documentsDir, loadPicture
 import { NEAR, matching, readDataset } from './overlap.js';
 
 /** The frozen sets, oldest first: each must be independent of the first manifest and of every set before it. */
-export const FROZEN_SETS = ['heldout2', 'heldout3', 'heldout4', 'heldout5', 'heldout6', 'heldout7'] as const;
+export const FROZEN_SETS = [
+  'heldout2',
+  'heldout3',
+  'heldout4',
+  'heldout5',
+  'heldout6',
+  'heldout7',
+  'heldout8',
+] as const;
 export type FrozenSet = (typeof FROZEN_SETS)[number];
 export const isFrozenSet = (name: string): name is FrozenSet => (FROZEN_SETS as readonly string[]).includes(name);
 
@@ -33,6 +41,7 @@ const TITLE: Record<FrozenSet, string> = {
   heldout5: 'HELD-OUT 5',
   heldout6: 'HELD-OUT 6',
   heldout7: 'HELD-OUT 7',
+  heldout8: 'HELD-OUT 8',
 };
 
 /** Counts of a picture's zone lines found in the MRZ model's training lines (eval/documents/overlap.ts). */
