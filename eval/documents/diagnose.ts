@@ -3,7 +3,7 @@
 // attempt read) beside the truth's zone. Never run it on a sealed, unspent held-out set.
 //
 //   DOCUMENTS_EXTERNAL_DIR=<dir> node dist-eval/eval/documents/diagnose.js \
-//     [--sets=tuning,heldout,heldout2,...,heldout7,synthetic (default: all spent sets)] [--per-condition=3] [--seed=26] [--only=<id part>] [--trace] [--all]
+//     [--sets=tuning,heldout,heldout2,...,heldout8,synthetic (default: all spent sets)] [--per-condition=3] [--seed=26] [--only=<id part>] [--trace] [--all]
 import { pathToFileURL } from 'node:url';
 import { analyseDocument, stopOcr } from '../../src/engine/document/index.js';
 import { ROBUSTNESS_CONDITIONS, robustnessCases } from '../../test/engine/corpus/robustness.js';
@@ -30,6 +30,7 @@ export const SPENT = [
   'heldout5',
   'heldout6',
   'heldout7',
+  'heldout8',
   'synthetic',
 ];
 
@@ -43,9 +44,9 @@ export function items(sets: string[], perCondition: number, seed: number): Item[
       const p = loadPicture(d);
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
     }
-  for (const set of (['heldout2', 'heldout3', 'heldout4', 'heldout5', 'heldout6', 'heldout7'] as const).filter((x) =>
-    sets.includes(x),
-  ))
+  for (const set of (
+    ['heldout2', 'heldout3', 'heldout4', 'heldout5', 'heldout6', 'heldout7', 'heldout8'] as const
+  ).filter((x) => sets.includes(x)))
     for (const d of loadFrozen(set).documents) {
       const p = loadPicture(d);
       if (!('skipped' in p)) out.push({ set, id: d.id, truth: d.truth, zone: d.mrz, bytes: async () => p.bytes });
