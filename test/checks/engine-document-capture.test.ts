@@ -32,6 +32,19 @@ async function greyOf(image: Buffer) {
   return grey;
 }
 
+/** The zone verified and its number, birth date and expiry read as the truth. */
+function expectVerified(
+  analysis: Awaited<ReturnType<typeof analyseDocument>>,
+  truth: { number: string; birth: string; expiry: string },
+) {
+  expect(analysis.mrz_valid).toBe(true);
+  expect(analysis.read).toMatchObject({
+    number: truth.number,
+    date_of_birth: truth.birth,
+    expiry_date: truth.expiry,
+  });
+}
+
 /** `count` specks of microprint (4 x 5 px, light grey) strewn over the image by a fixed seed: far more ink pieces than characters. */
 function microprint(width: number, height: number, count: number) {
   let seed = 26;
@@ -229,16 +242,11 @@ describe("a lamp's reflection over part of the zone", () => {
   it(
     "the reflection's light is taken off the band: the card whose lower lines it washed out reads right",
     async () => {
-      // Each of the glare probe's eight cards and passports at seed 505 read no zone (review) before (docread11).
+      // Five of the glare probe's eight at seed 505, this card among them, read no zone (review) before (docread11).
       const found = await probeCase('glare_zone', 505, 1);
       expect(found.layout).toBe('TD1');
       const analysis = await analyseDocument({ front: found.image }, { now });
-      expect(analysis.mrz_valid).toBe(true);
-      expect(analysis.read).toMatchObject({
-        number: found.p.number,
-        date_of_birth: found.p.birth,
-        expiry_date: found.p.expiry,
-      });
+      expectVerified(analysis, { number: found.p.number, birth: found.p.birth, expiry: found.p.expiry });
     },
     SLOW,
   );
@@ -282,11 +290,10 @@ describe('a pale coloured stamp across the zone (a thin pink SPECIMEN over its f
         'locate ink 16/1.5',
         'locate ink 22/1 (pale colour lifted)',
       ]);
-      expect(analysis.mrz_valid).toBe(true);
-      expect(analysis.read).toMatchObject({
+      expectVerified(analysis, {
         number: c.truth.document_number,
-        date_of_birth: c.truth.date_of_birth,
-        expiry_date: c.truth.expiry_date,
+        birth: c.truth.date_of_birth,
+        expiry: c.truth.expiry_date,
       });
     },
     SLOW,
