@@ -26,7 +26,7 @@ export interface Grey {
   /**
    * A colour image's grey levels with fainter colour lifted too (`PALE_COLOUR`): where no zone
    * band is found on the working copy, the search looks again on this one (zone.ts). Made only
-   * when asked for (a pass over every pixel, about 5% of a check's CPU).
+   * when asked for (a pass over every pixel of the colour image).
    */
   paleMarksLifted?: () => Buffer;
 }
