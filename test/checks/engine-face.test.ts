@@ -12,9 +12,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { FACES_DIR } from '../../eval/faces/corpus.js';
 import { REAL_2_DIR, REAL_DIR } from '../../eval/faces/real.js';
-import { faceMatchOf } from '../../src/engine/face/analyse.js';
+import { decode, faceMatchOf, pixelTensor } from '../../src/engine/face/analyse.js';
+import { loadHuman } from '../../src/engine/face/human.js';
 import { FACE_QUALITY } from '../../src/engine/face/quality.js';
-import { fitSimilarity } from '../../src/engine/face/descriptor.js';
+import { describeFace, fitSimilarity } from '../../src/engine/face/descriptor.js';
 import { DOCUMENT_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
 
 import { jest } from '@jest/globals';
@@ -190,6 +191,28 @@ describe('face_match on real faces', () => {
       const pair = await match(original, copy);
       expect(pair.similarity!).toBeGreaterThanOrEqual(0.9);
       expect(faceMatchDecision(pair, {})).toMatchObject({ verdict: 'approve' });
+    }
+  });
+
+  it("a face's region is copied from the image's bytes, and describes the face exactly as the tensor cut out of the image does", async () => {
+    const human = await loadHuman();
+    const pixels = (await decode(doc[0]!))!;
+    const remembered = pixelTensor(human, pixels);
+    // The same image as a tensor the descriptor knows no bytes of: its regions are sliced out of the tensor.
+    const plain = human.tf.tensor3d(new Int32Array(pixels.data), [pixels.height, pixels.width, 3], 'int32');
+    try {
+      const box = (await pool.run('face.read', { image: doc[0]! })).faces[0]!.box;
+      const bordered: [number, number, number, number] = [
+        box[0] + pixels.border,
+        box[1] + pixels.border,
+        box[2],
+        box[3],
+      ];
+      const fromBytes = await describeFace(human, remembered as never, bordered);
+      expect(fromBytes?.descriptor?.length).toBe(128);
+      expect(await describeFace(human, plain as never, bordered)).toEqual(fromBytes);
+    } finally {
+      human.tf.dispose([remembered, plain] as never);
     }
   });
 

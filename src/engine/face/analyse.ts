@@ -1,7 +1,7 @@
 import type { Human } from '@vladmandic/human';
 import sharp from 'sharp';
 import { cohortBest } from './cohort.js';
-import { describeFace, matchScore } from './descriptor.js';
+import { describeFace, matchScore, rememberPixels } from './descriptor.js';
 import { faceModelsConfig, loadHuman, type FaceModels } from './human.js';
 import { qualityOf, type FaceQualityIssue } from './quality.js';
 
@@ -88,11 +88,10 @@ const round = (n: number | undefined | null, digits = 3): number | null =>
 
 /** RGB pixels (decode's, or any raw RGB buffer) as the int32 image tensor Human and the descriptor take. */
 export function pixelTensor(h: Human, pixels: { data: Buffer; width: number; height: number }) {
-  return h.tf.tensor3d(
-    new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length),
-    [pixels.height, pixels.width, 3],
-    'int32',
-  );
+  const bytes = new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length);
+  const tensor = h.tf.tensor3d(bytes, [pixels.height, pixels.width, 3], 'int32');
+  rememberPixels(tensor, { data: bytes, width: pixels.width, height: pixels.height });
+  return tensor;
 }
 
 /** Decodes any image sharp reads (EXIF orientation applied, downscaled, a grey border added) to RGB pixels; null when unreadable. */

@@ -55,6 +55,47 @@ type FaceApi = typeof import('@vladmandic/face-api');
 export type Tensor3D = Parameters<Human['tf']['slice']>[0];
 type Tf = Human['tf'];
 
+/** RGB bytes, row by row (3 a pixel). */
+export interface RgbPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The bytes each image tensor was made from (analyse.ts `pixelTensor`). A face's region is
+ * copied from them: the wasm backend's slice first copies the whole image out of its heap
+ * (35 MB for a bordered passport page, twice a face), which cost more than the landmark model.
+ */
+const sourcePixels = new WeakMap<object, RgbPixels>();
+
+export function rememberPixels(tensor: object, pixels: RgbPixels): void {
+  sourcePixels.set(tensor, pixels);
+}
+
+/** `image`'s rows top..top+height, columns left..left+width (all three channels), as a tensor of `dtype`. */
+function region(
+  tf: Tf,
+  image: Tensor3D,
+  top: number,
+  left: number,
+  height: number,
+  width: number,
+  dtype: 'int32' | 'float32',
+) {
+  const pixels = sourcePixels.get(image as object);
+  if (!pixels) {
+    const sliced = tf.slice(image, [top, left, 0], [height, width, 3]);
+    return dtype === 'int32' ? sliced : tf.cast(sliced, dtype);
+  }
+  const out = dtype === 'int32' ? new Int32Array(height * width * 3) : new Float32Array(height * width * 3);
+  for (let row = 0; row < height; row++) {
+    const from = ((top + row) * pixels.width + left) * 3;
+    out.set(pixels.data.subarray(from, from + width * 3), row * width * 3);
+  }
+  return tf.tensor3d(out, [height, width, 3], dtype);
+}
+
 /** A similarity transform from chip to image pixels: image = [a -b; b a] * chip + [tx, ty]. */
 interface Similarity {
   a: number;
@@ -125,14 +166,14 @@ function faceChip(tf: Tf, image: Tensor3D, t: Similarity): Tensor3D | null {
     const k = Math.max(1, Math.floor(Math.hypot(t.a, t.b)));
     // Landmarks far outside the image leave nothing to warp: not comparable rather than an error.
     if (x1 - x0 < 2 * k || y1 - y0 < 2 * k) return null;
-    let region = tf.expandDims(tf.cast(tf.slice(image, [y0, x0, 0], [y1 - y0, x1 - x0, 3]), 'float32'), 0);
+    let area = tf.expandDims(region(tf, image, y0, x0, y1 - y0, x1 - x0, 'float32'), 0);
     let { a, b, tx, ty } = { ...t, tx: t.tx - x0, ty: t.ty - y0 };
     if (k >= 2) {
-      region = tf.avgPool(region as never, k, k, 'valid');
+      area = tf.avgPool(area as never, k, k, 'valid');
       [a, b, tx, ty] = [a / k, b / k, (tx - (k - 1) / 2) / k, (ty - (k - 1) / 2) / k];
     }
     const warped = tf.image.transform(
-      region as never,
+      area as never,
       tf.tensor2d([[a, -b, tx, b, a, ty, 0, 0]]),
       'bilinear',
       'nearest',
@@ -159,7 +200,7 @@ export async function faceLandmarks(
   const cropWidth = Math.min(width - left, Math.round(side));
   const cropHeight = Math.min(height - top, Math.round(side));
   if (cropWidth < 16 || cropHeight < 16) return null;
-  const crop = tf.slice(image, [top, left, 0], [cropHeight, cropWidth, 3]);
+  const crop = region(tf, image, top, left, cropHeight, cropWidth, 'int32');
   let landmarks;
   try {
     landmarks = await faceapi.detectFaceLandmarks(crop as never);
