@@ -179,10 +179,16 @@ export async function analyseSide(side: Side, image: Buffer, options: AnalyseOpt
   if (zone.mrz?.valid) {
     const above = await timed(trace, 'printed crop', () => printedAboveZone(zone));
     if (above)
-      result.printed = readPrinted(await timed(trace, 'ocr printed (English)', () => ocrLines(above.image)), above);
+      result.printed = readPrinted(
+        await timed(trace, 'ocr printed (English)', () => ocrLines(above.image), undefined, above.image),
+        above,
+      );
   } else if (!zone.mrz && !result.barcodeFound) {
     const page = await wholePage(grey, zone.textHeight);
-    result.printed = readPrinted(await timed(trace, 'ocr printed page (English)', () => ocrLines(page.image)), page);
+    result.printed = readPrinted(
+      await timed(trace, 'ocr printed page (English)', () => ocrLines(page.image), undefined, page.image),
+      page,
+    );
   }
   result.quality = await timed(trace, 'quality', () =>
     measureQuality(grey, { crop: zone.crop, charHeight: zone.band?.charHeight ?? null }),

@@ -1,5 +1,5 @@
 import type { Grey } from './decode.js';
-import { percentile } from './frame.js';
+import { percentiles } from './frame.js';
 
 /**
  * A bent page's zone straightened: the MRZ model reads a line whose characters stand level, and a
@@ -44,7 +44,7 @@ export function parabola(xs: number[], ys: number[]): [number, number, number] |
  */
 export function straightened(crop: Grey, charHeight: number): Grey | null {
   const { data, width, height } = crop;
-  const [ink, paper] = [percentile(data, 0.02), percentile(data, 0.5)];
+  const [ink, paper] = percentiles(data, 0.02, 0.5);
   if (paper - ink < 24) return null;
   const threshold = (ink + paper) / 2;
   // Each window's ink rows: the profile, then its shift from the middle window's by correlation,

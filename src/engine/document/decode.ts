@@ -104,7 +104,9 @@ const PALE_COLOUR = { from: 30, span: 40 };
 function colourMarksLifted(rgb: Buffer, grey: Buffer, channels: number, lift = COLOUR): Buffer {
   const out = Buffer.alloc(grey.length);
   for (let i = 0, j = 0; i < out.length; i++, j += channels) {
-    const [r, g, b] = [rgb[j], rgb[j + 1], rgb[j + 2]];
+    const r = rgb[j];
+    const g = rgb[j + 1];
+    const b = rgb[j + 2];
     const max = r > g ? (r > b ? r : b) : g > b ? g : b;
     const min = r < g ? (r < b ? r : b) : g < b ? g : b;
     const w = Math.min(1, Math.max(0, (max - min - lift.from) / lift.span));

@@ -258,15 +258,26 @@ export function unlike(a: Glyph, b: Glyph): number {
     for (let dx = -SHIFT; dx <= SHIFT; dx++) {
       let differ = 0;
       let total = 0;
-      for (let y = 0; y < GH; y++)
+      // Columns of `a` whose shifted column lies on `b`; the others meet no ink of b (the same sums, in the same order).
+      const [from, to] = [Math.max(0, -dx), Math.min(GW, GW - dx)];
+      for (let y = 0; y < GH; y++) {
+        const row = y * GW;
+        const yy = y + dy;
+        if (yy < 0 || yy >= GH) {
+          for (let x = 0; x < GW; x++) {
+            differ += Math.abs(a[row + x]);
+            total += a[row + x];
+          }
+          continue;
+        }
+        const shifted = yy * GW + dx;
         for (let x = 0; x < GW; x++) {
-          const u = a[y * GW + x];
-          const yy = y + dy;
-          const xx = x + dx;
-          const v = yy >= 0 && xx >= 0 && yy < GH && xx < GW ? b[yy * GW + xx] : 0;
+          const u = a[row + x];
+          const v = x >= from && x < to ? b[shifted + x] : 0;
           differ += Math.abs(u - v);
           total += u + v;
         }
+      }
       if (total > 0) best = Math.min(best, differ / total);
     }
   return best;

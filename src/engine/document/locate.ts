@@ -51,6 +51,8 @@ export function components(mask: Uint8Array, width: number, height: number): Com
   let previous: typeof runs = [];
   for (let y = 0; y < height; y++) {
     const current: typeof runs = [];
+    // The previous row's runs, left to right: those ending left of a run end left of every later run too.
+    let first = 0;
     for (let x = 0; x < width;) {
       if (!mask[y * width + x]) {
         x++;
@@ -60,7 +62,9 @@ export function components(mask: Uint8Array, width: number, height: number): Com
       while (x < width && mask[y * width + x]) x++;
       const run = { y, x0, x1: x - 1, id: parent.length };
       parent.push(run.id);
-      for (const p of previous) if (p.x0 <= run.x1 + 1 && p.x1 >= run.x0 - 1) parent[find(p.id)] = find(run.id);
+      while (first < previous.length && previous[first]!.x1 < run.x0 - 1) first++;
+      for (let i = first; i < previous.length && previous[i]!.x0 <= run.x1 + 1; i++)
+        parent[find(previous[i]!.id)] = find(run.id);
       current.push(run);
     }
     runs.push(...current);
