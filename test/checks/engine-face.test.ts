@@ -14,6 +14,7 @@ import { FACES_DIR } from '../../eval/faces/corpus.js';
 import { REAL_2_DIR, REAL_DIR } from '../../eval/faces/real.js';
 import { decode, faceMatchOf, pixelTensor } from '../../src/engine/face/analyse.js';
 import { loadHuman } from '../../src/engine/face/human.js';
+import { narrowConcat } from '../../src/engine/face/wasm-concat.js';
 import { FACE_QUALITY } from '../../src/engine/face/quality.js';
 import { describeFace, fitSimilarity } from '../../src/engine/face/descriptor.js';
 import { DOCUMENT_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD } from '../../src/engine/face/decide.js';
@@ -340,5 +341,37 @@ describe('the worker pool', () => {
     const closed = new EnginePool({ concurrency: 1, timeoutMs: 1000 });
     await closed.close();
     await expect(closed.run('face.read', { image: doc[0] })).rejects.toMatchObject({ reason: 'closed' });
+  });
+});
+
+describe("the wasm backend's narrow concat", () => {
+  it('joins narrow tensors along their last axis value for value, and leaves other concats to the backend', async () => {
+    const human = await loadHuman();
+    const tf = human.tf;
+    const planes = [0, 1, 2].map((k) =>
+      tf.tensor4d(
+        Array.from({ length: 2 * 3 * 4 }, (_, i) => i * 3 + k),
+        [2, 3, 4, 1],
+        'float32',
+      ),
+    );
+    const pairs = [tf.tensor2d([1, 2, 3, 4], [2, 2], 'int32'), tf.tensor2d([5, 6, 7, 8, 9, 10], [2, 3], 'int32')];
+    const joined = tf.concat(planes as never, 3);
+    const rows = tf.concat(pairs as never, -1);
+    const stacked = tf.concat(pairs.map((p) => tf.transpose(p)) as never, 0);
+    try {
+      // loadHuman installed it in place of the backend's own.
+      expect((tf.getKernel('Concat', 'wasm') as never)[Symbol.for('idv.wasm-concat')]).toBe(true);
+      expect(joined.shape).toEqual([2, 3, 4, 3]);
+      expect(Array.from(await joined.data())).toEqual(Array.from({ length: 72 }, (_, i) => i));
+      expect(Array.from(await rows.data())).toEqual([1, 2, 5, 6, 7, 3, 4, 8, 9, 10]);
+      expect(Array.from(await stacked.data())).toEqual([1, 3, 2, 4, 5, 8, 6, 9, 7, 10]);
+      expect(
+        narrowConcat({ inputs: [planes[0]!] as never, backend: tf.backend() as never, attrs: { axis: 3 } }),
+      ).toBeNull();
+      expect(narrowConcat({ inputs: pairs as never, backend: tf.backend() as never, attrs: { axis: 0 } })).toBeNull();
+    } finally {
+      tf.dispose([...planes, ...pairs, joined, rows, stacked] as never);
+    }
   });
 });

@@ -36,7 +36,7 @@ interface Blob {
 /** Otsu's threshold of a grey buffer. */
 function otsu(data: Uint8Array): number {
   const histogram = new Float64Array(256);
-  for (const v of data) histogram[v]++;
+  for (let i = 0; i < data.length; i++) histogram[data[i]]++;
   let sum = 0;
   for (let v = 0; v < 256; v++) sum += v * histogram[v];
   let below = 0;

@@ -58,7 +58,7 @@ function laplacianVariance(pixels: Buffer, width: number, height: number): numbe
 
 const median = (values: Buffer) => {
   const histogram = new Uint32Array(256);
-  for (const v of values) histogram[v]++;
+  for (let i = 0; i < values.length; i++) histogram[values[i]]++;
   let seen = 0;
   for (let v = 0; v < 256; v++) if ((seen += histogram[v]) >= values.length / 2) return v;
   return 255;

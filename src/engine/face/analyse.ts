@@ -86,10 +86,28 @@ export interface LivenessAnalysis {
 const round = (n: number | undefined | null, digits = 3): number | null =>
   typeof n === 'number' && Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : null;
 
-/** RGB pixels (decode's, or any raw RGB buffer) as the int32 image tensor Human and the descriptor take. */
+/** What the wasm backend offers to write a tensor's values straight into its heap. */
+interface WasmHeap {
+  makeOutput(shape: number[], dtype: 'int32'): { dataId: object; shape: number[]; dtype: 'int32' };
+  typedArrayFromHeap(info: { dataId: object; shape: number[]; dtype: 'int32' }): Int32Array;
+}
+
+/**
+ * RGB pixels (decode's, or any raw RGB buffer) as the int32 image tensor Human and the
+ * descriptor take. On the wasm backend the bytes are widened straight into its heap: through
+ * tf.tensor3d a bordered passport page first became a 35 MB Int32Array in JavaScript, copied
+ * once more, and its garbage cost full collections.
+ */
 export function pixelTensor(h: Human, pixels: { data: Buffer; width: number; height: number }) {
   const bytes = new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length);
-  const tensor = h.tf.tensor3d(bytes, [pixels.height, pixels.width, 3], 'int32');
+  const shape = [pixels.height, pixels.width, 3];
+  const backend = h.tf.backend() as unknown as Partial<WasmHeap>;
+  let tensor;
+  if (typeof backend.makeOutput === 'function' && typeof backend.typedArrayFromHeap === 'function') {
+    const info = backend.makeOutput(shape, 'int32');
+    backend.typedArrayFromHeap(info).set(bytes);
+    tensor = h.tf.engine().makeTensorFromTensorInfo(info as never, backend as never);
+  } else tensor = h.tf.tensor3d(bytes, shape as [number, number, number], 'int32');
   rememberPixels(tensor, { data: bytes, width: pixels.width, height: pixels.height });
   return tensor;
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Human } from '@vladmandic/human';
+import { narrowConcatKernel } from './wasm-concat.js';
 
 const require = createRequire(import.meta.url);
 
@@ -90,6 +91,7 @@ export function loadHuman(): Promise<Human> {
     ) as typeof import('@vladmandic/human');
     const human = new HumanClass(HUMAN_CONFIG as never);
     await human.load();
+    narrowConcatKernel(human.tf);
     return human;
   })().catch((error) => {
     loading = null;
