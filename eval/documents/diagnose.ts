@@ -24,7 +24,7 @@ interface Item {
  * Frozen sets sealed but not yet run once: refused here until their single run (add a new set's
  * name when it is sealed, take it out once its run is reported).
  */
-const NOT_YET_RUN: readonly FrozenSet[] = [];
+const NOT_YET_RUN: readonly FrozenSet[] = ['heldout9'];
 /** The frozen held-out sets already run once (spent): tuning data now. */
 const SPENT_FROZEN = FROZEN_SETS.filter((s) => !NOT_YET_RUN.includes(s));
 

@@ -29,6 +29,7 @@ export const FROZEN_SETS = [
   'heldout6',
   'heldout7',
   'heldout8',
+  'heldout9',
 ] as const;
 export type FrozenSet = (typeof FROZEN_SETS)[number];
 export const isFrozenSet = (name: string): name is FrozenSet => (FROZEN_SETS as readonly string[]).includes(name);
@@ -42,6 +43,7 @@ const TITLE: Record<FrozenSet, string> = {
   heldout6: 'HELD-OUT 6',
   heldout7: 'HELD-OUT 7',
   heldout8: 'HELD-OUT 8',
+  heldout9: 'HELD-OUT 9',
 };
 
 /** Counts of a picture's zone lines found in the MRZ model's training lines (eval/documents/overlap.ts). */
