@@ -359,6 +359,21 @@ describe('verdict rules: printed fields against the zone', () => {
     expect(documentResult(other, snapshot, now).reasonCodes).toContain('ID_INVALID');
   });
 
+  it("a confident printed birth date one digit off the zone's (a printed 10 read 19) is a misread, not a forgery: review (PRINTED_FIELDS_UNCERTAIN), the zone's date stored, never ID_INVALID; two digits off disagree", () => {
+    // Anna's zone says 1974-08-12 and passes its check digits, which catch any single changed digit in it.
+    const printedBirth = (value: string) =>
+      side({ printed: { dates: [value], numbers: [], labelled: { date_of_birth: { value, confidence: 95 } } } });
+    const misread = combineSides([printedBirth('1974-08-19')]);
+    expect(misread).toMatchObject({ disagreements: [], doubtful: ['printed_date_of_birth'], mrz_valid: true });
+    const result = documentResult(misread, snapshot, now);
+    expect(result).toMatchObject({ verdict: 'review', reasonCodes: ['PRINTED_FIELDS_UNCERTAIN'] });
+    expect(result.document).toMatchObject({ number: 'L898902C3', date_of_birth: '1974-08-12' });
+    // The same date printed: approved; two digits off (or another date): ID_INVALID, as before.
+    expect(documentResult(combineSides([printedBirth('1974-08-12')]), snapshot, now).verdict).toBe('approve');
+    for (const other of ['1974-08-21', '1979-03-12'])
+      expect(documentResult(combineSides([printedBirth(other)]), snapshot, now).reasonCodes).toContain('ID_INVALID');
+  });
+
   it('a printed number read with a character or two inserted, or one dropped, and nothing else changed is the same number: approved', () => {
     // A page held 26° askew: the English model read the printed LAHHW5EU as LAHHWS5EU (docread11).
     for (const printed of ['L8989S02C3', 'L89A8902C3', 'L8989X02CK3', 'L89892C3'])

@@ -3,7 +3,15 @@ import { type Grey, type Refusal, decodeBounded, isRefusal, sharpOf } from './de
 import { type MrzResult, documentTypeOf } from './mrz.js';
 import { ocrLines } from './ocr.js';
 import { cropBand, fullStretch } from './frame.js';
-import { type PrintedFields, confident, numberNearMiss, numbersDisagree, readPrinted, sameSurname } from './printed.js';
+import {
+  type PrintedFields,
+  confident,
+  dateNearMiss,
+  numberNearMiss,
+  numbersDisagree,
+  readPrinted,
+  sameSurname,
+} from './printed.js';
 import { EVEN_INK, type QualityProblem, type QualityReport, inkEvenness, measureQuality } from './quality.js';
 import { type Trace, timed } from './trace.js';
 import { type Clock, type ZoneRead, readZone } from './zone.js';
@@ -220,6 +228,7 @@ function printedDisagreements(
       machine.date_of_birth &&
       birth !== machine.date_of_birth &&
       !(zoneYears && sameButCentury(birth, machine.date_of_birth)) &&
+      !(zoneYears && dateNearMiss(birth, machine.date_of_birth)) &&
       !mislocatedBirth(birth, machine.expiry_date)
     )
       out.push(`${prefix}date_of_birth`);
@@ -263,6 +272,7 @@ function readFromMrz(mrz: MrzResult, printed: PrintedFields[], zoneBirth?: strin
         f.date_of_birth &&
         d !== f.date_of_birth &&
         !sameButCentury(d, f.date_of_birth) &&
+        !dateNearMiss(d, f.date_of_birth) &&
         !mislocatedBirth(d, f.expiry_date),
     );
   return {
@@ -320,6 +330,22 @@ function numberDisputedByPrint(side: SideAnalysis, printed: PrintedFields[]): Si
     return !!number && numberNearMiss(number, mrz.fields.document_number);
   });
   return near ? { ...side, mrz: { ...mrz, valid: false, ambiguous: [...mrz.ambiguous, 'document_number'] } } : side;
+}
+
+/**
+ * A confidently printed birth date one digit off a verified zone's (`dateNearMiss`; a card drawn
+ * by Chromium and held askew had its printed 1971-08-10 read 1971-08-19). The zone's date passes
+ * its check digit, which catches any single changed digit, so it is the one stored; the print
+ * most likely was misread, but an altered printed date looks the same: the field is doubtful
+ * (review, PRINTED_FIELDS_UNCERTAIN), never a disagreement (ID_INVALID).
+ */
+function birthMisreadInPrint(printed: PrintedFields[], zoneBirth?: string): string | null {
+  if (!zoneBirth) return null;
+  const near = printed.some((p) => {
+    const birth = confident(p, 'date_of_birth');
+    return !!birth && dateNearMiss(birth, zoneBirth);
+  });
+  return near ? 'printed_date_of_birth' : null;
 }
 
 /**
@@ -465,6 +491,9 @@ export function combineSides(analysed: SideAnalysis[], ms = 0): DocumentAnalysis
         doubtful: disagreements,
       };
     const read = readFromMrz(mrz, printed, century?.zoneBirth);
+    const misread = birthMisreadInPrint(printed, mrz.fields.date_of_birth);
+    if (disagreements.length === 0 && misread)
+      return { ...base, outcome: 'read', read, barcode_consistent: null, disagreements, doubtful: [misread] };
     return { ...base, outcome: 'read', read, barcode_consistent: null, disagreements };
   }
   const none = { read: null, barcode_consistent: null, disagreements: [] };

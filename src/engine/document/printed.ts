@@ -288,6 +288,22 @@ export function numberNearMiss(printed: string, zoneNumber: string): boolean {
 }
 
 /**
+ * Two dates (ISO) one digit apart, the rest equal: a printed `10` read `19` on a card held askew.
+ * The zone's date cannot be the one misread in a single digit (its check digit catches every
+ * single-digit change), so the printed reading most likely is; but which of the two the document
+ * really says is a person's call (an altered printed date looks the same): review, never
+ * ID_INVALID and never ignored (analyse.ts `birthMisreadInPrint`). Dates apart only in their century digits
+ * (a printed 1972 read 1872) are not near misses: the century rules (analyse.ts) settle those.
+ */
+export function dateNearMiss(printed: string, zoneDate: string): boolean {
+  const [a, b] = [printed.replace(/\D/g, ''), zoneDate.replace(/\D/g, '')];
+  if (a.length !== 8 || b.length !== 8 || a.slice(2) === b.slice(2)) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+  return differ === 1;
+}
+
+/**
  * Whether a printed number contradicts the zone's document number (further off than a near
  * miss). A printed number that is the zone's optional data (a personal or national identity
  * number, printed under its own "No." label, as on Malaysian passports) names that field, not
