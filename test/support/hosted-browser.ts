@@ -185,6 +185,15 @@ export async function walkToLivenessPrompts(page: Page, documentFile: string, se
 export async function useFile(page: Page, file: string, review = 'Check your photo', use = 'Use this photo') {
   await chooseFile(page, file);
   await heading(page, review);
+  // The preview decodes after the heading shows and then pushes the buttons down: a click aimed
+  // before that lands where the button was (a lost click under load), so it waits for the image.
+  await page.waitForFunction(
+    () => {
+      const preview = document.querySelector('#screen img.preview') as { complete: boolean } | null;
+      return !preview || preview.complete;
+    },
+    { timeout: 15_000 },
+  );
   await clickButton(page, use);
 }
 
